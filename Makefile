@@ -1,0 +1,52 @@
+# sanitrace — build, test and maintenance targets.
+# A new user needs two: `make demo` and `make test`.
+
+GO        ?= go
+BIN       := bin/sanitrace
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X main.version=$(VERSION)
+STATICCHECK_VERSION := 2026.2.2
+FUZZTIME  ?= 3s
+SHARED    ?= ../shared
+
+.PHONY: all build test unit fuzz-short fuzz-long demo bench lint testdata clean
+
+all: build
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sanitrace
+
+# Unit and integration tests (integration tests skip, with a reason, when a
+# tool or ../shared is missing), then a few seconds of every fuzz target.
+test: unit fuzz-short
+
+unit:
+	$(GO) test -count=1 -timeout 8m ./...
+
+fuzz-short:
+	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
+
+# A longer fuzz session: make fuzz-long FUZZTIME=10m
+fuzz-long:
+	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
+
+demo: build
+	./scripts/demo.sh $(BIN)
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./symbolize/ ./parse/ ./decompress/
+	@if [ -x $(SHARED)/bench/run.sh ]; then \
+		SANITRACE=$(abspath $(BIN)) $(SHARED)/bench/run.sh; \
+	else echo "bench: $(SHARED)/bench/run.sh not found; skipping the comparison with llvm-symbolizer"; fi
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+# Rebuild the committed test fixtures from testdata/src.
+testdata:
+	$(MAKE) -C testdata
+
+clean:
+	rm -rf bin

@@ -1,0 +1,90 @@
+package parse
+
+// The report model. It is produced here (the parser is its only producer)
+// and read by render and by the decode command, which fills in frames that
+// the log left unsymbolized. Field names follow the JSON schema v1 in
+// docs/json.md; render owns the JSON encoding.
+
+// Report is one sanitizer report (or one other recognised stack dump) found
+// in the input.
+type Report struct {
+	Tool     string // "AddressSanitizer", "LeakSanitizer", "ThreadSanitizer", ...
+	Kind     string // bug type as the runtime names it, e.g. "heap-use-after-free"
+	Severity string // "ERROR" or "WARNING" when the headline says so
+	PID      int    // 0 when unknown
+	Headline string // the ERROR:/WARNING:/runtime error: line, colors stripped
+
+	Access   *Access  // the "READ of size 4 at ... thread T0" line, when present
+	Location []string // "is located ..." / "Location is ..." description lines
+	Stacks   []Stack
+	Shadow   *Shadow
+	Summary  string // SUMMARY: line without the "SUMMARY: " prefix
+
+	Input InputRange
+	Raw   []string // the report's own lines as read, noise prefixes removed
+}
+
+// Access describes the faulting memory access.
+type Access struct {
+	Op      string // READ, WRITE, "Read", "Write", ...
+	Size    int
+	Address string
+	Thread  string
+}
+
+// Stack is one titled stack trace inside a report.
+type Stack struct {
+	Title  string
+	Role   string // access|free|alloc|thread|origin|leak|previous|mutex|other
+	Frames []Frame
+}
+
+// Who produced a frame's function and file information.
+const (
+	SymbolizedReport    = "report"
+	SymbolizedSanitrace = "sanitrace"
+	SymbolizedNone      = "none"
+)
+
+// Frame is one stack frame, innermost first within its stack.
+type Frame struct {
+	Index     int    // the #N the log printed (-1 when the format has none)
+	PC        uint64 // 0 when the log printed none (TSan's %M frames)
+	HasPC     bool
+	Function  string // demangled; "" when unknown
+	File      string // "" when unknown
+	Line      int
+	Column    int
+	Module    string // as printed (path or basename); "" when unknown
+	Offset    uint64 // offset into Module
+	HasOffset bool
+	BuildID   string // hex, when the log printed "(BuildId: ...)"
+	Inlined   bool
+	// Adjust is what must be subtracted from Offset/PC before symbolizing:
+	// 0 for sanitizer frames (the runtime already printed pc-1), 1 for raw
+	// return addresses such as glibc backtrace_symbols output.
+	Adjust     uint64
+	Symbolized string // SymbolizedReport, SymbolizedSanitrace or SymbolizedNone
+	Raw        string // the frame's line as read
+}
+
+// Shadow is ASan's "Shadow bytes around the buggy address" block.
+type Shadow struct {
+	Rows   []ShadowRow
+	Legend map[string]string // shadow byte (two hex digits) -> meaning, as printed
+}
+
+// ShadowRow is one printed row of shadow bytes.
+type ShadowRow struct {
+	Address string   // "0x0c067fff8000"
+	Bytes   []string // two-digit hex strings
+	Marked  int      // index of the [xx] byte, -1 when none
+	Current bool     // the row printed with "=>"
+}
+
+// InputRange says where in which input a report was found (lines 1-based).
+type InputRange struct {
+	Name      string
+	FirstLine int
+	LastLine  int
+}
