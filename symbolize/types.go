@@ -1,0 +1,61 @@
+package symbolize
+
+// Options configure how an Object finds its debug information.
+type Options struct {
+	// DebugFileDirectories are searched for ".build-id/xx/rest.debug" files
+	// and as the third place for .gnu_debuglink targets. nil means
+	// {"/usr/lib/debug"}, as llvm-symbolizer and gdb do; an empty non-nil
+	// slice disables the search.
+	DebugFileDirectories []string
+}
+
+// FunctionNames selects which name a frame carries, as llvm-symbolizer's
+// --functions flag does.
+type FunctionNames int
+
+const (
+	FunctionsLinkage FunctionNames = iota // the default: linkage (then demangled) names
+	FunctionsShort                        // DW_AT_name only
+	FunctionsNone                         // no function names ("" in every frame)
+)
+
+// NameStyle selects whose naming rules apply: llvm-symbolizer's or GNU
+// addr2line's. They differ in which DWARF or symbol-table name each frame of
+// an inline chain gets and in demangler style ("> >" spacing, clone suffixes).
+type NameStyle int
+
+const (
+	StyleLLVM NameStyle = iota
+	StyleGNU
+)
+
+// LookupOptions select what a lookup returns.
+type LookupOptions struct {
+	Inlines   bool // return the whole inline chain, innermost first
+	Demangle  bool
+	Functions FunctionNames
+	Style     NameStyle
+}
+
+// Frame is one frame of a symbolized address: with Inlines, an address
+// yields the chain of inlined frames innermost first, the last one being the
+// real (outermost) function.
+type Frame struct {
+	Function        string // "" when unknown
+	File            string // "" when unknown
+	Line            int    // 0 when unknown
+	Column          int
+	Discriminator   int
+	StartFile       string // file of the function's declaration (DW_AT_decl_file)
+	StartLine       int    // DW_AT_decl_line
+	StartAddress    uint64 // low pc of the (inlined) function
+	HasStartAddress bool
+	Inlined         bool // true for every frame but the outermost
+}
+
+// DataSymbol answers a DATA query: the global object containing an address.
+type DataSymbol struct {
+	Name  string
+	Start uint64
+	Size  uint64
+}
