@@ -1,0 +1,326 @@
+package resolve
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// Object is the part of a symbolizer object (*symbolize.Object) that
+// resolving needs. SymbolizeMany answers are aligned with addrs, each an
+// inline chain innermost first; an unknown address gives one empty Frame.
+type Object interface {
+	SymbolizeMany(addrs []uint64, opts symbolize.LookupOptions) [][]symbolize.Frame
+	Close() error
+}
+
+// Opener opens a located module file for symbolization.
+type Opener func(path string) (Object, error)
+
+// Options configure a Resolver.
+type Options struct {
+	BinaryDirs           []string    // searched by base name, then by build-id
+	PrefixMaps           []PrefixMap // applied to module paths
+	Sysroot              string      // prefix for absolute system-library paths
+	DebugFileDirectories []string    // also searched for .build-id/xx/rest binaries
+
+	// Open opens a module; required.
+	Open Opener
+	// Warn receives one message per unusable module per run, of the form
+	// "<module as printed>: <reason>". nil discards them.
+	Warn func(msg string)
+}
+
+// lookup is what the runtime asks llvm-symbolizer for: inline chains,
+// demangled linkage names.
+var lookup = symbolize.LookupOptions{
+	Inlines:   true,
+	Demangle:  true,
+	Functions: symbolize.FunctionsLinkage,
+	Style:     symbolize.StyleLLVM,
+}
+
+// Resolver fills in report frames. It keeps every module it opened until
+// Close, so each module is found, opened and read once per run. A Resolver
+// is not safe for concurrent use.
+type Resolver struct {
+	opts Options
+	loc  *locator
+
+	modules map[moduleKey]*module // by name as printed (after base-name expansion)
+	objects map[string]*module    // by local path: two names of one file share it
+
+	// base name -> absolute module path seen so far in the current log,
+	// for ThreadSanitizer's base-name-only frames.
+	logName  string
+	logPaths map[string]string
+}
+
+type moduleKey struct {
+	name, buildID, logDir string
+}
+
+// module is one resolution of a printed module name: a usable object, or
+// the reason there is none.
+type module struct {
+	path    string
+	logPath string
+	exec    bool
+	obj     Object
+	err     error
+}
+
+// New returns a Resolver; Close it to release the modules.
+func New(opts Options) *Resolver {
+	return &Resolver{
+		opts:     opts,
+		loc:      newLocator(&opts),
+		modules:  make(map[moduleKey]*module),
+		objects:  make(map[string]*module),
+		logPaths: make(map[string]string),
+	}
+}
+
+// Close closes every module opened.
+func (r *Resolver) Close() error {
+	var first error
+	for _, m := range r.objects {
+		if m.obj != nil {
+			if err := m.obj.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	r.objects, r.modules = nil, nil
+	return first
+}
+
+// job is one frame waiting for its module's batch.
+type job struct {
+	stack, frame int
+	addr         uint64
+}
+
+// Report symbolizes the frames of rep that the log left unsymbolized,
+// in place: one SymbolizeMany per module for the whole report.
+func (r *Resolver) Report(rep *parse.Report) {
+	ctx := r.context(rep)
+	batches := make(map[*module][]job)
+	var order []*module // deterministic batch order
+	for si := range rep.Stacks {
+		for fi := range rep.Stacks[si].Frames {
+			f := &rep.Stacks[si].Frames[fi]
+			if f.Function != "" || f.File != "" {
+				if f.Symbolized == "" {
+					f.Symbolized = parse.SymbolizedReport
+				}
+				continue
+			}
+			if f.Symbolized == "" {
+				f.Symbolized = parse.SymbolizedNone
+			}
+			if !symbolizable(f.Module) {
+				continue
+			}
+			m := r.module(f.Module, f.BuildID, ctx)
+			if m.logPath != "" {
+				f.Module = m.logPath
+			}
+			if m.obj == nil {
+				continue
+			}
+			addr, ok := address(f, m.exec)
+			if !ok {
+				continue
+			}
+			if _, seen := batches[m]; !seen {
+				order = append(order, m)
+			}
+			batches[m] = append(batches[m], job{stack: si, frame: fi, addr: addr})
+		}
+	}
+	answers := make(map[[2]int][]symbolize.Frame)
+	for _, m := range order {
+		jobs := batches[m]
+		addrs := make([]uint64, len(jobs))
+		for i, j := range jobs {
+			addrs[i] = j.addr
+		}
+		res := m.obj.SymbolizeMany(addrs, lookup)
+		for i, j := range jobs {
+			if i < len(res) && known(res[i]) {
+				answers[[2]int{j.stack, j.frame}] = res[i]
+			}
+		}
+	}
+	if len(answers) == 0 {
+		return
+	}
+	for si := range rep.Stacks {
+		expandStack(&rep.Stacks[si], si, answers)
+	}
+}
+
+// symbolizable reports whether a module name can be a file: not empty,
+// not "<unknown module>", not a pseudo-mapping such as "[stack]" or "[vdso]".
+func symbolizable(name string) bool {
+	return name != "" && !strings.HasPrefix(name, "<") && !strings.HasPrefix(name, "[")
+}
+
+// address is the ELF virtual address to look up for f: its module offset
+// (the runtime already printed pc-1), less the parser's Adjust for raw
+// return addresses. For an ET_EXEC module the pc is the address too.
+func address(f *parse.Frame, exec bool) (uint64, bool) {
+	var a uint64
+	switch {
+	case f.HasOffset:
+		a = f.Offset
+	case f.HasPC && exec:
+		a = f.PC
+	default:
+		return 0, false
+	}
+	if a < f.Adjust {
+		return 0, false
+	}
+	return a - f.Adjust, true
+}
+
+// known reports whether an answer says anything at all.
+func known(chain []symbolize.Frame) bool {
+	for _, c := range chain {
+		if c.Function != "" || c.File != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// expandStack replaces each answered frame by its inline chain and, when
+// the log numbered the frames 0..n-1, renumbers them as the runtime does
+// when it prints inlined frames itself.
+func expandStack(s *parse.Stack, si int, answers map[[2]int][]symbolize.Frame) {
+	sequential := true
+	for i, f := range s.Frames {
+		if f.Index != i {
+			sequential = false
+			break
+		}
+	}
+	out := make([]parse.Frame, 0, len(s.Frames))
+	for fi, f := range s.Frames {
+		chain, ok := answers[[2]int{si, fi}]
+		if !ok {
+			out = append(out, f)
+			continue
+		}
+		for ci, c := range chain {
+			g := f
+			g.Function = c.Function
+			g.File = c.File
+			g.Line = c.Line
+			g.Column = c.Column
+			g.Inlined = ci < len(chain)-1
+			g.Symbolized = parse.SymbolizedSanitrace
+			out = append(out, g)
+		}
+	}
+	if sequential {
+		for i := range out {
+			out[i].Index = i
+		}
+	}
+	s.Frames = out
+}
+
+// modulePathRE finds "(/abs/path+0xoff)" module references anywhere in a
+// report's lines (frames, SUMMARY, TSan "Location is global" lines).
+var modulePathRE = regexp.MustCompile(`\((/[^()+]+)\+0x[0-9a-fA-F]+\)`)
+
+// context gathers, for base-name-only module references, the absolute
+// paths that the report (and the log before it) print for the same names.
+func (r *Resolver) context(rep *parse.Report) context {
+	name := rep.Input.Name
+	if name != r.logName {
+		r.logName = name
+		r.logPaths = make(map[string]string)
+	}
+	ctx := context{siblings: make(map[string]string)}
+	if name != "" && name != "-" {
+		ctx.logDir = filepath.Dir(name)
+	}
+	note := func(p string) {
+		if !filepath.IsAbs(p) {
+			return
+		}
+		b := filepath.Base(p)
+		if _, ok := ctx.siblings[b]; !ok {
+			ctx.siblings[b] = p
+		}
+		r.logPaths[b] = p
+	}
+	for _, s := range rep.Stacks {
+		for _, f := range s.Frames {
+			note(f.Module)
+		}
+	}
+	for _, line := range rep.Raw {
+		if !strings.Contains(line, "+0x") {
+			continue
+		}
+		for _, m := range modulePathRE.FindAllStringSubmatch(line, -1) {
+			note(m[1])
+		}
+	}
+	for b, p := range r.logPaths {
+		if _, ok := ctx.siblings[b]; !ok {
+			ctx.siblings[b] = p
+		}
+	}
+	return ctx
+}
+
+// module resolves a printed module name once per run; failures are warned
+// about once.
+func (r *Resolver) module(name, buildID string, ctx context) *module {
+	key := moduleKey{name: name, buildID: strings.ToLower(buildID)}
+	if abs, ok := ctx.siblings[name]; ok && !strings.Contains(name, "/") {
+		key.name = abs
+	}
+	if !filepath.IsAbs(key.name) {
+		key.logDir = ctx.logDir
+	}
+	if m, ok := r.modules[key]; ok {
+		return m
+	}
+	m := r.open(name, buildID, ctx)
+	r.modules[key] = m
+	if m.err != nil && r.opts.Warn != nil {
+		r.opts.Warn(name + ": " + m.err.Error())
+	}
+	return m
+}
+
+func (r *Resolver) open(name, buildID string, ctx context) *module {
+	loc, err := r.loc.locate(name, buildID, ctx)
+	if err != nil {
+		return &module{err: err}
+	}
+	if m, ok := r.objects[loc.path]; ok {
+		return &module{path: m.path, logPath: loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
+	}
+	m := &module{path: loc.path, exec: loc.info.exec}
+	if r.opts.Open == nil {
+		m.err = errNoOpener
+	} else {
+		m.obj, m.err = r.opts.Open(loc.path)
+	}
+	r.objects[loc.path] = m
+	if m.err != nil {
+		return &module{err: m.err}
+	}
+	return &module{path: m.path, logPath: loc.logPath, exec: m.exec, obj: m.obj}
+}
