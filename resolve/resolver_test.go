@@ -1,0 +1,191 @@
+package resolve
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// fakeObject answers from a table and records every batch it gets.
+type fakeObject struct {
+	answers map[uint64][]symbolize.Frame
+	batches [][]uint64
+	closed  bool
+}
+
+func (o *fakeObject) SymbolizeMany(addrs []uint64, _ symbolize.LookupOptions) [][]symbolize.Frame {
+	o.batches = append(o.batches, append([]uint64(nil), addrs...))
+	out := make([][]symbolize.Frame, len(addrs))
+	for i, a := range addrs {
+		if c, ok := o.answers[a]; ok {
+			out[i] = c
+		} else {
+			out[i] = []symbolize.Frame{{}}
+		}
+	}
+	return out
+}
+
+func (o *fakeObject) Close() error { o.closed = true; return nil }
+
+func frame(i int, module string, off uint64) parse.Frame {
+	return parse.Frame{Index: i, PC: 0x5500_0000_0000 + off, HasPC: true, Module: module, Offset: off, HasOffset: true,
+		Raw: fmt.Sprintf("#%d (%s+%#x)", i, module, off)}
+}
+
+func TestReport(t *testing.T) {
+	root := t.TempDir()
+	copyFile(t, demoBin, filepath.Join(root, "session"))
+	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{
+		0x1360: {{Function: "inner", File: "/src/a.c", Line: 3, Column: 7, Inlined: true},
+			{Function: "outer", File: "/src/a.c", Line: 10, Column: 2}},
+		0x13cd: {{Function: "main", File: "/src/a.c", Line: 20, Column: 1}},
+		0x1110: {{Function: "_start"}}, // symbol table only
+		0x1fff: {{Function: "adjusted", File: "/src/b.c", Line: 5}},
+	}}
+	opens := 0
+	var warnings []string
+	r := New(Options{
+		BinaryDirs: []string{root},
+		Open: func(p string) (Object, error) {
+			opens++
+			return obj, nil
+		},
+		Warn: func(msg string) { warnings = append(warnings, msg) },
+	})
+
+	rep := &parse.Report{Input: parse.InputRange{Name: "-"}, Stacks: []parse.Stack{{
+		Title: "READ of size 4",
+		Frames: []parse.Frame{
+			frame(0, "/build/demo/session", 0x1360),
+			frame(1, "/build/demo/session", 0x13cd),
+			{Index: 2, Function: "__libc_start_main", File: "libc.c", Line: 1, Module: "/missing/libc.so.6", Offset: 0x27249, HasOffset: true, Symbolized: parse.SymbolizedReport},
+			frame(3, "/missing/libc.so.6", 0x27304),
+			frame(4, "/build/demo/session", 0x1110),
+			frame(5, "/build/demo/session", 0x9999), // unknown to the symbolizer
+			frame(6, "[stack]", 0x10),
+		},
+	}, {
+		Title: "raw return addresses",
+		Frames: []parse.Frame{
+			func() parse.Frame { f := frame(0, "/build/demo/session", 0x2000); f.Adjust = 1; return f }(),
+		},
+	}}}
+	r.Report(rep)
+
+	type row struct {
+		Index      int
+		Function   string
+		File       string
+		Line, Col  int
+		Offset     uint64
+		Inlined    bool
+		Symbolized string
+	}
+	var got [][]row
+	for _, s := range rep.Stacks {
+		var rows []row
+		for _, f := range s.Frames {
+			rows = append(rows, row{f.Index, f.Function, f.File, f.Line, f.Column, f.Offset, f.Inlined, f.Symbolized})
+		}
+		got = append(got, rows)
+	}
+	want := [][]row{{
+		{0, "inner", "/src/a.c", 3, 7, 0x1360, true, "sanitrace"},
+		{1, "outer", "/src/a.c", 10, 2, 0x1360, false, "sanitrace"},
+		{2, "main", "/src/a.c", 20, 1, 0x13cd, false, "sanitrace"},
+		{3, "__libc_start_main", "libc.c", 1, 0, 0x27249, false, "report"},
+		{4, "", "", 0, 0, 0x27304, false, "none"},
+		{5, "_start", "", 0, 0, 0x1110, false, "sanitrace"},
+		{6, "", "", 0, 0, 0x9999, false, "none"},
+		{7, "", "", 0, 0, 0x10, false, "none"},
+	}, {
+		{0, "adjusted", "/src/b.c", 5, 0, 0x2000, false, "sanitrace"},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("frames:\n got %+v\nwant %+v", got, want)
+	}
+	if rep.Stacks[0].Frames[0].PC != rep.Stacks[0].Frames[1].PC {
+		t.Error("an inline chain must share its pc")
+	}
+	// One batch per module per report, with the adjusted address.
+	if want := [][]uint64{{0x1360, 0x13cd, 0x1110, 0x9999, 0x1fff}}; !reflect.DeepEqual(obj.batches, want) {
+		t.Errorf("batches = %#x, want %#x", obj.batches, want)
+	}
+	if want := []string{"/missing/libc.so.6: not found (searched " + filepath.Join(root, "libc.so.6") + ", /missing/libc.so.6)"}; !reflect.DeepEqual(warnings, want) {
+		t.Errorf("warnings = %q, want %q", warnings, want)
+	}
+
+	// A second report: the module is not opened again, and the missing one
+	// is not warned about again.
+	rep2 := &parse.Report{Input: parse.InputRange{Name: "-"}, Stacks: []parse.Stack{{Frames: []parse.Frame{
+		frame(0, "/build/demo/session", 0x13cd), frame(1, "/missing/libc.so.6", 0x1),
+	}}}}
+	r.Report(rep2)
+	if opens != 1 {
+		t.Errorf("module opened %d times, want 1", opens)
+	}
+	if len(warnings) != 1 {
+		t.Errorf("warnings = %q, want the first one only", warnings)
+	}
+	if err := r.Close(); err != nil || !obj.closed {
+		t.Errorf("Close() = %v, closed = %v", err, obj.closed)
+	}
+}
+
+// TestReportThreadSanitizerBaseNames: TSan prints base names; the SUMMARY
+// line of the same report has the absolute path, which the frames take.
+func TestReportThreadSanitizerBaseNames(t *testing.T) {
+	root := t.TempDir()
+	copyFile(t, demoBin, filepath.Join(root, "cases/x/session"))
+	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{0x1292: {{Function: "record", File: "/src/r.c", Line: 9, Column: 53}}}}
+	r := New(Options{
+		PrefixMaps: []PrefixMap{{"/build/ci", root}},
+		Open:       func(string) (Object, error) { return obj, nil },
+	})
+	defer r.Close()
+	f := parse.Frame{Index: 0, Module: "session", Offset: 0x1292, HasOffset: true}
+	rep := &parse.Report{
+		Input:  parse.InputRange{Name: "log"},
+		Stacks: []parse.Stack{{Frames: []parse.Frame{f}}},
+		Raw:    []string{"    #0 <null> <null> (session+0x1292)", "SUMMARY: ThreadSanitizer: data race (/build/ci/cases/x/session+0x1292) "},
+	}
+	r.Report(rep)
+	got := rep.Stacks[0].Frames[0]
+	if got.Function != "record" || got.Module != "/build/ci/cases/x/session" || got.Symbolized != parse.SymbolizedSanitrace {
+		t.Errorf("frame = %+v", got)
+	}
+	// A later report of the same log without the SUMMARY still resolves it.
+	rep2 := &parse.Report{Input: parse.InputRange{Name: "log"}, Stacks: []parse.Stack{{Frames: []parse.Frame{f}}}}
+	r.Report(rep2)
+	if got := rep2.Stacks[0].Frames[0]; got.Function != "record" {
+		t.Errorf("second report frame = %+v", got)
+	}
+}
+
+func TestReportOpenError(t *testing.T) {
+	root := t.TempDir()
+	copyFile(t, demoBin, filepath.Join(root, "session"))
+	var warnings []string
+	r := New(Options{
+		BinaryDirs: []string{root},
+		Open:       func(p string) (Object, error) { return nil, fmt.Errorf("open %s: no debug info", p) },
+		Warn:       func(m string) { warnings = append(warnings, m) },
+	})
+	defer r.Close()
+	rep := &parse.Report{Stacks: []parse.Stack{{Frames: []parse.Frame{frame(0, "/b/session", 1), frame(1, "/b/session", 2)}}}}
+	r.Report(rep)
+	want := []string{"/b/session: open " + filepath.Join(root, "session") + ": no debug info"}
+	if !reflect.DeepEqual(warnings, want) {
+		t.Errorf("warnings = %q, want %q", warnings, want)
+	}
+	for _, f := range rep.Stacks[0].Frames {
+		if f.Symbolized != parse.SymbolizedNone {
+			t.Errorf("frame %d symbolized = %q", f.Index, f.Symbolized)
+		}
+	}
+}
