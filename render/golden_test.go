@@ -1,0 +1,174 @@
+package render
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/parse"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// goldenDir is testdata/golden/render at the module root.
+var goldenDir = filepath.Join("..", "testdata", "golden", "render")
+
+// checkGolden compares got with the golden file name, or rewrites it.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join(goldenDir, name)
+	if *update {
+		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./render/ -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test ./render/ -update rewrites it)\n%s", name, firstDiff(string(want), string(got)))
+	}
+}
+
+// firstDiff shows the first differing line, which is what one needs to see.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + wl + "\n  got:  " + gl
+		}
+	}
+	return ""
+}
+
+// goldenCase is one rendered input: a corpus case or a hand-made model.
+type goldenCase struct {
+	name    string
+	reports func(t *testing.T) []*parse.Report
+}
+
+func corpusCase(id string) goldenCase {
+	return goldenCase{id, func(t *testing.T) []*parse.Report {
+		return loadCorpus(t, filepath.Join("testdata", "corpus", id), "symbolized.log", "expected.json", false)
+	}}
+}
+
+var goldenCases = []goldenCase{
+	corpusCase("asan_heap_overflow_read_clang_O2_dw4"),
+	{"asan_heap_overflow_read_clang_O2_dw4.unsymbolized", func(t *testing.T) []*parse.Report {
+		return loadCorpus(t, filepath.Join("testdata", "corpus", "asan_heap_overflow_read_clang_O2_dw4"), "unsymbolized.log", "expected_unsymbolized.json", true)
+	}},
+	corpusCase("asan_use_after_free_gcc_O0"),
+	corpusCase("asan_stack_overflow_clang_O0"),
+	corpusCase("asan_stack_buffer_overflow_clang_O0_dw4"),
+	corpusCase("asan_global_buffer_overflow_clang_O0"),
+	corpusCase("lsan_leak_list_gcc_O2"),
+	corpusCase("tsan_race_global_clang_O2_dw4"),
+	corpusCase("tsan_race_heap_gcc_O0_dw4"),
+	corpusCase("tsan_lock_order_clang_O0_2ndstack_nopie"),
+	corpusCase("msan_heap_origin_clang_O2_dw4"),
+	corpusCase("msan_stack_origin_clang_O0_dw4"),
+	corpusCase("ubsan_ub_signed_overflow_gcc_O0"),
+	corpusCase("ubsan_ub_bounds_clang_O2_nostack_nopie_dw4"),
+	{"glibc_backtrace", func(t *testing.T) []*parse.Report { return []*parse.Report{glibcBacktrace(t)} }},
+}
+
+func renderText(t *testing.T, reports []*parse.Report, opts TextOptions) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	tx := NewText(&b, opts)
+	for _, r := range reports {
+		if err := tx.Report(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
+}
+
+func renderJSON(t *testing.T, reports []*parse.Report) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	j := NewJSON(&b)
+	for _, r := range reports {
+		if err := j.Report(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestTextGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			reports := c.reports(t)
+			if len(reports) == 0 {
+				t.Fatal("no reports")
+			}
+			plain := renderText(t, reports, TextOptions{})
+			if bytes.Contains(plain, []byte("\x1b[")) {
+				t.Error("color off, but the output has ANSI escapes")
+			}
+			checkGolden(t, c.name+".txt", plain)
+			colored := renderText(t, reports, TextOptions{Color: true})
+			if !bytes.Contains(colored, []byte("\x1b[")) {
+				t.Error("color on, but the output has no ANSI escapes")
+			}
+			// Colors must only decorate: stripped, the text is the same
+			// except for the sanitrace marker, which only color shows.
+			stripped := strings.ReplaceAll(ansiRE.ReplaceAllString(string(colored), ""), " (sanitrace)", "")
+			if stripped != string(plain) {
+				t.Errorf("colored output differs from plain output beyond colors:\n%s", firstDiff(string(plain), stripped))
+			}
+			checkGolden(t, c.name+".color.txt", colored)
+		})
+	}
+}
+
+func TestJSONGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			out := renderJSON(t, c.reports(t))
+			checkSchema(t, out)
+			checkGolden(t, c.name+".json", out)
+		})
+	}
+}
+
+func TestSourceContext(t *testing.T) {
+	reports := loadCorpus(t, filepath.Join("testdata", "corpus", "asan_heap_overflow_read_clang_O2_dw4"), "symbolized.log", "expected.json", false)
+	opts := TextOptions{SourceContext: 2, SourcePath: func(p string) string {
+		return strings.Replace(p, "/build/ci/src/", filepath.Join("testdata", "src")+"/", 1)
+	}}
+	out := renderText(t, reports, opts)
+	// heap_overflow_read.c:20 is "  return s->data[i];" in sample_at.
+	src := readLines(t, filepath.Join("testdata", "src", "heap_overflow_read.c"))
+	want := "      > 20 | " + expandTabs([]byte(src[19]))
+	if !strings.Contains(string(out), want+"\n") {
+		t.Errorf("output lacks the marked source line %q", want)
+	}
+	// Runtime frames (libc, the interceptor) get no context, and an
+	// unreadable file is skipped without a word.
+	if strings.Contains(string(out), "libc_start_call_main.h:58:16\n        ") {
+		t.Error("source context printed for a libc frame")
+	}
+	checkGolden(t, "asan_heap_overflow_read_clang_O2_dw4.context.txt", out)
+}

@@ -1,0 +1,250 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/parse"
+)
+
+// JSONVersion is the schema version JSON writes (docs/json.md).
+const JSONVersion = 1
+
+// JSON writes {"version":1,"reports":[...]} one report at a time: the head
+// goes out with the first report (or at Close when there is none), each
+// report as soon as it is given, the tail at Close.
+type JSON struct {
+	w       io.Writer
+	started bool
+	n       int
+	closed  bool
+}
+
+// NewJSON returns a JSON renderer writing to w. Call Close at the end.
+func NewJSON(w io.Writer) *JSON { return &JSON{w: w} }
+
+// The wire types mirror schema v1. Pointers and omitempty make "unknown"
+// come out as null (required fields) or absent (optional ones), as
+// docs/json.md specifies field by field.
+type jsonReport struct {
+	Tool     string      `json:"tool"`
+	Kind     string      `json:"kind"`
+	Severity string      `json:"severity,omitempty"`
+	PID      *int        `json:"pid"`
+	Headline string      `json:"headline"`
+	Access   *jsonAccess `json:"access"`
+	Location *string     `json:"location"`
+	Stacks   []jsonStack `json:"stacks"`
+	Shadow   *jsonShadow `json:"shadow"`
+	Summary  *string     `json:"summary"`
+	Input    jsonInput   `json:"input"`
+}
+
+type jsonAccess struct {
+	Op      string `json:"op"`
+	Size    int    `json:"size"`
+	Address string `json:"address"`
+	Thread  string `json:"thread"`
+}
+
+type jsonStack struct {
+	Title  string      `json:"title"`
+	Role   string      `json:"role"`
+	Frames []jsonFrame `json:"frames"`
+}
+
+type jsonFrame struct {
+	PC         *string `json:"pc"`
+	Function   *string `json:"function"`
+	File       *string `json:"file"`
+	Line       int     `json:"line"`
+	Column     int     `json:"column"`
+	Module     *string `json:"module"`
+	Offset     *string `json:"offset"`
+	BuildID    string  `json:"build_id,omitempty"`
+	Inlined    bool    `json:"inlined"`
+	Symbolized string  `json:"symbolized"`
+}
+
+type jsonShadow struct {
+	Rows   []jsonShadowRow   `json:"rows"`
+	Legend map[string]string `json:"legend"`
+}
+
+type jsonShadowRow struct {
+	Address string   `json:"address"`
+	Bytes   []string `json:"bytes"`
+	Marked  *int     `json:"marked"`
+	Current bool     `json:"current"`
+}
+
+type jsonInput struct {
+	Name      string `json:"name"`
+	FirstLine int    `json:"first_line"`
+	LastLine  int    `json:"last_line"`
+}
+
+const (
+	jsonHead = "{\n  \"version\": 1,\n  \"reports\": ["
+	jsonTail = "]\n}\n"
+)
+
+// Report writes one report.
+func (j *JSON) Report(r *parse.Report) error {
+	if j.closed {
+		return errors.New("render json: report after Close")
+	}
+	if r == nil {
+		return errors.New("render json: nil report")
+	}
+	body, err := marshalReport(r)
+	if err != nil {
+		return fmt.Errorf("render json: report from %s line %d: %w", r.Input.Name, r.Input.FirstLine, err)
+	}
+	var b bytes.Buffer
+	if !j.started {
+		b.WriteString(jsonHead)
+		j.started = true
+	}
+	if j.n > 0 {
+		b.WriteByte(',')
+	}
+	b.WriteString("\n    ")
+	b.Write(body)
+	j.n++
+	if _, err := j.w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("render json: %w", err)
+	}
+	return nil
+}
+
+// Close writes the end of the document. It does not close the writer.
+func (j *JSON) Close() error {
+	if j.closed {
+		return nil
+	}
+	j.closed = true
+	out := jsonTail
+	switch {
+	case !j.started:
+		out = jsonHead + jsonTail
+	case j.n > 0:
+		out = "\n  " + jsonTail
+	}
+	if _, err := io.WriteString(j.w, out); err != nil {
+		return fmt.Errorf("render json: %w", err)
+	}
+	return nil
+}
+
+func marshalReport(r *parse.Report) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "<null>" and "=>" read better unescaped
+	enc.SetIndent("    ", "  ")
+	if err := enc.Encode(toJSON(r)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+func toJSON(r *parse.Report) jsonReport {
+	out := jsonReport{
+		Tool:     r.Tool,
+		Kind:     r.Kind,
+		Severity: r.Severity,
+		Headline: r.Headline,
+		Stacks:   []jsonStack{},
+		Input:    jsonInput{Name: r.Input.Name, FirstLine: r.Input.FirstLine, LastLine: r.Input.LastLine},
+	}
+	if r.PID != 0 {
+		pid := r.PID
+		out.PID = &pid
+	}
+	if a := r.Access; a != nil {
+		out.Access = &jsonAccess{Op: a.Op, Size: a.Size, Address: a.Address, Thread: a.Thread}
+	}
+	if len(r.Location) > 0 {
+		loc := strings.Join(r.Location, "\n")
+		out.Location = &loc
+	}
+	if r.Summary != "" {
+		s := r.Summary
+		out.Summary = &s
+	}
+	for _, s := range r.Stacks {
+		js := jsonStack{Title: s.Title, Role: s.Role, Frames: []jsonFrame{}}
+		if js.Role == "" {
+			js.Role = "other"
+		}
+		for _, f := range s.Frames {
+			js.Frames = append(js.Frames, toJSONFrame(f))
+		}
+		out.Stacks = append(out.Stacks, js)
+	}
+	if sh := r.Shadow; sh != nil {
+		js := &jsonShadow{Rows: []jsonShadowRow{}, Legend: map[string]string{}}
+		for _, row := range sh.Rows {
+			jr := jsonShadowRow{Address: row.Address, Bytes: row.Bytes, Current: row.Current}
+			if jr.Bytes == nil {
+				jr.Bytes = []string{}
+			}
+			if row.Marked >= 0 && row.Marked < len(row.Bytes) {
+				m := row.Marked
+				jr.Marked = &m
+			}
+			js.Rows = append(js.Rows, jr)
+		}
+		for k, v := range sh.Legend {
+			js.Legend[k] = v
+		}
+		out.Shadow = js
+	}
+	return out
+}
+
+func toJSONFrame(f parse.Frame) jsonFrame {
+	jf := jsonFrame{
+		Line:       f.Line,
+		Column:     f.Column,
+		BuildID:    f.BuildID,
+		Inlined:    f.Inlined,
+		Symbolized: f.Symbolized,
+	}
+	if f.HasPC {
+		jf.PC = hexPtr(f.PC)
+	}
+	if f.Function != "" {
+		jf.Function = strPtr(f.Function)
+	}
+	if f.File != "" {
+		jf.File = strPtr(f.File)
+	}
+	if f.Module != "" {
+		jf.Module = strPtr(f.Module)
+	}
+	if f.HasOffset {
+		jf.Offset = hexPtr(f.Offset)
+	}
+	switch jf.Symbolized {
+	case parse.SymbolizedReport, parse.SymbolizedSanitrace, parse.SymbolizedNone:
+	default:
+		// The schema allows three values; infer the honest one.
+		jf.Symbolized = parse.SymbolizedNone
+		if f.Function != "" || f.File != "" {
+			jf.Symbolized = parse.SymbolizedReport
+		}
+	}
+	return jf
+}
+
+func strPtr(s string) *string { return &s }
+
+func hexPtr(v uint64) *string {
+	s := fmt.Sprintf("0x%x", v)
+	return &s
+}

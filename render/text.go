@@ -1,0 +1,339 @@
+package render
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/parse"
+)
+
+// TextOptions configure a Text renderer.
+type TextOptions struct {
+	// Color turns ANSI colors on. The caller resolves it from
+	// --color auto|always|never, NO_COLOR and whether the output is a
+	// terminal; the renderer never looks at the environment itself.
+	Color bool
+	// SourceContext is the number of source lines printed above and below
+	// the line of each user frame (--source-context N); 0 prints none.
+	SourceContext int
+	// SourcePath maps a source path as the report names it to a path that
+	// can be opened here (prefix maps). nil means the identity.
+	SourcePath func(string) string
+}
+
+// Text renders reports for people, one at a time.
+type Text struct {
+	w    *bufio.Writer
+	opts TextOptions
+	pal  *palette
+	src  *sourceReader
+	n    int // reports written so far
+}
+
+// NewText returns a renderer writing to w.
+func NewText(w io.Writer, opts TextOptions) *Text {
+	return &Text{
+		w:    bufio.NewWriter(w),
+		opts: opts,
+		pal:  newPalette(opts.Color),
+		src:  newSourceReader(opts.SourcePath),
+	}
+}
+
+// frameObjectRE matches the lines ASan prints after a stack-frame
+// description ("This frame has 1 object(s):", "[32, 40) 'a' (line 3) ...").
+var frameObjectRE = regexp.MustCompile(`^\s*(This frame has \d+ object|\[\d+, \d+\) ')`)
+
+// Report writes one report and flushes it.
+func (t *Text) Report(r *parse.Report) error {
+	if r == nil {
+		return errors.New("render text: nil report")
+	}
+	if t.n > 0 {
+		t.line("")
+	}
+	t.n++
+	p := t.pal
+
+	headline := r.Headline
+	if headline == "" {
+		headline = strings.TrimSpace(r.Tool + ": " + r.Kind)
+	}
+	t.line(p.headline.Sprint(headline))
+	if r.Access != nil && !accessIsTitle(r) {
+		t.line(p.access.Sprint(accessLine(r.Access)))
+	}
+
+	// Location lines go where the runtimes print them: after the access
+	// (and TSan's previous-access) stacks, before the history stacks.
+	var locs, frameObjs []string
+	for _, l := range r.Location {
+		if frameObjectRE.MatchString(l) {
+			frameObjs = append(frameObjs, l)
+		} else {
+			locs = append(locs, l)
+		}
+	}
+	locIndent := ""
+	if r.Tool == "ThreadSanitizer" {
+		locIndent = "  "
+	}
+	locDone := false
+	printLocations := func() {
+		if locDone {
+			return
+		}
+		locDone = true
+		for _, l := range locs {
+			if !titledStack(r, l) {
+				t.line(locIndent + p.location.Sprint(l))
+			}
+		}
+		if d := DescribeAccess(r); d != "" {
+			t.line(locIndent + p.location.Sprint("Access: "+d))
+		}
+		if len(locs) > 0 || DescribeAccess(r) != "" {
+			t.line("")
+		}
+	}
+
+	for i, s := range r.Stacks {
+		if i > 0 && s.Role != "access" && s.Role != "previous" {
+			printLocations()
+		}
+		indent := ""
+		if r.Tool == "ThreadSanitizer" || (r.Tool == "MemorySanitizer" && i > 0) {
+			indent = "  "
+		}
+		if s.Title != "" && !(i == 0 && strings.Contains(r.Headline, s.Title)) {
+			c := p.title
+			if s.Role == "access" {
+				c = p.access
+			}
+			t.line(indent + c.Sprint(s.Title))
+		}
+		t.stack(s)
+		if stackFrameRE.MatchString(s.Title) {
+			for _, l := range frameObjs {
+				t.line("  " + strings.TrimSpace(l))
+			}
+			frameObjs = nil
+		}
+		t.line("")
+	}
+	printLocations()
+	for _, l := range frameObjs {
+		t.line("  " + strings.TrimSpace(l))
+	}
+
+	if r.Summary != "" {
+		t.line(p.summary.Sprint("SUMMARY: " + r.Summary))
+	}
+	if r.Shadow != nil {
+		t.shadow(r)
+	}
+	return t.flush()
+}
+
+// accessIsTitle reports whether a stack title already is the access line.
+func accessIsTitle(r *parse.Report) bool {
+	for _, s := range r.Stacks {
+		if s.Role == "access" || (r.Access.Address != "" && strings.Contains(s.Title, r.Access.Address)) {
+			return true
+		}
+	}
+	return false
+}
+
+// titledStack reports whether l is also the title of a stack (TSan's
+// "Location is heap block ... allocated by main thread:"), printed there.
+func titledStack(r *parse.Report, l string) bool {
+	for _, s := range r.Stacks {
+		if strings.TrimSpace(s.Title) == strings.TrimSpace(l) {
+			return true
+		}
+	}
+	return false
+}
+
+func accessLine(a *parse.Access) string {
+	s := a.Op
+	if a.Size > 0 {
+		s += fmt.Sprintf(" of size %d", a.Size)
+	}
+	if a.Address != "" {
+		s += " at " + a.Address
+	}
+	if a.Thread != "" {
+		s += " thread " + a.Thread
+	}
+	return strings.TrimSpace(s)
+}
+
+// stack writes the frames of s, innermost first, numbered by position: an
+// inline chain is several frames sharing one pc, as the runtimes print it.
+func (t *Text) stack(s parse.Stack) {
+	shown := map[string]bool{} // file:line already given source context
+	for i, f := range s.Frames {
+		t.line(t.frame(i, f))
+		if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && Classify(f) == User {
+			key := fmt.Sprintf("%s:%d", f.File, f.Line)
+			if !shown[key] {
+				shown[key] = true
+				t.sourceContext(f)
+			}
+		}
+	}
+}
+
+func (t *Text) frame(i int, f parse.Frame) string {
+	p := t.pal
+	user := Classify(f) == User
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d", i)
+	if f.HasPC {
+		fmt.Fprintf(&b, " 0x%x", f.PC)
+	}
+	fn, file, mod := "", "", ""
+	if f.Function != "" {
+		fn = " in " + f.Function
+	}
+	if f.File != "" {
+		file = " " + fileLineCol(f)
+	}
+	if f.File == "" && f.Module != "" {
+		mod = " (" + f.Module
+		if f.HasOffset {
+			mod += fmt.Sprintf("+0x%x", f.Offset)
+		}
+		mod += ")"
+		if f.BuildID != "" {
+			mod += " (BuildId: " + f.BuildID + ")"
+		}
+	}
+	if f.Function == "" && f.File == "" && f.Module == "" && !f.HasPC && f.Raw != "" {
+		// Nothing parsed: the line as read is all we have.
+		fn = " " + strings.TrimSpace(f.Raw)
+	}
+	marker := ""
+	if f.Symbolized == parse.SymbolizedSanitrace && t.opts.Color {
+		marker = " (sanitrace)"
+	}
+	if !user {
+		return "    " + p.system.Sprint(b.String()+fn+file+mod) + p.dim.Sprint(marker)
+	}
+	line := "    " + b.String()
+	if fn != "" {
+		line += " in " + p.function.Sprint(f.Function)
+	}
+	if file != "" {
+		line += " " + p.file.Sprint(fileLineCol(f))
+	}
+	if mod != "" {
+		line += p.dim.Sprint(mod)
+	}
+	if fn != "" && f.Function == "" {
+		line += fn
+	}
+	return line + p.dim.Sprint(marker)
+}
+
+func fileLineCol(f parse.Frame) string {
+	s := f.File
+	if f.Line > 0 {
+		s += fmt.Sprintf(":%d", f.Line)
+		if f.Column > 0 {
+			s += fmt.Sprintf(":%d", f.Column)
+		}
+	}
+	return s
+}
+
+// sourceContext prints the lines around f's line; unreadable files are
+// skipped silently (the report is still complete without them).
+func (t *Text) sourceContext(f parse.Frame) {
+	n := t.opts.SourceContext
+	first := f.Line - n
+	if first < 1 {
+		first = 1
+	}
+	lines := t.src.lines(f.File, first, f.Line+n)
+	if len(lines) == 0 {
+		return
+	}
+	width := len(fmt.Sprint(f.Line + n))
+	for i, text := range lines {
+		no := first + i
+		if no == f.Line {
+			t.line(t.pal.function.Sprintf("      > %*d | %s", width, no, text))
+		} else {
+			t.line(t.pal.dim.Sprintf("        %*d | %s", width, no, text))
+		}
+	}
+}
+
+// shadow writes the shadow map with each row's application range, the
+// marked byte explained and the legend reduced to the values that occur.
+func (t *Text) shadow(r *parse.Report) {
+	p := t.pal
+	e := ExplainShadow(r.Shadow, r)
+	t.line("Shadow bytes around the buggy address:")
+	for i, row := range r.Shadow.Rows {
+		prefix := "  "
+		if row.Current {
+			prefix = "=>"
+		}
+		var b strings.Builder
+		b.WriteString(prefix + row.Address + ":")
+		for j, code := range row.Bytes {
+			code = strings.ToLower(code)
+			c := p.shadowColor(code)
+			text := code
+			if c != nil {
+				text = c.Sprint(code)
+			}
+			switch {
+			case j == row.Marked:
+				b.WriteString("[" + p.marker.Sprint(code) + "]")
+			case j == row.Marked+1 && row.Marked >= 0:
+				b.WriteString(text) // ASan prints no space after "]"
+			default:
+				b.WriteString(" " + text)
+			}
+		}
+		if sp := e.Rows[i]; sp.Known {
+			b.WriteString(p.dim.Sprintf("   app [%#x,%#x)", sp.AppBegin, sp.AppEnd))
+		}
+		t.line(b.String())
+	}
+	if m := e.Marked; m != nil {
+		t.line(p.marker.Sprint("Marked byte:") + " " + m.MarkedSentence())
+	}
+	if e.Note != "" {
+		t.line(p.dim.Sprint("Note: " + e.Note))
+	}
+	t.line("Shadow byte legend (one shadow byte represents 8 application bytes; values in this map):")
+	for _, c := range e.Codes {
+		code := c.Code
+		if col := p.shadowColor(code); col != nil {
+			code = col.Sprint(code)
+		}
+		t.line(fmt.Sprintf("  %s  %s: %s", code, c.Name, c.Explain))
+	}
+}
+
+func (t *Text) line(s string) {
+	t.w.WriteString(s)
+	t.w.WriteByte('\n')
+}
+
+func (t *Text) flush() error {
+	if err := t.w.Flush(); err != nil {
+		return fmt.Errorf("render text: %w", err)
+	}
+	return nil
+}
