@@ -1,0 +1,436 @@
+package symbolize
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// lineRow is one row of a line table, kept compact: tables of big C++
+// binaries have millions of rows.
+type lineRow struct {
+	addr  uint64
+	file  uint32
+	line  uint32
+	col   uint32
+	discr uint32
+}
+
+// lineSeq is a contiguous run of rows ending with DW_LNE_end_sequence:
+// rows[first:first+n] (the end_sequence row excluded), covering [start,end).
+type lineSeq struct {
+	start, end uint64
+	first, n   int32
+}
+
+// lineTable is one unit's decoded line program.
+type lineTable struct {
+	version int
+	files   []string // by DWARF file index, already joined like llvm-symbolizer does
+	seqs    []lineSeq
+	rows    []lineRow
+}
+
+// lineProgramInput is what decoding one line program needs from its unit.
+type lineProgramInput struct {
+	line, str, lineStr []byte
+	offset             uint64 // DW_AT_stmt_list
+	compDir            string
+	bo                 binary.ByteOrder
+}
+
+// DWARF forms that can appear in DWARF 5 directory/file entry formats.
+const (
+	formBlock2   = 0x03
+	formBlock4   = 0x04
+	formData2    = 0x05
+	formData4    = 0x06
+	formData8    = 0x07
+	formString   = 0x08
+	formBlock    = 0x09
+	formBlock1   = 0x0a
+	formData1    = 0x0b
+	formSdata    = 0x0d
+	formStrp     = 0x0e
+	formUdata    = 0x0f
+	formData16   = 0x1e
+	formLineStrp = 0x1f
+)
+
+const (
+	lnctPath     = 1
+	lnctDirIndex = 2
+)
+
+// decodeLineProgram decodes the line program at in.offset.
+func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
+	if in.offset >= uint64(len(in.line)) {
+		return nil, fmt.Errorf("line table offset 0x%x beyond .debug_line (size 0x%x)", in.offset, len(in.line))
+	}
+	b := &buf{name: ".debug_line", data: in.line[in.offset:], off: int(in.offset), bo: in.bo}
+	unitLen := uint64(b.u32())
+	dwarf64 := false
+	if unitLen == 0xffffffff {
+		dwarf64 = true
+		unitLen = b.u64()
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	if unitLen > uint64(b.left()) {
+		return nil, fmt.Errorf("truncated .debug_line at 0x%x: unit length 0x%x exceeds section", in.offset, unitLen)
+	}
+	b.data = b.data[:b.pos+int(unitLen)]
+	version := int(b.u16())
+	if version < 2 || version > 5 {
+		return nil, fmt.Errorf("unsupported .debug_line version %d at 0x%x", version, in.offset)
+	}
+	addrSize := 8
+	if version >= 5 {
+		addrSize = int(b.u8())
+		b.u8() // segment selector size
+	}
+	var headerLen uint64
+	if dwarf64 {
+		headerLen = b.u64()
+	} else {
+		headerLen = uint64(b.u32())
+	}
+	if headerLen > uint64(b.left()) {
+		return nil, fmt.Errorf("corrupt .debug_line at 0x%x: header length 0x%x exceeds unit", in.offset, headerLen)
+	}
+	progStart := b.pos + int(headerLen)
+	minInst := uint64(b.u8())
+	if version >= 4 {
+		b.u8() // maximum_operations_per_instruction: VLIW only
+	}
+	defaultIsStmt := b.u8() != 0
+	_ = defaultIsStmt
+	lineBase := int64(int8(b.u8()))
+	lineRange := uint64(b.u8())
+	opcodeBase := int(b.u8())
+	if b.err != nil {
+		return nil, b.err
+	}
+	if lineRange == 0 {
+		return nil, fmt.Errorf("corrupt .debug_line at 0x%x: line_range 0", in.offset)
+	}
+	opLens := make([]uint8, opcodeBase)
+	for i := 1; i < opcodeBase; i++ {
+		opLens[i] = b.u8()
+	}
+
+	t := &lineTable{version: version}
+	var dirs []string
+	var rawFiles []rawFile
+	if version >= 5 {
+		var err error
+		dirs, rawFiles, err = readV5EntryTables(b, in, dwarf64)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		for b.err == nil {
+			s := b.cstring()
+			if s == "" {
+				break
+			}
+			dirs = append(dirs, s)
+		}
+		// v2-4 file indices are 1-based; index 0 is unused.
+		rawFiles = append(rawFiles, rawFile{})
+		for b.err == nil {
+			name := b.cstring()
+			if name == "" {
+				break
+			}
+			dir := b.uleb()
+			b.uleb() // mtime
+			b.uleb() // length
+			rawFiles = append(rawFiles, rawFile{name: name, dir: dir, valid: true})
+		}
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	t.files = make([]string, len(rawFiles))
+	for i, f := range rawFiles {
+		if f.valid {
+			t.files[i] = joinFileName(version, in.compDir, dirs, f)
+		}
+	}
+	b.pos = progStart
+	if err := t.run(b, version, addrSize, minInst, lineBase, lineRange, opcodeBase, opLens, in, dirs); err != nil {
+		return t, err
+	}
+	return t, nil
+}
+
+type rawFile struct {
+	name  string
+	dir   uint64
+	valid bool
+}
+
+// readV5EntryTables reads the DWARF 5 directory and file name tables.
+func readV5EntryTables(b *buf, in lineProgramInput, dwarf64 bool) ([]string, []rawFile, error) {
+	readFormat := func() [][2]uint64 {
+		n := int(b.u8())
+		f := make([][2]uint64, 0, n)
+		for i := 0; i < n && b.err == nil; i++ {
+			f = append(f, [2]uint64{b.uleb(), b.uleb()})
+		}
+		return f
+	}
+	readEntry := func(format [][2]uint64) (rawFile, error) {
+		var rf rawFile
+		rf.valid = true
+		for _, ct := range format {
+			s, u, err := readForm(b, ct[1], in, dwarf64)
+			if err != nil {
+				return rf, err
+			}
+			switch ct[0] {
+			case lnctPath:
+				rf.name = s
+			case lnctDirIndex:
+				rf.dir = u
+			}
+		}
+		return rf, b.err
+	}
+	dirFormat := readFormat()
+	nDirs := b.uleb()
+	if nDirs > uint64(b.left()) {
+		return nil, nil, fmt.Errorf("corrupt .debug_line at 0x%x: %d directories", in.offset, nDirs)
+	}
+	dirs := make([]string, 0, nDirs)
+	for i := uint64(0); i < nDirs; i++ {
+		e, err := readEntry(dirFormat)
+		if err != nil {
+			return nil, nil, err
+		}
+		dirs = append(dirs, e.name)
+	}
+	fileFormat := readFormat()
+	nFiles := b.uleb()
+	if nFiles > uint64(b.left()) {
+		return nil, nil, fmt.Errorf("corrupt .debug_line at 0x%x: %d files", in.offset, nFiles)
+	}
+	files := make([]rawFile, 0, nFiles)
+	for i := uint64(0); i < nFiles; i++ {
+		e, err := readEntry(fileFormat)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, e)
+	}
+	return dirs, files, b.err
+}
+
+// readForm reads one attribute value of a v5 entry format; strings come back
+// in s, constants in u.
+func readForm(b *buf, form uint64, in lineProgramInput, dwarf64 bool) (s string, u uint64, err error) {
+	offSize := 4
+	if dwarf64 {
+		offSize = 8
+	}
+	switch form {
+	case formString:
+		s = b.cstring()
+	case formLineStrp, formStrp:
+		off := b.uintN(offSize)
+		sec, name := in.lineStr, ".debug_line_str"
+		if form == formStrp {
+			sec, name = in.str, ".debug_str"
+		}
+		var ok bool
+		if s, ok = cstringAt(sec, off); !ok && b.err == nil {
+			return "", 0, fmt.Errorf("corrupt .debug_line at 0x%x: %s offset 0x%x out of range", in.offset, name, off)
+		}
+	case formUdata:
+		u = b.uleb()
+	case formSdata:
+		u = uint64(b.sleb())
+	case formData1:
+		u = uint64(b.u8())
+	case formData2:
+		u = uint64(b.u16())
+	case formData4:
+		u = uint64(b.u32())
+	case formData8:
+		u = b.u64()
+	case formData16:
+		b.bytes(16)
+	case formBlock:
+		b.bytes(int(b.uleb()))
+	case formBlock1:
+		b.bytes(int(b.u8()))
+	case formBlock2:
+		b.bytes(int(b.u16()))
+	case formBlock4:
+		b.bytes(int(b.u32()))
+	default:
+		return "", 0, fmt.Errorf("unsupported form 0x%x in .debug_line at 0x%x", form, in.offset)
+	}
+	return s, u, b.err
+}
+
+func isAbs(p string) bool { return strings.HasPrefix(p, "/") }
+
+// joinFileName builds a file's path as llvm-symbolizer 14 does
+// (Prologue::getFileNameByIndex with AbsoluteFilePath): no normalisation,
+// so "/usr/bin/../lib/gcc/..." stays verbatim.
+func joinFileName(version int, compDir string, dirs []string, f rawFile) string {
+	if isAbs(f.name) {
+		return f.name
+	}
+	var includeDir string
+	if version >= 5 {
+		if f.dir < uint64(len(dirs)) {
+			includeDir = dirs[f.dir]
+		}
+	} else if f.dir > 0 && f.dir <= uint64(len(dirs)) {
+		includeDir = dirs[f.dir-1]
+	}
+	var p string
+	if compDir != "" && !isAbs(includeDir) {
+		p = compDir
+	}
+	p = llvmAppend(p, includeDir)
+	return llvmAppend(p, f.name)
+}
+
+// llvmAppend mirrors llvm::sys::path::append for POSIX paths.
+func llvmAppend(p, c string) string {
+	if c == "" {
+		return p
+	}
+	if strings.HasSuffix(p, "/") {
+		return p + strings.TrimLeft(c, "/")
+	}
+	if p != "" && !strings.HasPrefix(c, "/") {
+		return p + "/" + c
+	}
+	return p + c
+}
+
+// run executes the line number program and fills t.rows and t.seqs.
+func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) error {
+	type state struct {
+		addr                   uint64
+		file, line, col, discr uint32
+	}
+	reset := func() state {
+		return state{file: 1, line: 1}
+	}
+	st := reset()
+	seqFirst := len(t.rows)
+	emit := func() {
+		t.rows = append(t.rows, lineRow(st))
+		st.discr = 0
+	}
+	endSeq := func() {
+		n := len(t.rows) - seqFirst
+		if n > 0 {
+			start := t.rows[seqFirst].addr
+			if start < st.addr {
+				t.seqs = append(t.seqs, lineSeq{start: start, end: st.addr, first: int32(seqFirst), n: int32(n)})
+			} else {
+				// An empty or inverted sequence is unusable; drop its rows.
+				t.rows = t.rows[:seqFirst]
+			}
+		}
+		seqFirst = len(t.rows)
+		st = reset()
+	}
+	for b.left() > 0 && b.err == nil {
+		op := int(b.u8())
+		if op >= opcodeBase {
+			adj := uint64(op - opcodeBase)
+			st.addr += (adj / lineRange) * minInst
+			st.line = uint32(int64(st.line) + lineBase + int64(adj%lineRange))
+			emit()
+			continue
+		}
+		switch op {
+		case 0: // extended
+			n := b.uleb()
+			if n == 0 || n > uint64(b.left()) {
+				b.fail("bad extended opcode length")
+				break
+			}
+			end := b.pos + int(n)
+			sub := b.u8()
+			switch sub {
+			case 1: // DW_LNE_end_sequence
+				endSeq()
+			case 2: // DW_LNE_set_address
+				st.addr = b.uintN(int(n - 1))
+			case 3: // DW_LNE_define_file
+				name := b.cstring()
+				dir := b.uleb()
+				b.uleb()
+				b.uleb()
+				t.files = append(t.files, joinFileName(version, in.compDir, dirs, rawFile{name: name, dir: dir, valid: true}))
+			case 4: // DW_LNE_set_discriminator
+				st.discr = uint32(b.uleb())
+			}
+			if b.err == nil {
+				b.pos = end
+			}
+		case 1: // DW_LNS_copy
+			emit()
+		case 2: // DW_LNS_advance_pc
+			st.addr += b.uleb() * minInst
+		case 3: // DW_LNS_advance_line
+			st.line = uint32(int64(st.line) + b.sleb())
+		case 4: // DW_LNS_set_file
+			st.file = uint32(b.uleb())
+		case 5: // DW_LNS_set_column
+			st.col = uint32(b.uleb())
+		case 6, 7, 10, 11: // negate_stmt, basic_block, prologue_end, epilogue_begin
+		case 8: // DW_LNS_const_add_pc
+			st.addr += (uint64(255-opcodeBase) / lineRange) * minInst
+		case 9: // DW_LNS_fixed_advance_pc
+			st.addr += uint64(b.u16())
+		default:
+			for i := 0; i < int(opLens[op]); i++ {
+				b.uleb()
+			}
+		}
+	}
+	// Rows after the last end_sequence belong to no sequence.
+	t.rows = t.rows[:seqFirst]
+	// llvm sorts sequences by low pc (stable, as the table order breaks ties).
+	sort.SliceStable(t.seqs, func(i, j int) bool { return t.seqs[i].start < t.seqs[j].start })
+	return b.err
+}
+
+// lookup returns the row for pc: in the first sequence (by start) whose end
+// lies above pc, the last row at or below pc, as llvm's
+// LineTable::lookupAddress does.
+func (t *lineTable) lookup(pc uint64) (lineRow, bool) {
+	i := sort.Search(len(t.seqs), func(i int) bool { return t.seqs[i].end > pc })
+	if i == len(t.seqs) {
+		return lineRow{}, false
+	}
+	s := t.seqs[i]
+	if pc < s.start || pc >= s.end {
+		return lineRow{}, false
+	}
+	rows := t.rows[s.first : s.first+s.n]
+	j := sort.Search(len(rows), func(j int) bool { return rows[j].addr > pc })
+	if j == 0 {
+		return lineRow{}, false
+	}
+	return rows[j-1], true
+}
+
+func (t *lineTable) fileName(i uint32) (string, bool) {
+	if int(i) < len(t.files) && (t.version >= 5 || i > 0) {
+		return t.files[i], true
+	}
+	return "", false
+}

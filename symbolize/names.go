@@ -1,0 +1,51 @@
+package symbolize
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/ianlancetaylor/demangle"
+)
+
+// nameCache demangles each distinct (style, name) once: big C++ binaries
+// repeat the same few thousand names across millions of frames, and
+// demangling costs more than reading the DWARF.
+type nameCache struct {
+	m sync.Map // nameKey -> string
+}
+
+type nameKey struct {
+	style NameStyle
+	name  string
+}
+
+// demangle returns name demangled the way the style's tool prints it:
+// llvm-symbolizer 14 demangles only "_Z" names, with LLVM's spelling
+// ("(.cold)" suffixes, ">>"); addr2line -C uses libiberty's ("[clone .cold]",
+// "> >").
+func (c *nameCache) demangle(name string, style NameStyle) string {
+	if !strings.HasPrefix(name, "_Z") {
+		if style == StyleGNU && strings.HasPrefix(name, "_R") {
+			return c.demangleSlow(name, style)
+		}
+		return name
+	}
+	return c.demangleSlow(name, style)
+}
+
+func (c *nameCache) demangleSlow(name string, style NameStyle) string {
+	k := nameKey{style, name}
+	if v, ok := c.m.Load(k); ok {
+		return v.(string)
+	}
+	var opts []demangle.Option
+	if style == StyleLLVM {
+		opts = append(opts, demangle.LLVMStyle)
+	}
+	out, err := demangle.ToString(name, opts...)
+	if err != nil {
+		out = name
+	}
+	c.m.Store(k, out)
+	return out
+}

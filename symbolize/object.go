@@ -1,0 +1,233 @@
+package symbolize
+
+import (
+	"debug/dwarf"
+	"debug/elf"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// Object answers lookups for one ELF file. It is safe for concurrent use.
+type Object struct {
+	path      string
+	debugPath string
+	buildID   []byte
+	byteOrder binary.ByteOrder
+
+	sec   *debugSections
+	dw    *dwarf.Data // nil without DWARF
+	units unitIndex
+	syms  symtab
+
+	names nameCache
+}
+
+// Open opens the ELF file at path and indexes it: symbol tables and the root
+// DIE of every compilation unit, from the file itself or from its separate
+// debug file (found through .gnu_debuglink or the build-id). opts may be nil.
+func Open(path string, opts *Options) (o *Object, err error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
+	}
+	defer f.Close()
+	defer func() {
+		if p := recover(); p != nil {
+			o, err = nil, fmt.Errorf("symbolize: open %s: corrupt ELF or DWARF (decoder panic: %v)", path, p)
+		}
+	}()
+	ef, err := elf.NewFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
+	}
+	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder}
+	o.buildID = buildIDOf(ef)
+	o.syms, _ = readSymtab(ef)
+
+	dwarfFile := ef
+	if !hasDWARF(ef) {
+		if dpath, derr := findDebugFile(path, ef, o.buildID, opts.debugDirs()); derr == nil {
+			df, ferr := os.Open(dpath)
+			if ferr == nil {
+				defer df.Close()
+				if def, eerr := elf.NewFile(df); eerr == nil && hasDWARF(def) {
+					dwarfFile = def
+					o.debugPath = dpath
+					if len(o.syms.syms) == 0 {
+						o.syms, _ = readSymtab(def)
+					} else if st, _ := readSymtab(def); len(st.syms) > len(o.syms.syms) {
+						// A stripped binary keeps only .dynsym; the debug
+						// file has the full .symtab.
+						o.syms = st
+					}
+				}
+			}
+		}
+	}
+	if hasDWARF(dwarfFile) {
+		if err := o.loadDWARF(dwarfFile); err != nil {
+			o.dw = nil
+			o.units = unitIndex{}
+			return o, fmt.Errorf("symbolize: open %s: %w", o.debugPath, err)
+		}
+	}
+	if o.dw == nil && len(o.syms.syms) == 0 {
+		return o, fmt.Errorf("symbolize: open %s: %w", path, ErrNoDebugInfo)
+	}
+	return o, nil
+}
+
+func hasDWARF(f *elf.File) bool {
+	for _, n := range []string{".debug_info", ".zdebug_info"} {
+		if s := f.Section(n); s != nil && s.Type != elf.SHT_NOBITS && s.Size > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *Object) loadDWARF(f *elf.File) error {
+	sec, err := readDebugSections(f)
+	if err != nil {
+		return err
+	}
+	o.sec = sec
+	d, err := sec.newDWARF()
+	if err != nil {
+		return err
+	}
+	o.dw = d
+	if d == nil {
+		return nil
+	}
+	return o.buildUnitIndex()
+}
+
+// Close releases the object. Lookups after Close are not allowed.
+func (o *Object) Close() error {
+	if o == nil {
+		return nil
+	}
+	o.sec, o.dw, o.units, o.syms = nil, nil, unitIndex{}, symtab{}
+	return nil
+}
+
+// Path returns the path the object was opened from.
+func (o *Object) Path() string { return o.path }
+
+// BuildID returns the GNU build-id of the binary, nil if it has none.
+func (o *Object) BuildID() []byte { return o.buildID }
+
+// DebugPath returns the file the DWARF came from: a separate debug file or
+// Path().
+func (o *Object) DebugPath() string { return o.debugPath }
+
+// Symbolize returns the frames for addr, innermost first. An address nothing
+// knows gives one empty Frame and no error.
+func (o *Object) Symbolize(addr uint64, opts LookupOptions) (frames []Frame, err error) {
+	if o == nil {
+		return []Frame{{}}, errors.New("symbolize: nil object")
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			frames, err = []Frame{{}}, fmt.Errorf("symbolize: %s: address 0x%x: decoder panic: %v", o.debugPath, addr, p)
+		}
+	}()
+	frames = o.lookup(addr, opts)
+	if len(frames) == 0 {
+		frames = []Frame{{}}
+	}
+	return frames, nil
+}
+
+// SymbolizeMany symbolizes addrs; the result is aligned with addrs. Equal
+// addresses are looked up once, and the work is spread over the CPUs.
+func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
+	out := make([][]Frame, len(addrs))
+	uniq := make([]uint64, 0, len(addrs))
+	seen := make(map[uint64]int, len(addrs))
+	for _, a := range addrs {
+		if _, ok := seen[a]; !ok {
+			seen[a] = len(uniq)
+			uniq = append(uniq, a)
+		}
+	}
+	// Sorting keeps each unit's lookups together (and its decode on one
+	// worker, usually).
+	sorted := append([]uint64(nil), uniq...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	res := make(map[uint64][]Frame, len(sorted))
+	workers := runtime.GOMAXPROCS(0)
+	if workers > 4 {
+		workers = 4
+	}
+	if len(sorted) < 64 {
+		workers = 1
+	}
+	chunk := (len(sorted) + workers - 1) / workers
+	parts := make([][][]Frame, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, (w+1)*chunk
+		if hi > len(sorted) {
+			hi = len(sorted)
+		}
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			p := make([][]Frame, 0, hi-lo)
+			for _, a := range sorted[lo:hi] {
+				f, _ := o.Symbolize(a, opts)
+				p = append(p, f)
+			}
+			parts[w] = p
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	for w := 0; w < workers; w++ {
+		lo := w * chunk
+		for i, f := range parts[w] {
+			res[sorted[lo+i]] = f
+		}
+	}
+	for i, a := range addrs {
+		out[i] = res[a]
+	}
+	return out
+}
+
+// Data answers a DATA query: the global object containing addr, from the
+// symbol table.
+func (o *Object) Data(addr uint64) (ds DataSymbol, ok bool) {
+	if o == nil {
+		return DataSymbol{}, false
+	}
+	defer func() {
+		if recover() != nil {
+			ds, ok = DataSymbol{}, false
+		}
+	}()
+	s, found := o.syms.findData(addr)
+	if !found {
+		return DataSymbol{}, false
+	}
+	return DataSymbol{Name: s.name, Start: s.addr, Size: s.size}, true
+}
+
+func (opts *Options) debugDirs() []string {
+	if opts.DebugFileDirectories == nil {
+		return []string{"/usr/lib/debug"}
+	}
+	return opts.DebugFileDirectories
+}

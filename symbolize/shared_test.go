@@ -1,0 +1,44 @@
+package symbolize
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// sharedDir returns the shared reference tree (../shared from the module
+// root, or $SANITRACE_SHARED) or skips the test.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("SANITRACE_SHARED"); d != "" {
+		return d
+	}
+	_, file, _, _ := runtime.Caller(0)
+	d := filepath.Join(filepath.Dir(file), "..", "..", "shared")
+	if _, err := os.Stat(filepath.Join(d, "corpus")); err != nil {
+		t.Skipf("shared reference tree not found at %s (set SANITRACE_SHARED): %v", d, err)
+	}
+	return d
+}
+
+// tool returns the path of an external reference tool or skips the test.
+func tool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s not installed: %v", name, err)
+	}
+	return p
+}
+
+// fixture returns the path of a committed fixture under testdata/elf.
+func fixture(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "testdata", "elf", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("fixture %s missing: %v", p, err)
+	}
+	return p
+}
