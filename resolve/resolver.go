@@ -27,7 +27,9 @@ type Options struct {
 	Sysroot              string      // prefix for absolute system-library paths
 	DebugFileDirectories []string    // also searched for .build-id/xx/rest binaries
 
-	// Open opens a module; required.
+	// Open opens a module; required. An Object returned together with an
+	// error is used (e.g. symbols without its corrupt DWARF) and the error
+	// is warned about.
 	Open Opener
 	// Warn receives one message per unusable module per run, of the form
 	// "<module as printed>: <reason>". nil discards them.
@@ -319,8 +321,5 @@ func (r *Resolver) open(name, buildID string, ctx context) *module {
 		m.obj, m.err = r.opts.Open(loc.path)
 	}
 	r.objects[loc.path] = m
-	if m.err != nil {
-		return &module{err: m.err}
-	}
-	return &module{path: m.path, logPath: loc.logPath, exec: m.exec, obj: m.obj}
+	return &module{path: m.path, logPath: loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
 }
