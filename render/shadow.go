@@ -45,6 +45,7 @@ type MarkedShadow struct {
 	Row, Column int
 	Code        string
 	Shadow      uint64
+	ShadowWidth int    // hex digits the map prints shadow addresses with
 	AppBegin    uint64 // the 8-byte granule the byte describes
 	AppEnd      uint64
 	Known       bool   // AppBegin/AppEnd are valid
@@ -113,6 +114,7 @@ func ExplainShadow(s *parse.Shadow, r *parse.Report) *ShadowExplanation {
 	if m := e.Marked; m != nil {
 		if base, ok := parseHex(s.Rows[m.Row].Address); ok {
 			m.Shadow = base + uint64(m.Column)
+			m.ShadowWidth = len(strings.TrimPrefix(strings.TrimSpace(s.Rows[m.Row].Address), "0x"))
 			if haveAccess && m.Shadow != access>>shadowScale+shadowOffsetAMD64 {
 				// The report's numbers win: anchor every span on the access.
 				anchorShadow, anchorApp := m.Shadow, access&^(shadowGranularity-1)
@@ -158,14 +160,14 @@ func (m *MarkedShadow) MarkedSentence() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s]", m.Code)
 	if m.Shadow != 0 {
-		fmt.Fprintf(&b, " at shadow %#x", m.Shadow)
+		fmt.Fprintf(&b, " at shadow 0x%0*x", m.ShadowWidth, m.Shadow)
 	}
 	if m.Known {
 		fmt.Fprintf(&b, " stands for application bytes [%#x,%#x)", m.AppBegin, m.AppEnd)
 	}
 	fmt.Fprintf(&b, ": %s", m.Name)
 	if m.Explain != "" {
-		fmt.Fprintf(&b, " (%s)", m.Explain)
+		fmt.Fprintf(&b, ", %s", m.Explain)
 	}
 	return b.String()
 }

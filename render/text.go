@@ -64,23 +64,46 @@ func (t *Text) Report(r *parse.Report) error {
 		headline = strings.TrimSpace(r.Tool + ": " + r.Kind)
 	}
 	t.line(p.headline.Sprint(headline))
-	if r.Access != nil && !accessIsTitle(r) {
-		t.line(p.access.Sprint(accessLine(r.Access)))
+	if r.Tool == "LeakSanitizer" {
+		t.line("") // as LSan prints it, the leaks stand apart
 	}
 
 	// Location lines go where the runtimes print them: after the access
 	// (and TSan's previous-access) stacks, before the history stacks.
 	var locs, frameObjs []string
+	var early []string // TSan's lock cycle, printed under the headline
 	for _, l := range r.Location {
-		if frameObjectRE.MatchString(l) {
+		switch {
+		case frameObjectRE.MatchString(l):
 			frameObjs = append(frameObjs, l)
-		} else {
+		case strings.HasPrefix(strings.TrimSpace(l), "Cycle in lock order graph"):
+			early = append(early, strings.TrimSpace(l))
+		default:
 			locs = append(locs, l)
+		}
+	}
+	// When a stack introduces the location ("Address ... is located in
+	// stack ...", TSan's "Location is heap block ..."), the explanation of
+	// the access follows that stack instead.
+	access, anchor := DescribeAccess(r), -1
+	for i, s := range r.Stacks {
+		if stackFrameRE.MatchString(s.Title) || tsanHeapRE.MatchString(s.Title) {
+			anchor = i
+			break
 		}
 	}
 	locIndent := ""
 	if r.Tool == "ThreadSanitizer" {
 		locIndent = "  "
+	}
+	if r.Access != nil && !accessIsTitle(r) {
+		t.line(p.access.Sprint(accessLine(r.Access)))
+	}
+	for _, l := range early {
+		t.line(locIndent + p.location.Sprint(l))
+	}
+	if len(early) > 0 {
+		t.line("")
 	}
 	locDone := false
 	printLocations := func() {
@@ -93,10 +116,10 @@ func (t *Text) Report(r *parse.Report) error {
 				t.line(locIndent + p.location.Sprint(l))
 			}
 		}
-		if d := DescribeAccess(r); d != "" {
-			t.line(locIndent + p.location.Sprint("Access: "+d))
+		if anchor < 0 && access != "" {
+			t.line(locIndent + p.location.Sprint("Access: "+access))
 		}
-		if len(locs) > 0 || DescribeAccess(r) != "" {
+		if len(locs) > 0 || (anchor < 0 && access != "") {
 			t.line("")
 		}
 	}
@@ -118,17 +141,16 @@ func (t *Text) Report(r *parse.Report) error {
 		}
 		t.stack(s)
 		if stackFrameRE.MatchString(s.Title) {
-			for _, l := range frameObjs {
-				t.line("  " + strings.TrimSpace(l))
-			}
+			t.frameObjects(frameObjs)
 			frameObjs = nil
+		}
+		if i == anchor && access != "" {
+			t.line(indent + p.location.Sprint("Access: "+access))
 		}
 		t.line("")
 	}
 	printLocations()
-	for _, l := range frameObjs {
-		t.line("  " + strings.TrimSpace(l))
-	}
+	t.frameObjects(frameObjs)
 
 	if r.Summary != "" {
 		t.line(p.summary.Sprint("SUMMARY: " + r.Summary))
@@ -137,6 +159,18 @@ func (t *Text) Report(r *parse.Report) error {
 		t.shadow(r)
 	}
 	return t.flush()
+}
+
+// frameObjects prints ASan's stack-object list indented as ASan does.
+func (t *Text) frameObjects(lines []string) {
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "[") {
+			t.line("    " + l)
+		} else {
+			t.line("  " + l)
+		}
+	}
 }
 
 // accessIsTitle reports whether a stack title already is the access line.
@@ -199,8 +233,12 @@ func (t *Text) frame(i int, f parse.Frame) string {
 		fmt.Fprintf(&b, " 0x%x", f.PC)
 	}
 	fn, file, mod := "", "", ""
+	in := " in "
+	if !f.HasPC {
+		in = " " // TSan prints "#0 func file:line"
+	}
 	if f.Function != "" {
-		fn = " in " + f.Function
+		fn = in + f.Function
 	}
 	if f.File != "" {
 		file = " " + fileLineCol(f)
@@ -224,22 +262,30 @@ func (t *Text) frame(i int, f parse.Frame) string {
 		marker = " (sanitrace)"
 	}
 	if !user {
-		return "    " + p.system.Sprint(b.String()+fn+file+mod) + p.dim.Sprint(marker)
+		return "    " + p.system.Sprint(b.String()+fn+file+mod) + dimIf(p, marker)
 	}
 	line := "    " + b.String()
-	if fn != "" {
-		line += " in " + p.function.Sprint(f.Function)
+	if f.Function != "" {
+		line += in + p.function.Sprint(f.Function)
 	}
 	if file != "" {
 		line += " " + p.file.Sprint(fileLineCol(f))
 	}
 	if mod != "" {
-		line += p.dim.Sprint(mod)
+		line += dimIf(p, mod)
 	}
-	if fn != "" && f.Function == "" {
-		line += fn
+	if f.Function == "" && fn != "" {
+		line += fn // the raw line of an unparsed frame
 	}
-	return line + p.dim.Sprint(marker)
+	return line + dimIf(p, marker)
+}
+
+// dimIf dims s, and writes nothing at all for "" (no empty escape pairs).
+func dimIf(p *palette, s string) string {
+	if s == "" {
+		return ""
+	}
+	return p.dim.Sprint(s)
 }
 
 func fileLineCol(f parse.Frame) string {
