@@ -13,6 +13,10 @@ type Report struct {
 	Severity string // "ERROR" or "WARNING" when the headline says so
 	PID      int    // 0 when unknown
 	Headline string // the ERROR:/WARNING:/runtime error: line, colors stripped
+	// Message is the headline's text after "ERROR: AddressSanitizer: ",
+	// "WARNING: ThreadSanitizer: " (without "(pid=N)") or "runtime error: ".
+	// It is also the title of a stack that follows the headline directly.
+	Message string
 
 	Access   *Access  // the "READ of size 4 at ... thread T0" line, when present
 	Location []string // "is located ..." / "Location is ..." description lines
@@ -22,6 +26,10 @@ type Report struct {
 
 	Input InputRange
 	Raw   []string // the report's own lines as read, noise prefixes removed
+
+	// Truncated is set when the report ended before its closing line
+	// (==PID==ABORTING, TSan's ==== line, ...), e.g. because the input ended.
+	Truncated bool
 }
 
 // Access describes the faulting memory access.
@@ -34,9 +42,13 @@ type Access struct {
 
 // Stack is one titled stack trace inside a report.
 type Stack struct {
-	Title  string
-	Role   string // access|free|alloc|thread|origin|leak|previous|mutex|other
-	Frames []Frame
+	Title string
+	Role  string // access|free|alloc|thread|origin|leak|previous|mutex|other
+	// RoleDetail is the finer class of the title: "error" (the stack right
+	// after the headline), "thread_creation", "mutex_acquire",
+	// "origin_store", "stack_frame", ... (the corpus's role names).
+	RoleDetail string
+	Frames     []Frame
 }
 
 // Who produced a frame's function and file information.
@@ -58,8 +70,13 @@ type Frame struct {
 	Module    string // as printed (path or basename); "" when unknown
 	Offset    uint64 // offset into Module
 	HasOffset bool
-	BuildID   string // hex, when the log printed "(BuildId: ...)"
-	Inlined   bool
+	// SymbolOffset is the "+0xNN" printed after a function name
+	// ("in FUNC+0xNN (MOD+0xOFF)", backtrace_symbols' "prog(func+0x1c)"):
+	// an offset from the symbol's start, not from the module.
+	SymbolOffset    uint64
+	HasSymbolOffset bool
+	BuildID         string // hex, when the log printed "(BuildId: ...)"
+	Inlined         bool
 	// Adjust is what must be subtracted from Offset/PC before symbolizing:
 	// 0 for sanitizer frames (the runtime already printed pc-1), 1 for raw
 	// return addresses such as glibc backtrace_symbols output.
@@ -72,6 +89,9 @@ type Frame struct {
 type Shadow struct {
 	Rows   []ShadowRow
 	Legend map[string]string // shadow byte (two hex digits) -> meaning, as printed
+	// Granularity is the N of "one shadow byte represents N application
+	// bytes" in the legend header; 0 when no legend was printed.
+	Granularity int
 }
 
 // ShadowRow is one printed row of shadow bytes.

@@ -1,0 +1,354 @@
+package parse
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The shared corpus (../shared/corpus relative to the module root, or
+// $SANITRACE_SHARED/corpus) holds real runtime logs and the reference
+// parse of each (expected.json, made by the corpus's own tools/sanlog.py
+// and cross-checked against a third verification run).
+
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("SANITRACE_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "corpus", "cases")); err != nil {
+		t.Skipf("shared corpus not found (%v); set SANITRACE_SHARED or put it at ../shared", err)
+	}
+	return dir
+}
+
+func corpusCases(t testing.TB) []string {
+	dirs, err := filepath.Glob(filepath.Join(sharedDir(t), "corpus", "cases", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no corpus cases: %v", err)
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
+// The subset of expected.json that the model covers.
+type expLog struct {
+	ReportCount int         `json:"report_count"`
+	Reports     []expReport `json:"reports"`
+}
+
+type expReport struct {
+	LineRange       [2]int  `json:"line_range"`
+	Tool            string  `json:"tool"`
+	Severity        string  `json:"severity"`
+	PID             *int    `json:"pid"`
+	Headline        string  `json:"headline"`
+	HeadlineBugType string  `json:"headline_bug_type"`
+	UBSanCheck      *string `json:"ubsan_check"`
+	Access          *struct {
+		Kind    string `json:"kind"`
+		Size    int    `json:"size"`
+		Address string `json:"address"`
+		Thread  string `json:"thread"`
+	} `json:"access"`
+	Locations []struct {
+		Text string `json:"text"`
+	} `json:"locations"`
+	Stacks []struct {
+		Title  string     `json:"title"`
+		Role   string     `json:"role"`
+		Frames []expFrame `json:"frames"`
+	} `json:"stacks"`
+	Summary *struct {
+		Raw string `json:"raw"`
+	} `json:"summary"`
+	Shadow *struct {
+		Rows []struct {
+			Address     string   `json:"address"`
+			Bytes       []string `json:"bytes"`
+			Current     bool     `json:"current"`
+			MarkedIndex *int     `json:"marked_index"`
+		} `json:"rows"`
+	} `json:"shadow"`
+	ShadowLegend *struct {
+		Granularity int `json:"granularity"`
+		Entries     []struct {
+			Name  string   `json:"name"`
+			Bytes []string `json:"bytes"`
+		} `json:"entries"`
+	} `json:"shadow_legend"`
+}
+
+type expFrame struct {
+	Index           int     `json:"index"`
+	PC              *string `json:"pc"`
+	Function        *string `json:"function"`
+	File            *string `json:"file"`
+	Line            *int    `json:"line"`
+	Column          *int    `json:"column"`
+	Module          *string `json:"module"`
+	ModuleOffset    *string `json:"module_offset"`
+	ModuleAsPrinted *string `json:"module_as_printed"`
+	BuildID         *string `json:"build_id"`
+	Inlined         bool    `json:"inlined"`
+	Raw             string  `json:"raw"`
+}
+
+// corpusRole maps the corpus's role names to the contract's.
+func corpusRole(r string) string {
+	switch {
+	case r == "error" || r == "access":
+		return "access"
+	case r == "thread_creation":
+		return "thread"
+	case r == "previous_access":
+		return "previous"
+	case strings.HasPrefix(r, "mutex_"):
+		return "mutex"
+	case strings.HasPrefix(r, "origin_"):
+		return "origin"
+	case r == "location_heap":
+		return "alloc"
+	case r == "stack_frame" || r == "sleep":
+		return "other"
+	}
+	return r
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func num(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func parseAll(t testing.TB, r io.Reader, name string) []*Report {
+	t.Helper()
+	sc := NewScanner(r, name)
+	var out []*Report
+	for {
+		rep, err := sc.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, rep)
+	}
+}
+
+func parseFile(t testing.TB, path string) []*Report {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return parseAll(t, f, path)
+}
+
+// compareExpected lists every difference between the parse of a log and
+// its expected.json.
+func compareExpected(got []*Report, exp expLog, lines []string) []string {
+	var d []string
+	diff := func(where string, g, e any) {
+		if !reflect.DeepEqual(g, e) {
+			d = append(d, fmt.Sprintf("%s: got %#v, want %#v", where, g, e))
+		}
+	}
+	diff("report count", len(got), exp.ReportCount)
+	for i := range min(len(got), len(exp.Reports)) {
+		g, e := got[i], exp.Reports[i]
+		p := fmt.Sprintf("report %d", i)
+		diff(p+" tool", g.Tool, e.Tool)
+		diff(p+" severity", g.Severity, e.Severity)
+		diff(p+" pid", g.PID, num(e.PID))
+		diff(p+" message", g.Message, e.Headline)
+		wantKind := e.HeadlineBugType
+		if e.UBSanCheck != nil {
+			wantKind = *e.UBSanCheck
+		}
+		diff(p+" kind", g.Kind, wantKind)
+		// Known difference: sanlog.py ends a report at the line after
+		// SUMMARY unless that line is ABORTING, so it leaves out
+		// "==PID==HINT: ..." + "==PID==ABORTING"; we keep them.
+		if end := e.LineRange[1]; g.Input.LastLine > end && g.Input.LastLine <= len(lines) &&
+			strings.HasSuffix(lines[g.Input.LastLine-1], "==ABORTING") && strings.HasPrefix(lines[end], "==") {
+			e.LineRange[1] = g.Input.LastLine
+		}
+		diff(p+" lines", [2]int{g.Input.FirstLine, g.Input.LastLine}, e.LineRange)
+		diff(p+" truncated", g.Truncated, false)
+		if e.Access == nil {
+			diff(p+" access", g.Access, (*Access)(nil))
+		} else {
+			diff(p+" access", g.Access, &Access{Op: e.Access.Kind, Size: e.Access.Size, Address: e.Access.Address, Thread: e.Access.Thread})
+		}
+		var locs []string
+		for _, l := range e.Locations {
+			locs = append(locs, l.Text)
+		}
+		diff(p+" location", g.Location, locs)
+		if e.Summary != nil {
+			diff(p+" summary", g.Summary, strings.TrimPrefix(e.Summary.Raw, "SUMMARY: "))
+		} else {
+			diff(p+" summary", g.Summary, "")
+		}
+		d = append(d, compareShadow(p, g, e)...)
+		diff(p+" stack count", len(g.Stacks), len(e.Stacks))
+		for j := range min(len(g.Stacks), len(e.Stacks)) {
+			gs, es := g.Stacks[j], e.Stacks[j]
+			q := fmt.Sprintf("%s stack %d", p, j)
+			diff(q+" title", gs.Title, es.Title)
+			diff(q+" role", gs.Role, corpusRole(es.Role))
+			diff(q+" role detail", gs.RoleDetail, es.Role)
+			diff(q+" frame count", len(gs.Frames), len(es.Frames))
+			for k := range min(len(gs.Frames), len(es.Frames)) {
+				d = append(d, compareFrame(fmt.Sprintf("%s frame %d", q, k), gs.Frames[k], es.Frames[k])...)
+			}
+		}
+	}
+	return d
+}
+
+func compareFrame(where string, g Frame, e expFrame) []string {
+	type view struct {
+		Index                  int
+		PC                     string
+		Function, File         string
+		Line, Column           int
+		Module, Offset         string
+		BuildID                string
+		Inlined                bool
+		Symbolized             string
+		Raw                    string
+		HasPCWhenPrinted, Adj0 bool
+	}
+	gv := view{Index: g.Index, Function: g.Function, File: g.File, Line: g.Line, Column: g.Column,
+		BuildID: g.BuildID, Inlined: g.Inlined, Symbolized: g.Symbolized, Raw: g.Raw, Adj0: g.Adjust == 0}
+	if g.HasPC {
+		gv.PC = "0x" + strconv.FormatUint(g.PC, 16)
+	}
+	ev := view{Index: e.Index, PC: str(e.PC), Function: str(e.Function), File: str(e.File),
+		Line: num(e.Line), Column: num(e.Column), BuildID: str(e.BuildID), Inlined: e.Inlined,
+		Symbolized: SymbolizedNone, Raw: e.Raw, Adj0: true}
+	if ev.Function != "" || ev.File != "" {
+		ev.Symbolized = SymbolizedReport
+	}
+	// The expected module and offset of a frame whose line shows none come
+	// from the corpus's hidden verification run, not from the log: compare
+	// them only where the log printed them (module_as_printed).
+	if e.ModuleAsPrinted != nil {
+		ev.Module = *e.ModuleAsPrinted
+		ev.Offset = str(e.ModuleOffset)
+		gv.Module = g.Module
+		if g.HasOffset {
+			gv.Offset = "0x" + strconv.FormatUint(g.Offset, 16)
+		}
+	}
+	if !reflect.DeepEqual(gv, ev) {
+		return []string{fmt.Sprintf("%s:\n\tgot  %+v\n\twant %+v", where, gv, ev)}
+	}
+	return nil
+}
+
+func compareShadow(p string, g *Report, e expReport) []string {
+	var d []string
+	if (g.Shadow != nil) != (e.Shadow != nil || e.ShadowLegend != nil) {
+		return []string{fmt.Sprintf("%s shadow: got %v, want present=%v", p, g.Shadow != nil, e.Shadow != nil)}
+	}
+	if g.Shadow == nil {
+		return nil
+	}
+	var rows []ShadowRow
+	if e.Shadow != nil {
+		for _, r := range e.Shadow.Rows {
+			m := -1
+			if r.MarkedIndex != nil {
+				m = *r.MarkedIndex
+			}
+			rows = append(rows, ShadowRow{Address: r.Address, Bytes: r.Bytes, Marked: m, Current: r.Current})
+		}
+	}
+	if !reflect.DeepEqual(g.Shadow.Rows, rows) {
+		d = append(d, fmt.Sprintf("%s shadow rows:\n\tgot  %v\n\twant %v", p, g.Shadow.Rows, rows))
+	}
+	if e.ShadowLegend != nil {
+		legend := map[string]string{}
+		for _, en := range e.ShadowLegend.Entries {
+			for _, b := range en.Bytes {
+				legend[b] = en.Name
+			}
+		}
+		if !reflect.DeepEqual(g.Shadow.Legend, legend) || g.Shadow.Granularity != e.ShadowLegend.Granularity {
+			d = append(d, fmt.Sprintf("%s shadow legend: got %d %v, want %d %v", p, g.Shadow.Granularity, g.Shadow.Legend, e.ShadowLegend.Granularity, legend))
+		}
+	}
+	return d
+}
+
+func loadExpected(t testing.TB, path string) expLog {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e expLog
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return e
+}
+
+// TestCorpus parses both logs of every corpus case and compares the model
+// with expected.json / expected_unsymbolized.json field by field.
+func TestCorpus(t *testing.T) {
+	cases := corpusCases(t)
+	logs := []struct{ log, exp string }{
+		{"symbolized.log", "expected.json"},
+		{"unsymbolized.log", "expected_unsymbolized.json"},
+	}
+	total, ok, reports := 0, 0, 0
+	for _, dir := range cases {
+		for _, l := range logs {
+			name := filepath.Base(dir) + "/" + l.log
+			total++
+			pass := t.Run(name, func(t *testing.T) {
+				exp := loadExpected(t, filepath.Join(dir, l.exp))
+				got := parseFile(t, filepath.Join(dir, l.log))
+				reports += len(got)
+				data, err := os.ReadFile(filepath.Join(dir, l.log))
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := compareExpected(got, exp, strings.Split(string(data), "\n"))
+				for i, s := range d {
+					if i == 20 {
+						t.Errorf("... and %d more differences", len(d)-i)
+						break
+					}
+					t.Error(s)
+				}
+			})
+			if pass {
+				ok++
+			}
+		}
+	}
+	t.Logf("corpus: %d/%d logs (%d cases) parse exactly as expected; %d reports", ok, total, len(cases), reports)
+}

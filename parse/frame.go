@@ -1,0 +1,271 @@
+package parse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ParseFrame parses one sanitizer stack frame line, in any of the shapes the
+// runtimes print (compiler-rt sanitizer_stacktrace_printer.cpp):
+//
+//	#0 0x55c266a82ed0 in inl(int*, int) /tmp/t.cpp:4:78       ASan/LSan/MSan/UBSan, symbolized
+//	#5 0x55c2669c5300 in _start (/tmp/t+0x20300) (BuildId: f9) function from the symbol table only
+//	#1 0x7f0697576b96 in __libc_start_main+0x80 (/lib/libc.so.6+0x21b96)
+//	#0 0x55eff6476ed0  (/tmp/t+0xdded0) (BuildId: f918)        symbolize=0
+//	#2 0x60600000005f  (<unknown module>)
+//	#1 Thread2(void*) /src/a.cpp:12:3 (run+0xb42)              TSan: no pc, module basename
+//	#0 <null> <null> (r+0xd0114) (BuildId: 4ba6)                TSan, symbolize=0
+//
+// Leading blanks are ignored. It reports false for anything else, including
+// gdb's "#0  0x... in f () at a.c:3" (two blanks after the number).
+func ParseFrame(line string) (Frame, bool) {
+	s := strings.TrimLeft(line, " \t")
+	if len(s) < 3 || s[0] != '#' {
+		return Frame{}, false
+	}
+	i := 1
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i == 1 || i >= len(s)-1 || s[i] != ' ' || s[i+1] == ' ' || i > 10 {
+		return Frame{}, false
+	}
+	idx, _ := strconv.Atoi(s[1:i])
+	f := Frame{Index: idx, Raw: s}
+	rest := s[i+1:]
+	rest, f.BuildID = cutBuildID(rest)
+
+	if strings.HasPrefix(rest, "0x") {
+		j := 2
+		for j < len(rest) && isHex(rest[j]) {
+			j++
+		}
+		if j == 2 || (j < len(rest) && rest[j] != ' ') {
+			return Frame{}, false
+		}
+		f.PC, _ = strconv.ParseUint(rest[2:j], 16, 64)
+		f.HasPC = true
+		rest = strings.TrimLeft(rest[j:], " ")
+		if body, ok := strings.CutPrefix(rest, "in "); ok {
+			if head, mod, off, hasOff, ok := cutModule(body); ok {
+				f.Module, f.Offset, f.HasOffset = mod, off, hasOff
+				f.Function, f.SymbolOffset, f.HasSymbolOffset = cutSymbolOffset(head)
+			} else {
+				fn, loc := splitFuncLoc(body)
+				f.Function = fn
+				f.File, f.Line, f.Column = parseLoc(loc)
+			}
+		} else if rest != "" {
+			head, mod, off, hasOff, ok := cutModule(rest)
+			if !ok || head != "" {
+				return Frame{}, false
+			}
+			f.Module, f.Offset, f.HasOffset = mod, off, hasOff
+		}
+	} else {
+		// TSan's "#n %f %S %M": function, location, (module+offset).
+		head := rest
+		if h, mod, off, hasOff, ok := cutModule(rest); ok {
+			head = h
+			f.Module, f.Offset, f.HasOffset = mod, off, hasOff
+		}
+		if head == "" {
+			return Frame{}, false
+		}
+		fn, loc := splitFuncLoc(head)
+		if fn == "<null>" {
+			fn = ""
+		}
+		f.Function = fn
+		f.File, f.Line, f.Column = parseLoc(loc)
+	}
+	f.Symbolized = SymbolizedNone
+	if f.Function != "" || f.File != "" {
+		f.Symbolized = SymbolizedReport
+	}
+	return f, true
+}
+
+// cutBuildID removes a trailing " (BuildId: hex)".
+func cutBuildID(s string) (rest, id string) {
+	const tag = " (BuildId: "
+	if !strings.HasSuffix(s, ")") {
+		return s, ""
+	}
+	i := strings.LastIndex(s, tag)
+	if i < 0 {
+		return s, ""
+	}
+	hex := s[i+len(tag) : len(s)-1]
+	if hex == "" || !allHex(hex) {
+		return s, ""
+	}
+	return s[:i], hex
+}
+
+// cutModule splits "HEAD (MODULE+0xOFF)" or "HEAD (<unknown module>)".
+func cutModule(s string) (head, module string, off uint64, hasOff, ok bool) {
+	if !strings.HasSuffix(s, ")") {
+		return "", "", 0, false, false
+	}
+	open := strings.LastIndexByte(s, '(')
+	if open < 0 || (open > 0 && s[open-1] != ' ') {
+		return "", "", 0, false, false
+	}
+	inner := s[open+1 : len(s)-1]
+	head = strings.TrimRight(s[:open], " ")
+	if inner == "<unknown module>" {
+		return head, inner, 0, false, true
+	}
+	p := strings.LastIndex(inner, "+0x")
+	if p <= 0 || !allHex(inner[p+3:]) || len(inner) == p+3 {
+		return "", "", 0, false, false
+	}
+	off, err := strconv.ParseUint(inner[p+3:], 16, 64)
+	if err != nil {
+		return "", "", 0, false, false
+	}
+	return head, inner[:p], off, true, true
+}
+
+// cutSymbolOffset splits "func+0x1c" into "func" and 0x1c.
+func cutSymbolOffset(s string) (string, uint64, bool) {
+	p := strings.LastIndex(s, "+0x")
+	if p <= 0 || p+3 == len(s) || !allHex(s[p+3:]) {
+		return s, 0, false
+	}
+	v, err := strconv.ParseUint(s[p+3:], 16, 64)
+	if err != nil {
+		return s, 0, false
+	}
+	return s[:p], v, true
+}
+
+// splitFuncLoc splits "FUNCTION LOCATION" where both may contain blanks
+// ("operator new(unsigned long)", "/home/my dir/a.c:3:1"). The split is the
+// first blank outside brackets and quotes, not after "operator" nor before
+// a qualifier such as "const", whose right-hand side looks like a location.
+func splitFuncLoc(s string) (fn, loc string) {
+	depth := 0
+	quote := false
+	last := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			quote = !quote
+		case quote:
+		case c == 'o' && strings.HasPrefix(s[i:], "operator") && (i == 0 || !isIdent(s[i-1])):
+			i += len("operator") - 1
+			j := i + 1
+			switch {
+			case strings.HasPrefix(s[j:], "()"), strings.HasPrefix(s[j:], "[]"):
+				i = j + 1
+			case j < len(s) && s[j] == ' ':
+				// "operator new", "operator delete[]", "operator bool"
+				for j < len(s) && s[j] == ' ' {
+					j++
+				}
+				for j < len(s) && isIdent(s[j]) {
+					j++
+				}
+				if strings.HasPrefix(s[j:], "[]") {
+					j += 2
+				}
+				i = j - 1
+			default:
+				for j < len(s) && strings.IndexByte("<>=!-+*/%^&|~,", s[j]) >= 0 {
+					j++
+				}
+				i = j - 1
+			}
+		case c == '(' || c == '<' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == '>' || c == ']' || c == '}':
+			if depth > 0 {
+				depth--
+			}
+		case c == ' ' && depth == 0 && i > 0:
+			rem := s[i+1:]
+			if isQualifier(rem) {
+				continue
+			}
+			last = i
+			if rem == "<null>" || (strings.IndexByte(rem, '(') < 0 && hasLineSuffix(rem)) {
+				return s[:i], rem
+			}
+		}
+	}
+	// No "file:line" found: accept a last word that looks like a file
+	// ("tsan_interceptors_posix.cpp.o", a path without line).
+	if last >= 0 {
+		rem := s[last+1:]
+		if strings.IndexByte(rem, '(') < 0 && strings.ContainsAny(rem, "/.") {
+			return s[:last], rem
+		}
+	}
+	return s, ""
+}
+
+func isQualifier(s string) bool {
+	for _, q := range []string{"const", "volatile", "&", "noexcept", "[clone"} {
+		if strings.HasPrefix(s, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLineSuffix reports whether s ends in ":LINE" or ":LINE:COL".
+func hasLineSuffix(s string) bool {
+	_, l, _ := parseLoc(s)
+	return l > 0 || strings.HasSuffix(s, ":0")
+}
+
+// parseLoc splits "file:line:col", "file:line" or "file"; "<null>" is unknown.
+func parseLoc(s string) (file string, line, col int) {
+	if s == "" || s == "<null>" {
+		return "", 0, 0
+	}
+	rest, n1, ok1 := cutNumSuffix(s)
+	if !ok1 {
+		return s, 0, 0
+	}
+	rest2, n2, ok2 := cutNumSuffix(rest)
+	if ok2 && rest2 != "" {
+		return rest2, n2, n1
+	}
+	if rest == "" {
+		return s, 0, 0
+	}
+	return rest, n1, 0
+}
+
+// cutNumSuffix splits "x:123" into "x", 123.
+func cutNumSuffix(s string) (string, int, bool) {
+	i := len(s)
+	for i > 0 && isDigit(s[i-1]) {
+		i--
+	}
+	if i == len(s) || i == 0 || s[i-1] != ':' || len(s)-i > 9 {
+		return s, 0, false
+	}
+	n, _ := strconv.Atoi(s[i:])
+	return s[:i-1], n, true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isHex(c byte) bool {
+	return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+func isIdent(c byte) bool {
+	return c == '_' || isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
+}

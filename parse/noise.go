@@ -1,0 +1,225 @@
+package parse
+
+import (
+	"bytes"
+	"strings"
+)
+
+// StripANSI removes ANSI escape sequences (SGR colors and other CSI
+// sequences) from s.
+func StripANSI(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	return string(appendStripANSI(nil, []byte(s)))
+}
+
+// appendStripANSI appends b without its escape sequences to dst.
+func appendStripANSI(dst, b []byte) []byte {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != 0x1b {
+			dst = append(dst, c)
+			continue
+		}
+		if i+1 < len(b) && b[i+1] == '[' {
+			// CSI: parameters and intermediates, then one final byte.
+			j := i + 2
+			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x3f {
+				j++
+			}
+			i = j // the final byte (or the end)
+			continue
+		}
+		i++ // ESC + one byte
+	}
+	return dst
+}
+
+// prefix is the noise a log writer puts before every line (a timestamp,
+// "[job 3] ", "svc_1  | ", "stderr: "), learnt from a report's first line.
+// Runs of digits that belong to a date or time may differ from line to
+// line; everything else must match exactly.
+type prefix struct {
+	text     string
+	variable []bool // per byte of text: part of a variable digit run
+}
+
+func newPrefix(text string) prefix {
+	p := prefix{text: text}
+	if text == "" {
+		return p
+	}
+	p.variable = make([]bool, len(text))
+	for i := 0; i < len(text); {
+		if !isDigit(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isDigit(text[j]) {
+			j++
+		}
+		before, after := byte(0), byte(0)
+		if i > 0 {
+			before = text[i-1]
+		}
+		if j < len(text) {
+			after = text[j]
+		}
+		if strings.IndexByte("-:./,", before) >= 0 || strings.IndexByte("-:./,TZ", after) >= 0 {
+			for k := i; k < j; k++ {
+				p.variable[k] = true
+			}
+		}
+		i = j
+	}
+	return p
+}
+
+// strip returns line without the prefix, or false when line doesn't carry
+// it. A line that is the prefix minus trailing blanks is an empty line.
+func (p prefix) strip(line []byte) ([]byte, bool) {
+	if p.text == "" {
+		return line, true
+	}
+	i, j := 0, 0
+	for i < len(p.text) {
+		if p.variable[i] {
+			for i < len(p.text) && p.variable[i] {
+				i++
+			}
+			k := j
+			for k < len(line) && isDigit(line[k]) {
+				k++
+			}
+			if k == j {
+				return line, false
+			}
+			j = k
+			continue
+		}
+		if j >= len(line) {
+			// "svc_1  |" for an empty line: the rest of the prefix is blank.
+			if strings.TrimRight(p.text[i:], " \t") == "" {
+				return line[j:], true
+			}
+			return line, false
+		}
+		if line[j] != p.text[i] {
+			if strings.TrimRight(p.text[i:], " \t") == "" && len(bytes.TrimRight(line[j:], " \t")) == 0 {
+				return line[len(line):], true
+			}
+			return line, false
+		}
+		i++
+		j++
+	}
+	return line[j:], true
+}
+
+// splitKnownPrefix recognises the common line prefixes of CI and container
+// logs at the start of s, where a report's own first line gives no marker
+// to split at (UBSan's "file:line:col: runtime error", stack dumps): ISO
+// timestamps, "[...] " tags, GitHub's "##[error]", "name: " and
+// docker-compose's "svc_1  | ". It returns the length of the prefix.
+func splitKnownPrefix(s []byte) int {
+	n := 0
+	for {
+		m := knownPrefixAt(s[n:])
+		if m == 0 {
+			return n
+		}
+		n += m
+	}
+}
+
+func knownPrefixAt(s []byte) int {
+	if len(s) == 0 {
+		return 0
+	}
+	if m := timestampLen(s); m > 0 {
+		return m
+	}
+	switch {
+	case bytes.HasPrefix(s, []byte("##[")):
+		if e := bytes.IndexByte(s, ']'); e > 0 {
+			return e + 1 + spaces(s[e+1:])
+		}
+	case s[0] == '[':
+		e := bytes.IndexByte(s, ']')
+		if e > 1 && e < 40 && e+1 < len(s) && s[e+1] == ' ' && bytes.IndexByte(s[1:e], '[') < 0 {
+			return e + 1 + spaces(s[e+1:])
+		}
+	}
+	// "stderr: ", "svc_1  | "
+	w := 0
+	for w < len(s) && w < 40 && (isIdent(s[w]) || s[w] == '-') {
+		w++
+	}
+	if w > 0 && w < len(s) {
+		if s[w] == ':' && w+1 < len(s) && s[w+1] == ' ' && !isDigit(s[0]) {
+			return w + 2
+		}
+		k := w + spaces(s[w:])
+		if k > w && k+1 < len(s) && s[k] == '|' && s[k+1] == ' ' {
+			return k + 2
+		}
+	}
+	return 0
+}
+
+// timestampLen matches "2024-01-02T03:04:05.123Z " and "2024-01-02 03:04:05,123 "
+// (with optional fraction and zone) and "03:04:05.123 ".
+func timestampLen(s []byte) int {
+	i := 0
+	digits := func(n int) bool {
+		for k := 0; k < n; k++ {
+			if i >= len(s) || !isDigit(s[i]) {
+				return false
+			}
+			i++
+		}
+		return true
+	}
+	lit := func(c byte) bool {
+		if i < len(s) && s[i] == c {
+			i++
+			return true
+		}
+		return false
+	}
+	if digits(4) && lit('-') && digits(2) && lit('-') && digits(2) {
+		if !(lit('T') || lit(' ')) {
+			return 0
+		}
+	} else {
+		i = 0
+	}
+	if !(digits(2) && lit(':') && digits(2) && lit(':') && digits(2)) {
+		return 0
+	}
+	if lit('.') || lit(',') {
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if !lit('Z') && i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+		for i < len(s) && (isDigit(s[i]) || s[i] == ':') {
+			i++
+		}
+	}
+	if i >= len(s) || (s[i] != ' ' && s[i] != '\t') {
+		return 0
+	}
+	return i + spaces(s[i:])
+}
+
+func spaces(s []byte) int {
+	n := 0
+	for n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,660 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+const (
+	// MaxLineLen is the longest line kept; the rest of a longer line is
+	// read and dropped, so one huge line cannot exhaust memory.
+	MaxLineLen = 64 << 10
+	// maxReportLines ends a report that goes on for longer than any real
+	// one (a runaway stack dump); it is returned marked Truncated.
+	maxReportLines = 200000
+	// pendingMax is how many unrecognised lines a report may contain in a
+	// row before the report is taken to have ended before them.
+	pendingMax = 16
+	// pendingMaxTail is the same limit where the report may end at any
+	// line (after an LSan SUMMARY, in a UBSan report).
+	pendingMaxTail = 2
+)
+
+// Scanner finds the reports in a log stream, one at a time. Memory is
+// bounded by the largest report, not by the log.
+type Scanner struct {
+	r      *bufio.Reader
+	name   string
+	lineNo int
+	err    error
+	eof    bool
+
+	long     []byte // a line longer than the bufio buffer, capped at MaxLineLen
+	clean    []byte // the current line without ANSI escapes
+	lastIdle []byte // the last non-blank line outside reports: a dump's title
+
+	cur   *builder
+	redo  []qline // lines to process again, in input order
+	ready []*Report
+}
+
+// qline is a line kept for later: a report's unconfirmed tail.
+type qline struct {
+	text string
+	no   int
+}
+
+// NewScanner returns a Scanner reading r; name is used in InputRange and
+// error messages ("-" for stdin).
+func NewScanner(r io.Reader, name string) *Scanner {
+	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), name: name}
+}
+
+// Next returns the next report, or io.EOF after the last one. A report cut
+// off by the end of the input is still returned, marked Truncated. Other
+// errors are read errors of the underlying reader, wrapped with its name.
+func (s *Scanner) Next() (*Report, error) {
+	for len(s.ready) == 0 {
+		if len(s.redo) > 0 {
+			q := s.redo[0]
+			s.redo = s.redo[1:]
+			s.feed([]byte(q.text), q.no)
+			continue
+		}
+		if s.eof {
+			if s.cur != nil {
+				s.finish(true, nil)
+				continue
+			}
+			break
+		}
+		line, ok := s.readLine()
+		if !ok {
+			s.eof = true
+			continue
+		}
+		s.feed(line, s.lineNo)
+	}
+	if len(s.ready) > 0 {
+		r := s.ready[0]
+		s.ready[0] = nil
+		s.ready = s.ready[1:]
+		return r, nil
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	return nil, io.EOF
+}
+
+// readLine returns the next line without its line ending and ANSI escape
+// sequences; the slice is valid until the next call.
+func (s *Scanner) readLine() ([]byte, bool) {
+	if s.err != nil {
+		return nil, false
+	}
+	line, err := s.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		s.long = append(s.long[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = s.r.ReadSlice('\n')
+			if room := MaxLineLen - len(s.long); room > 0 {
+				s.long = append(s.long, line[:min(room, len(line))]...)
+			}
+		}
+		line = s.long
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		s.err = fmt.Errorf("read %s: %w", s.name, err)
+	}
+	if len(line) == 0 && err != nil {
+		return nil, false
+	}
+	s.lineNo++
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		s.clean = appendStripANSI(s.clean[:0], line)
+		line = s.clean
+	}
+	return line, true
+}
+
+func (s *Scanner) feed(line []byte, no int) {
+	if s.cur != nil {
+		s.inReport(line, no)
+		return
+	}
+	s.idle(line, no)
+}
+
+// idle handles a line outside any report: almost every line of a log, so
+// it rejects with a few byte searches before anything else.
+func (s *Scanner) idle(line []byte, no int) {
+	if len(line) == 0 {
+		return
+	}
+	if maybeStart(line) {
+		if b := s.detectStart(line, no); b != nil {
+			s.cur = b
+			return
+		}
+	}
+	if len(bytes.TrimSpace(line)) > 0 {
+		s.lastIdle = append(s.lastIdle[:0], line...)
+	}
+}
+
+var (
+	markSanitizer = []byte("Sanitizer: ")
+	markUBSan     = []byte(": runtime error: ")
+	markFuzzer    = []byte("libFuzzer: ")
+	markBtSym     = []byte("[0x")
+)
+
+func maybeStart(b []byte) bool {
+	return bytes.Contains(b, markSanitizer) || bytes.Contains(b, markUBSan) ||
+		bytes.Contains(b, markFuzzer) || bytes.IndexByte(b, '#') >= 0 ||
+		(b[len(b)-1] == ']' && bytes.Contains(b, markBtSym))
+}
+
+// detectStart recognises the first line of a report and returns its
+// builder, or nil.
+func (s *Scanner) detectStart(line []byte, no int) *builder {
+	if b := sanitizerStart(line); b != nil {
+		return s.begin(b, line, no)
+	}
+	pfx := splitKnownPrefix(line)
+	rest := line[pfx:]
+	if len(rest) > 1 && rest[0] == '#' {
+		if f, ok := ParseGDBFrame(string(rest)); ok {
+			b := &builder{kind: kindGDB, pfx: newPrefix(string(line[:pfx]))}
+			b.rep = &Report{Tool: "gdb", Kind: "backtrace"}
+			s.begin(b, line, no)
+			b.addDumpFrame(f, s.dumpTitle())
+			return b
+		}
+	}
+	if len(rest) > 0 && rest[len(rest)-1] == ']' {
+		if f, ok := ParseBacktraceSymbol(string(rest)); ok && f.Module != "" {
+			b := &builder{kind: kindBacktrace, pfx: newPrefix(string(line[:pfx]))}
+			b.rep = &Report{Tool: "backtrace", Kind: "backtrace"}
+			s.begin(b, line, no)
+			b.addDumpFrame(f, s.dumpTitle())
+			return b
+		}
+	}
+	return nil
+}
+
+func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
+	b.stack = -1
+	b.rep.Input = InputRange{Name: s.name, FirstLine: no, LastLine: no}
+	body, _ := b.pfx.strip(line)
+	b.rep.Raw = append(b.rep.Raw, string(body))
+	b.lastLine = no
+	return b
+}
+
+// dumpTitle is the line before a gdb or backtrace_symbols dump ("Backtrace:",
+// "Obtained 5 stack frames."), prefix removed.
+func (s *Scanner) dumpTitle() string {
+	t := s.lastIdle[splitKnownPrefix(s.lastIdle):]
+	return string(bytes.TrimSpace(t))
+}
+
+// sanitizerStart parses a sanitizer headline: "==PID==ERROR: Tool: msg",
+// "WARNING: ThreadSanitizer: msg (pid=N)" (with any prefix before them) or
+// UBSan's "file:line:col: runtime error: msg".
+func sanitizerStart(line []byte) *builder {
+	for _, sev := range []string{"ERROR: ", "WARNING: "} {
+		i := bytes.Index(line, []byte(sev))
+		if i < 0 {
+			continue
+		}
+		after := line[i+len(sev):]
+		c := bytes.Index(after, []byte(": "))
+		if c <= 0 {
+			continue
+		}
+		tool := string(after[:c])
+		if strings.IndexByte(tool, ' ') >= 0 || !(strings.HasSuffix(tool, "Sanitizer") || tool == "libFuzzer") {
+			continue
+		}
+		msg := string(after[c+2:])
+		pre := line[:i]
+		pid := 0
+		// "==6254==ERROR" and the older "==6254== ERROR"
+		if t := bytes.TrimRight(pre, " "); bytes.HasSuffix(t, []byte("==")) {
+			j := len(t) - 2
+			k := j
+			for k > 0 && isDigit(t[k-1]) {
+				k--
+			}
+			if k < j && k >= 2 && string(t[k-2:k]) == "==" {
+				pid, _ = strconv.Atoi(string(t[k:j]))
+				pre = t[:k-2]
+			}
+		}
+		b := &builder{kind: kindSanitizer, pfx: newPrefix(string(pre))}
+		r := &Report{Tool: tool, Severity: strings.TrimSuffix(sev, ": "), PID: pid}
+		r.Headline = string(line[i:])
+		if p := strings.LastIndex(msg, " (pid="); p > 0 && strings.HasSuffix(msg, ")") {
+			if n, err := strconv.Atoi(msg[p+6 : len(msg)-1]); err == nil {
+				r.PID = n
+				msg = msg[:p]
+			}
+		}
+		if tool == "ThreadSanitizer" {
+			b.kind = kindTSan
+			r.Kind = msg
+		} else {
+			r.Kind = bugKind(msg)
+		}
+		r.Message = msg
+		b.rep = r
+		return b
+	}
+	i := bytes.Index(line, markUBSan)
+	if i < 0 {
+		return nil
+	}
+	head := line[:i]
+	pfx := splitKnownPrefix(head)
+	where := string(head[pfx:])
+	if where != "<unknown>" {
+		if _, l, _ := parseLoc(where); l == 0 {
+			return nil
+		}
+	}
+	msg := string(line[i+len(markUBSan):])
+	r := &Report{Tool: "UndefinedBehaviorSanitizer", Severity: "runtime error", Message: msg}
+	r.Headline = string(line[pfx:])
+	r.Kind = ubsanCheck(msg)
+	return &builder{kind: kindUBSan, pfx: newPrefix(string(line[:pfx])), rep: r}
+}
+
+// start kinds
+const (
+	kindSanitizer = iota // ASan, LSan, MSan, libFuzzer, ... (==PID== lines)
+	kindTSan
+	kindUBSan
+	kindGDB
+	kindBacktrace
+)
+
+// builder holds the state of the report being read.
+type builder struct {
+	rep  *Report
+	kind int
+	pfx  prefix
+
+	stack      int // index of the open stack in rep.Stacks, -1 when none
+	title      string
+	titleKnown bool
+	titleRole  string
+	titleClass string
+	otherTitle string
+
+	pending  []qline // unrecognised lines not yet known to be the report's
+	lastLine int
+
+	inShadow, inLegend bool
+	noteLines          int // UBSan byte dump lines still to come
+	summary            bool
+	ended              bool // the closing line was seen
+	ubsanStackDone     bool
+	signalOp           string // "The signal is caused by a READ memory access."
+	afterSignal        bool   // gdb: the next frame was interrupted, not called
+}
+
+func (s *Scanner) inReport(line []byte, no int) {
+	b := s.cur
+	if b.kind == kindGDB || b.kind == kindBacktrace {
+		s.inDump(line, no)
+		return
+	}
+	if len(line) > 0 && (bytes.Contains(line, markSanitizer) || bytes.Contains(line, markUBSan) || bytes.Contains(line, markFuzzer)) {
+		if sanitizerStart(line) != nil {
+			// Back to back: this report ends here.
+			s.finish(false, &qline{string(line), no})
+			return
+		}
+	}
+	body, carries := b.pfx.strip(line)
+	str := string(body)
+	t := strings.TrimSpace(str)
+	if !carries && !b.isGrammar(t) {
+		return // another writer's line
+	}
+	switch {
+	case b.kind == kindTSan && t == "==================":
+		b.confirm(str, no)
+		b.ended = true
+		s.finish(false, nil)
+		return
+	case b.kind == kindSanitizer && t == "Exiting":
+		b.confirm(str, no)
+		b.ended = true
+		s.finish(false, nil)
+		return
+	case strings.HasPrefix(t, "=="):
+		if msg, ok := cutPIDPrefix(t); ok {
+			b.confirm(str, no)
+			if strings.HasPrefix(msg, "ABORTING") {
+				b.ended = true
+				s.finish(false, nil)
+				return
+			}
+			if op, ok := strings.CutPrefix(msg, "The signal is caused by a "); ok {
+				b.signalOp, _, _ = strings.Cut(op, " ")
+			}
+			b.noteUnknown(msg)
+			return
+		}
+	case t == "":
+		if b.kind == kindUBSan && b.stack >= 0 && !b.ubsanStackDone {
+			b.closeStack()
+			b.ubsanStackDone = true
+			b.confirm(str, no)
+			return
+		}
+		b.closeStack()
+		b.pend(str, no)
+		s.checkPending()
+		return
+	case t[0] == '#':
+		if f, ok := ParseFrame(t); ok {
+			b.confirm(str, no)
+			b.addFrame(f)
+			return
+		}
+	case strings.HasPrefix(t, "SUMMARY: "):
+		b.confirm(str, no)
+		b.closeStack()
+		b.rep.Summary = strings.TrimPrefix(strings.TrimLeft(str, " "), "SUMMARY: ")
+		b.summary = true
+		if b.kind == kindUBSan {
+			if check, _, _ := strings.Cut(strings.TrimPrefix(b.rep.Summary, "UndefinedBehaviorSanitizer: "), " "); check != "undefined-behavior" && check != "" && !strings.Contains(check, ":") {
+				b.rep.Kind = check
+			}
+			b.ended = true
+			s.finish(false, nil)
+		}
+		return
+	case t == shadowHeader:
+		b.confirm(str, no)
+		b.closeStack()
+		b.inShadow, b.inLegend = true, false
+		if b.rep.Shadow == nil {
+			b.rep.Shadow = &Shadow{}
+		}
+		return
+	}
+	if b.inShadow {
+		if row, ok := parseShadowRow(str); ok {
+			b.confirm(str, no)
+			b.rep.Shadow.Rows = append(b.rep.Shadow.Rows, row)
+			return
+		}
+	}
+	if g, ok := parseLegendHeader(t); ok {
+		b.confirm(str, no)
+		b.inShadow, b.inLegend = false, true
+		if b.rep.Shadow == nil {
+			b.rep.Shadow = &Shadow{}
+		}
+		b.rep.Shadow.Granularity = g
+		b.rep.Shadow.Legend = map[string]string{}
+		return
+	}
+	if b.inLegend {
+		if name, bs, ok := parseLegendRow(str); ok {
+			b.confirm(str, no)
+			for _, x := range bs {
+				b.rep.Shadow.Legend[x] = name
+			}
+			return
+		}
+	}
+	if b.kind == kindUBSan {
+		if b.noteLines > 0 && t != "" {
+			b.noteLines--
+			b.confirm(str, no)
+			return
+		}
+		if strings.HasPrefix(t, "0x") && strings.Contains(t, ": note: ") {
+			b.confirm(str, no)
+			b.noteLines = 2
+			return
+		}
+	}
+	if role, class, ok := classifyTitle(t); ok {
+		b.confirm(str, no)
+		b.closeStack()
+		b.title, b.titleKnown, b.titleRole, b.titleClass = t, true, role, class
+		return
+	}
+	if isLocation(t) {
+		b.confirm(str, no)
+		b.rep.Location = append(b.rep.Location, t)
+		return
+	}
+	b.noteUnknown(t)
+	b.pend(str, no)
+	s.checkPending()
+}
+
+// isGrammar reports whether a line that lacks the report's prefix is still
+// unmistakably part of a report (GitHub's "##[error]" marks only some lines).
+func (b *builder) isGrammar(t string) bool {
+	if t == "" {
+		return false
+	}
+	if t[0] == '#' {
+		_, ok := ParseFrame(t)
+		return ok
+	}
+	if strings.HasPrefix(t, "SUMMARY: ") || t == shadowHeader || t == "==================" {
+		return true
+	}
+	_, _, ok := classifyTitle(t)
+	return ok
+}
+
+// cutPIDPrefix splits "==123==text".
+func cutPIDPrefix(t string) (string, bool) {
+	i := 2
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i == 2 || !strings.HasPrefix(t[i:], "==") {
+		return "", false
+	}
+	return t[i+2:], true
+}
+
+// noteUnknown remembers an unrecognised line as the title of a stack that
+// follows it without a recognised title.
+func (b *builder) noteUnknown(t string) {
+	if !b.titleKnown && t != "" {
+		b.otherTitle = t
+	}
+}
+
+func (b *builder) pend(str string, no int) {
+	b.pending = append(b.pending, qline{str, no})
+}
+
+// confirm accepts the pending lines and str as the report's own.
+func (b *builder) confirm(str string, no int) {
+	for _, q := range b.pending {
+		b.rep.Raw = append(b.rep.Raw, q.text)
+	}
+	b.pending = b.pending[:0]
+	b.rep.Raw = append(b.rep.Raw, str)
+	b.lastLine = no
+}
+
+func (s *Scanner) checkPending() {
+	b := s.cur
+	limit := pendingMax
+	if b.kind == kindUBSan || (b.summary && b.kind == kindSanitizer && !b.needsAbort()) {
+		limit = pendingMaxTail
+	}
+	if len(b.pending) > limit || len(b.rep.Raw)+len(b.pending) > maxReportLines {
+		s.finish(false, nil)
+	}
+}
+
+// needsAbort: an ASan error report always ends with ==PID==ABORTING.
+func (b *builder) needsAbort() bool {
+	return b.kind == kindSanitizer && b.rep.Tool == "AddressSanitizer" && b.rep.Severity == "ERROR" &&
+		b.rep.Kind != "detected memory leaks"
+}
+
+func (b *builder) addFrame(f Frame) {
+	if b.stack >= 0 {
+		st := &b.rep.Stacks[b.stack]
+		if n := len(st.Frames); n > 0 && f.Index <= st.Frames[n-1].Index {
+			b.closeStack()
+		}
+	}
+	if b.stack < 0 {
+		st := Stack{}
+		switch {
+		case b.titleKnown:
+			st.Title, st.Role, st.RoleDetail = b.title, b.titleRole, b.titleClass
+		case len(b.rep.Stacks) == 0:
+			st.Title, st.Role, st.RoleDetail = b.rep.Message, "access", "error"
+		default:
+			st.Title, st.Role, st.RoleDetail = b.otherTitle, "other", "other"
+		}
+		if st.RoleDetail == "access" && b.rep.Access == nil {
+			b.rep.Access = parseAccess(st.Title)
+		}
+		b.titleKnown, b.title, b.otherTitle = false, "", ""
+		b.rep.Stacks = append(b.rep.Stacks, st)
+		b.stack = len(b.rep.Stacks) - 1
+	}
+	st := &b.rep.Stacks[b.stack]
+	st.Frames = append(st.Frames, f)
+}
+
+// closeStack ends the open stack and marks its inlined frames: a frame is
+// inlined into the next one when both have the same pc or module+offset.
+func (b *builder) closeStack() {
+	if b.stack < 0 {
+		return
+	}
+	markInlined(b.rep.Stacks[b.stack].Frames)
+	b.stack = -1
+}
+
+func markInlined(fs []Frame) {
+	for i := 0; i+1 < len(fs); i++ {
+		a, n := &fs[i], &fs[i+1]
+		a.Inlined = (a.HasPC && n.HasPC && a.PC == n.PC) ||
+			(!a.HasPC && a.HasOffset && n.HasOffset && a.Offset == n.Offset && a.Module == n.Module)
+	}
+}
+
+// inDump continues a gdb or backtrace_symbols dump.
+func (s *Scanner) inDump(line []byte, no int) {
+	b := s.cur
+	body, ok := b.pfx.strip(line)
+	if !ok {
+		body = line[splitKnownPrefix(line):]
+	}
+	str := string(body)
+	var f Frame
+	switch b.kind {
+	case kindGDB:
+		f, ok = ParseGDBFrame(str)
+		if !ok && len(str) > 0 && (str[0] == ' ' || str[0] == '\t') && strings.TrimSpace(str) != "" {
+			b.confirm(str, no) // arguments or locals ("bt full") on their own lines
+			return
+		}
+	case kindBacktrace:
+		f, ok = ParseBacktraceSymbol(str)
+	}
+	if !ok {
+		s.finish(false, &qline{string(line), no})
+		return
+	}
+	b.confirm(str, no)
+	b.addDumpFrame(f, "")
+}
+
+func (b *builder) addDumpFrame(f Frame, title string) {
+	if len(b.rep.Stacks) == 0 {
+		if title == "" {
+			title = b.rep.Tool
+		}
+		b.rep.Stacks = append(b.rep.Stacks, Stack{Title: title, Role: "other", RoleDetail: "other"})
+		b.rep.Message = title
+		b.rep.Headline = title
+	}
+	st := &b.rep.Stacks[0]
+	if b.kind == kindGDB {
+		if b.afterSignal {
+			f.Adjust = 0
+		}
+		b.afterSignal = strings.Contains(f.Raw, "<signal handler called>")
+	}
+	st.Frames = append(st.Frames, f)
+}
+
+// finish closes the current report. extra is a line that was read but
+// belongs after it (the next report's headline).
+func (s *Scanner) finish(eof bool, extra *qline) {
+	b := s.cur
+	s.cur = nil
+	b.closeStack()
+	r := b.rep
+	r.Input.LastLine = b.lastLine
+	if r.Access == nil && b.signalOp != "" {
+		r.Access = signalAccess(b.signalOp, r.Message)
+	}
+	switch b.kind {
+	case kindSanitizer:
+		r.Truncated = !b.ended && !(b.summary && !(eof && b.needsAbort()))
+	case kindTSan:
+		r.Truncated = !b.ended && (eof || !b.summary)
+	case kindUBSan:
+		r.Truncated = eof && !b.summary && ((b.stack >= 0 || len(r.Stacks) > 0) && !b.ubsanStackDone || b.noteLines > 0)
+	}
+	if len(r.Raw) >= maxReportLines {
+		r.Truncated = true
+	}
+	var redo []qline
+	redo = append(redo, b.pending...)
+	if extra != nil {
+		redo = append(redo, *extra)
+	}
+	s.redo = append(redo, s.redo...)
+	s.ready = append(s.ready, r)
+}
+
+// signalAccess builds the access of a SEGV-like report from "The signal is
+// caused by a READ memory access." and the headline
+// "SEGV on unknown address 0x000000000000 (pc 0x... bp 0x... sp 0x... T0)".
+func signalAccess(op, msg string) *Access {
+	a := &Access{Op: op}
+	if _, rest, ok := strings.Cut(msg, " on unknown address "); ok {
+		if strings.HasPrefix(rest, "0x") {
+			a.Address, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	if strings.HasSuffix(msg, ")") {
+		if i := strings.LastIndexByte(msg, ' '); i > 0 && msg[i+1] == 'T' {
+			a.Thread = msg[i+1 : len(msg)-1]
+		}
+	}
+	return a
+}
