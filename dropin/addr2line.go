@@ -1,0 +1,366 @@
+package dropin
+
+import (
+	"bufio"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// a2lConfig is what an addr2line command line asks for.
+type a2lConfig struct {
+	exe       string
+	section   string
+	addresses bool
+	functions bool
+	inlines   bool
+	pretty    bool
+	basenames bool
+	demangle  bool
+	inputs    []string
+}
+
+// a2lLongOptions is addr2line.c's long_options table.
+var a2lLongOptions = []getoptLong{
+	{"addresses", argNone, 'a'},
+	{"basenames", argNone, 's'},
+	{"demangle", argOptional, 'C'},
+	{"exe", argRequired, 'e'},
+	{"functions", argNone, 'f'},
+	{"inlines", argNone, 'i'},
+	{"pretty-print", argNone, 'p'},
+	{"recurse-limit", argNone, 'R'},
+	{"recursion-limit", argNone, 'R'},
+	{"no-recurse-limit", argNone, 'r'},
+	{"no-recursion-limit", argNone, 'r'},
+	{"section", argRequired, 'j'},
+	{"target", argRequired, 'b'},
+	{"help", argNone, 'H'},
+	{"version", argNone, 'V'},
+}
+
+const a2lShortOptions = "ab:Ce:rRsfHhij:pVv"
+
+// bfdTargets are the targets binutils 2.40 on x86-64 Debian accepts for -b.
+var bfdTargets = map[string]bool{
+	"elf64-x86-64": true, "elf32-i386": true, "elf32-iamcu": true, "elf32-x86-64": true,
+	"pei-i386": true, "pe-x86-64": true, "pei-x86-64": true, "elf64-little": true,
+	"elf64-big": true, "elf32-little": true, "elf32-big": true, "pe-bigobj-x86-64": true,
+	"pe-i386": true, "pdb": true, "srec": true, "symbolsrec": true, "verilog": true,
+	"tekhex": true, "binary": true, "ihex": true, "plugin": true, "default": true,
+}
+
+// demanglingStyles are the names cplus_demangle_name_to_style knows.
+var demanglingStyles = map[string]bool{
+	"none": true, "auto": true, "gnu-v3": true, "java": true, "gnat": true, "dlang": true, "rust": true,
+}
+
+// a2lStdinChunk is addr2line's fgets buffer: a longer line is read as
+// several addresses, as the real tool does.
+const a2lStdinChunk = 100 - 1
+
+// RunAddr2line runs the GNU addr2line face on args (without argv[0]) and
+// returns the exit status.
+func RunAddr2line(args []string, env Env) int {
+	cfg := a2lConfig{exe: "a.out"}
+	target := ""
+	g := getopt{args: args, short: a2lShortOptions, long: a2lLongOptions}
+	for {
+		c, arg, errMsg, done := g.next()
+		if done {
+			break
+		}
+		if errMsg != "" {
+			fmt.Fprintf(env.Stderr, "addr2line: %s\n", errMsg)
+			io.WriteString(env.Stderr, addr2lineUsage)
+			return 1
+		}
+		switch c {
+		case 'a':
+			cfg.addresses = true
+		case 'b':
+			target = arg
+		case 'C':
+			cfg.demangle = true
+			if arg != "" && !demanglingStyles[arg] {
+				fmt.Fprintf(env.Stderr, "addr2line: unknown demangling style `%s'\n", arg)
+				return 1
+			}
+		case 'r', 'R':
+			// Recursion limits of the demangler: accepted, nothing to change.
+		case 'e':
+			cfg.exe = arg
+		case 's':
+			cfg.basenames = true
+		case 'f':
+			cfg.functions = true
+		case 'v', 'V':
+			fmt.Fprintf(env.Stdout, "GNU addr2line (sanitrace %s, binutils 2.40 compatible)\n", env.Version)
+			return 0
+		case 'h', 'H':
+			io.WriteString(env.Stdout, addr2lineUsage+addr2lineReportBugs)
+			return 0
+		case 'i':
+			cfg.inlines = true
+		case 'j':
+			cfg.section = arg
+		case 'p':
+			cfg.pretty = true
+		}
+	}
+	cfg.inputs = g.positional()
+	if target != "" && !bfdTargets[target] {
+		fmt.Fprintf(env.Stderr, "addr2line: %s: invalid bfd target\n", cfg.exe)
+		return 1
+	}
+	return runAddr2lineOn(cfg, env)
+}
+
+func runAddr2lineOn(cfg a2lConfig, env Env) int {
+	if msg, ok := checkA2LFile(cfg.exe); !ok {
+		if msg != "" {
+			fmt.Fprintf(env.Stderr, "addr2line: %s\n", msg)
+		}
+		return 1
+	}
+	ef, err := elf.Open(cfg.exe)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "addr2line: %s: file format not recognized\n", cfg.exe)
+		return 1
+	}
+	defer ef.Close()
+	var sec *elf.Section
+	if cfg.section != "" {
+		if sec = ef.Section(cfg.section); sec == nil {
+			fmt.Fprintf(env.Stderr, "addr2line: %s: cannot find section %s\n", cfg.exe, cfg.section)
+			return 1
+		}
+	}
+	mod, err := env.Open(cfg.exe, &symbolize.Options{})
+	if err != nil {
+		// The ELF file opened, so this is a debug-information problem:
+		// addr2line answers ?? for everything in that case.
+		fmt.Fprintf(env.Stderr, "addr2line: %s: %v\n", cfg.exe, err)
+		mod = nil
+	} else {
+		defer mod.Close()
+	}
+	a := &a2lSession{cfg: cfg, elf: ef, section: sec, mod: mod, is32: ef.Class == elf.ELFCLASS32}
+	out := bufio.NewWriter(env.Stdout)
+	defer out.Flush()
+	if len(cfg.inputs) > 0 {
+		for _, in := range cfg.inputs {
+			a.translate(out, scanVMA(in))
+		}
+		return 0
+	}
+	r := bufio.NewReader(env.Stdin)
+	for {
+		chunk, err := readChunk(r, a2lStdinChunk)
+		if chunk == "" && err != nil {
+			break
+		}
+		a.translate(out, scanVMA(chunk))
+		// "fflush() is essential for using this command as a server child
+		// process" (addr2line.c): one answer per address, flushed.
+		out.Flush()
+		if err != nil {
+			break
+		}
+	}
+	return 0
+}
+
+// checkA2LFile is addr2line's get_file_size check; ok is false when the
+// file cannot be used (an empty file fails silently).
+func checkA2LFile(path string) (msg string, ok bool) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("'%s': No such file", path), false
+	case err != nil:
+		var pe *fs.PathError
+		reason := err.Error()
+		if errors.As(err, &pe) {
+			reason = capitalize(pe.Err.Error())
+		}
+		return fmt.Sprintf("Warning: could not locate '%s'.  reason: %s", path, reason), false
+	case fi.IsDir():
+		return fmt.Sprintf("Warning: '%s' is a directory", path), false
+	case !fi.Mode().IsRegular():
+		return fmt.Sprintf("Warning: '%s' is not an ordinary file", path), false
+	case fi.Size() < 1:
+		return "", false
+	}
+	return "", true
+}
+
+type a2lSession struct {
+	cfg     a2lConfig
+	elf     *elf.File
+	section *elf.Section
+	mod     Module
+	is32    bool
+}
+
+// translate answers one address as addr2line.c's translate_addresses.
+func (a *a2lSession) translate(w io.Writer, pc uint64) {
+	var b strings.Builder
+	if a.is32 {
+		pc &= 0xffffffff
+	}
+	if a.cfg.addresses {
+		if a.is32 {
+			fmt.Fprintf(&b, "0x%08x", pc)
+		} else {
+			fmt.Fprintf(&b, "0x%016x", pc)
+		}
+		if a.cfg.pretty {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("\n")
+		}
+	}
+	frames := a.lookup(pc)
+	if frames == nil {
+		if a.cfg.functions {
+			if a.cfg.pretty {
+				b.WriteString("?? ")
+			} else {
+				b.WriteString("??\n")
+			}
+		}
+		b.WriteString("??:0\n")
+		io.WriteString(w, b.String())
+		return
+	}
+	// bfd_find_inliner_info does not report discriminators: the callers'
+	// lines carry the innermost frame's one.
+	disc := frames[0].Discriminator
+	for i, f := range frames {
+		if i > 0 && a.cfg.pretty {
+			b.WriteString(" (inlined by) ")
+		}
+		if a.cfg.functions {
+			name := f.Function
+			if name == "" {
+				name = "??"
+			}
+			b.WriteString(name)
+			if a.cfg.pretty {
+				b.WriteString(" at ")
+			} else {
+				b.WriteString("\n")
+			}
+		}
+		file := f.File
+		if file == "" {
+			file = "??"
+		} else if a.cfg.basenames {
+			file = baseName(file)
+		}
+		b.WriteString(file + ":")
+		switch {
+		case f.Line == 0:
+			b.WriteString("?\n")
+		case disc != 0:
+			fmt.Fprintf(&b, "%d (discriminator %d)\n", f.Line, disc)
+		default:
+			fmt.Fprintf(&b, "%d\n", f.Line)
+		}
+	}
+	io.WriteString(w, b.String())
+}
+
+// lookup returns the frames for pc (innermost first), or nil when
+// addr2line would say it found nothing.
+func (a *a2lSession) lookup(pc uint64) []symbolize.Frame {
+	addr := pc
+	if a.section != nil {
+		if pc >= a.section.Size {
+			return nil
+		}
+		addr = a.section.Addr + pc
+	} else if !allocatedSection(a.elf, addr) {
+		return nil
+	}
+	if a.mod == nil {
+		return nil
+	}
+	frames, err := a.mod.Symbolize(addr, symbolize.LookupOptions{
+		Inlines:   a.cfg.inlines,
+		Demangle:  a.cfg.demangle,
+		Functions: symbolize.FunctionsLinkage,
+		Style:     symbolize.StyleGNU,
+	})
+	if err != nil || len(frames) == 0 {
+		return nil
+	}
+	if f := frames[0]; f.Function == "" && f.File == "" && f.Line == 0 {
+		return nil
+	}
+	if !a.cfg.inlines {
+		frames = frames[:1]
+	}
+	return frames
+}
+
+// scanVMA is bfd_scan_vma(s, NULL, 16), i.e. strtoul in base 16: leading
+// space, an optional sign and 0x, then hex digits up to the first other
+// byte; overflow saturates.
+func scanVMA(s string) uint64 {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		if _, ok := digitValue(s[2]); ok && isHex(s[2]) {
+			s = s[2:]
+		}
+	}
+	var v uint64
+	overflow := false
+	for i := 0; i < len(s) && isHex(s[i]); i++ {
+		d, _ := digitValue(s[i])
+		if v > (^uint64(0)-d)/16 {
+			overflow = true
+		}
+		v = v*16 + d
+	}
+	if overflow {
+		return ^uint64(0)
+	}
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// readChunk is fgets with a buffer of limit+1 bytes: a line, or its next
+// limit bytes when it is longer.
+func readChunk(r *bufio.Reader, limit int) (string, error) {
+	var b []byte
+	for len(b) < limit {
+		c, err := r.ReadByte()
+		if err != nil {
+			return string(b), err
+		}
+		b = append(b, c)
+		if c == '\n' {
+			break
+		}
+	}
+	return string(b), nil
+}

@@ -1,0 +1,360 @@
+package dropin
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// Env is what a face needs from its process: the standard streams, the
+// environment and how to open a module.
+type Env struct {
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Getenv  func(string) string // nil means no environment
+	Open    Opener
+	Version string
+}
+
+func (e *Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// llvmConfig is what an llvm-symbolizer command line asks for.
+type llvmConfig struct {
+	obj             string
+	style           outputStyle
+	lookup          symbolize.LookupOptions
+	inlines         bool
+	adjustVMA       uint64
+	relativeAddress bool
+	basenames       bool
+	debugDirs       []string
+	print           printConfig
+	inputs          []string
+}
+
+// maxQueryLine bounds one stdin line. The sanitizer runtimes send at most
+// 16 KiB per request; a longer line is answered as invalid.
+const maxQueryLine = 64 << 10
+
+// RunLLVMSymbolizer runs the llvm-symbolizer face on args (without argv[0])
+// and returns the exit status.
+func RunLLVMSymbolizer(args []string, env Env) int {
+	all := append(tokenizeGNU(env.getenv("LLVM_SYMBOLIZER_OPTS")), args...)
+	p := parseOptTable(llvmOptions, all)
+	bad := false
+	if p.missing != "" {
+		fmt.Fprintf(env.Stderr, "error: %s: missing argument\n", p.missing)
+		bad = true
+	}
+	for _, u := range p.unknown {
+		fmt.Fprintln(env.Stderr, unknownArgError(llvmOptions, u))
+		bad = true
+	}
+	if bad {
+		return 1
+	}
+	if p.has(idHelp) {
+		io.WriteString(env.Stdout, llvmHelp)
+		return 0
+	}
+	if p.has(idVersion) {
+		fmt.Fprintf(env.Stdout, "llvm-symbolizer\nsanitrace %s (llvm-symbolizer 14 drop-in)\n", env.Version)
+		return 0
+	}
+	cfg, msg := llvmConfigFrom(p)
+	if msg != "" {
+		io.WriteString(env.Stderr, msg) // v14 prints no newline here
+		return 1
+	}
+	s := &llvmSession{
+		cfg:     cfg,
+		modules: newModuleCache(env.Open, &symbolize.Options{DebugFileDirectories: cfg.debugDirs}, defaultCacheSize),
+		bases:   map[string]uint64{},
+	}
+	defer s.modules.close()
+	out := bufio.NewWriter(env.Stdout)
+	defer out.Flush()
+	s.printer = newPrinter(cfg.print, out, env.Stderr)
+
+	if len(cfg.inputs) > 0 {
+		s.printer.listBegin()
+		for _, in := range cfg.inputs {
+			s.answer(in)
+		}
+		s.printer.listEnd()
+		return 0
+	}
+	s.errOut = env.Stderr
+	r := bufio.NewReaderSize(env.Stdin, 4096)
+	for {
+		line, tooLong, err := readLine(r, maxQueryLine)
+		if line == "" && err != nil {
+			break
+		}
+		if tooLong {
+			s.reject(fmt.Sprintf("line of more than %d bytes", maxQueryLine))
+		} else {
+			s.answerStdin(line)
+		}
+		// The runtimes wait for each answer before writing the next query.
+		out.Flush()
+		if err != nil {
+			break
+		}
+	}
+	return 0
+}
+
+// llvmConfigFrom turns parsed options into a configuration, as
+// llvm-symbolizer's main does. msg is a fatal error message.
+func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
+	var c llvmConfig
+	if a, ok := p.last(idObj); ok {
+		c.obj = a.value
+	}
+	if a, ok := p.last(idOutputStyle); ok {
+		switch a.value {
+		case "GNU":
+			c.style = styleGNU
+		case "JSON":
+			c.style = styleJSON
+		}
+	}
+	if a, ok := p.last(idAdjustVMA); ok {
+		v, ok := parseLLVMInteger(a.value)
+		if !ok {
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.spelling, a.value)
+		}
+		c.adjustVMA = v
+	}
+	if a, ok := p.last(idPrintSourceContextLines); ok {
+		v, ok := parseLLVMSigned(a.value)
+		if !ok {
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.spelling, a.value)
+		}
+		c.print.contextLines = v
+	}
+	c.lookup.Functions = symbolize.FunctionsLinkage
+	if !p.has(idFunctions) {
+		if a, ok := p.last(idFunctionsEq); ok {
+			switch a.value {
+			case "none":
+				c.lookup.Functions = symbolize.FunctionsNone
+			case "short":
+				c.lookup.Functions = symbolize.FunctionsShort
+			}
+		}
+	}
+	c.lookup.Demangle = p.hasFlag(idDemangle, idNoDemangle, true)
+	c.inlines = p.hasFlag(idInlines, idNoInlines, true)
+	c.lookup.Style = symbolize.StyleLLVM
+	c.relativeAddress = p.has(idRelativeAddress)
+	c.basenames = p.has(idBasenames)
+	c.debugDirs = p.all(idDebugFileDirectory)
+	c.inputs = p.inputs
+	c.print.style = c.style
+	c.print.printAddress = p.has(idAddresses)
+	c.print.pretty = p.has(idPrettyPrint)
+	c.print.verbose = p.has(idVerbose)
+	c.print.functions = c.lookup.Functions != symbolize.FunctionsNone
+	c.print.readSource = func(path string) (io.ReadCloser, error) { return os.Open(path) }
+	return c, ""
+}
+
+// llvmSession answers queries for one run.
+type llvmSession struct {
+	cfg     llvmConfig
+	modules *moduleCache
+	printer printer
+	errOut  io.Writer         // set in stdin mode: where rejected lines are explained
+	bases   map[string]uint64 // preferred load addresses, for --relative-address
+}
+
+// answerStdin answers one stdin line. Unlike v14, which echoes a line it
+// cannot parse (a runtime reading the pipe then waits forever for the blank
+// line), an empty or malformed line gets an unknown answer and a message on
+// stderr.
+func (s *llvmSession) answerStdin(line string) {
+	line = strings.NewReplacer("\r", "", "\n", "").Replace(line)
+	q, ok := parseQuery(line, s.cfg.obj)
+	if !ok {
+		s.reject(fmt.Sprintf("cannot parse query %q", line))
+		if s.cfg.style == styleJSON {
+			s.printer.invalid(request{module: q.module}, line)
+		}
+		return
+	}
+	s.answerQuery(q)
+}
+
+// reject explains a stdin line that is not a query and, in the plain
+// styles, answers it as an unknown address so the reader never stalls.
+func (s *llvmSession) reject(why string) {
+	fmt.Fprintf(s.errOut, "llvm-symbolizer: error: %s\n", why)
+	if s.cfg.style != styleJSON {
+		s.printer.code(request{}, nil)
+	}
+}
+
+// answer answers one argv address as v14 does (invalid ones are echoed).
+func (s *llvmSession) answer(in string) {
+	q, ok := parseQuery(in, s.cfg.obj)
+	if !ok {
+		s.printer.invalid(request{module: q.module}, in)
+		return
+	}
+	s.answerQuery(q)
+}
+
+func (s *llvmSession) answerQuery(q query) {
+	r := request{module: q.module, addr: q.offset, hasAddr: true}
+	addr := q.offset - s.cfg.adjustVMA
+	mod, err := s.modules.get(q.module)
+	if err != nil {
+		if !s.printer.moduleError(r, llvmErrorMessage(q.module, err)) {
+			return
+		}
+	}
+	if s.cfg.relativeAddress && mod != nil {
+		addr += s.preferredBase(q.module)
+	}
+	switch q.cmd {
+	case cmdData:
+		var d symbolize.DataSymbol
+		if mod != nil {
+			d, _ = mod.Data(addr)
+		}
+		s.printer.data(r, d)
+	case cmdFrame:
+		s.printer.frame(r)
+	default:
+		s.printer.code(r, s.lookup(mod, addr))
+	}
+}
+
+// lookup returns the frames to print for a CODE query.
+func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
+	unknown := []symbolize.Frame{{}}
+	if mod == nil {
+		return unknown
+	}
+	opts := s.cfg.lookup
+	opts.Inlines = s.cfg.inlines
+	// GNU style without inlining prints the innermost frame of the inline
+	// chain (as addr2line does), not the LLVM style's one merged frame.
+	gnuInnermost := !s.cfg.inlines && s.cfg.style == styleGNU
+	if gnuInnermost {
+		opts.Inlines = true
+	}
+	frames, err := mod.Symbolize(addr, opts)
+	if err != nil || len(frames) == 0 {
+		return unknown
+	}
+	if gnuInnermost {
+		frames = frames[:1]
+	}
+	if s.cfg.basenames {
+		frames = append([]symbolize.Frame(nil), frames...)
+		for i := range frames {
+			frames[i].File = baseName(frames[i].File)
+			frames[i].StartFile = baseName(frames[i].StartFile)
+		}
+	}
+	return frames
+}
+
+func (s *llvmSession) preferredBase(path string) uint64 {
+	if b, ok := s.bases[path]; ok {
+		return b
+	}
+	b, _ := preferredBase(path)
+	s.bases[path] = b
+	return b
+}
+
+// baseName is llvm::sys::path::filename for the paths DWARF holds.
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// readLine reads one line (without its newline) of at most limit bytes;
+// the rest of a longer line is discarded and tooLong set.
+func readLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error) {
+	var b []byte
+	for {
+		chunk, e := r.ReadSlice('\n')
+		if len(b)+len(chunk) <= limit+1 {
+			b = append(b, chunk...)
+		} else {
+			tooLong = true
+		}
+		if e == bufio.ErrBufferFull {
+			continue
+		}
+		err = e
+		break
+	}
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+	} else if err == nil {
+		err = io.EOF
+	}
+	if len(b) == 0 && err != nil && !tooLong {
+		return "", false, err
+	}
+	if tooLong {
+		return "x", true, err
+	}
+	return string(b), false, err
+}
+
+// tokenizeGNU splits an options string as cl::TokenizeGNUCommandLine:
+// whitespace separates, quotes group, a backslash escapes the next byte.
+func tokenizeGNU(s string) []string {
+	var toks []string
+	var cur strings.Builder
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if in {
+				toks = append(toks, cur.String())
+				cur.Reset()
+				in = false
+			}
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			in = true
+		case c == '"' || c == '\'':
+			in = true
+			for i++; i < len(s) && s[i] != c; i++ {
+				if s[i] == '\\' && c == '"' && i+1 < len(s) {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		toks = append(toks, cur.String())
+	}
+	return toks
+}

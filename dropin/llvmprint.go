@@ -1,0 +1,325 @@
+package dropin
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// This file is llvm-symbolizer 14's DIPrinter: the LLVM and GNU plain-text
+// printers and the JSON printer.
+
+type outputStyle int
+
+const (
+	styleLLVM outputStyle = iota
+	styleGNU
+	styleJSON
+)
+
+// request identifies one answer: the module as given and the address as
+// given (before --adjust-vma).
+type request struct {
+	module  string
+	addr    uint64
+	hasAddr bool
+}
+
+type printConfig struct {
+	style        outputStyle
+	printAddress bool
+	pretty       bool
+	verbose      bool
+	functions    bool // print function names (--functions is not "none")
+	contextLines int
+	readSource   func(path string) (io.ReadCloser, error)
+}
+
+type printer interface {
+	code(r request, frames []symbolize.Frame)
+	data(r request, d symbolize.DataSymbol)
+	frame(r request)
+	invalid(r request, line string)
+	// moduleError reports a module that could not be read; it returns
+	// whether the caller should still print an empty answer.
+	moduleError(r request, msg string) bool
+	listBegin()
+	listEnd()
+}
+
+func newPrinter(cfg printConfig, out, errOut io.Writer) printer {
+	if cfg.style == styleJSON {
+		return &jsonPrinter{cfg: cfg, out: out}
+	}
+	return &plainPrinter{cfg: cfg, out: out, errOut: errOut}
+}
+
+// plainPrinter is LLVMPrinter and GNUPrinter.
+type plainPrinter struct {
+	cfg    printConfig
+	out    io.Writer
+	errOut io.Writer
+	b      strings.Builder
+}
+
+func (p *plainPrinter) flush() {
+	io.WriteString(p.out, p.b.String())
+	p.b.Reset()
+}
+
+func (p *plainPrinter) header(r request) {
+	if !p.cfg.printAddress || !r.hasAddr {
+		return
+	}
+	p.b.WriteString(hex(r.addr))
+	if p.cfg.pretty {
+		p.b.WriteString(": ")
+	} else {
+		p.b.WriteString("\n")
+	}
+}
+
+func (p *plainPrinter) footer() {
+	if p.cfg.style == styleLLVM {
+		p.b.WriteString("\n")
+	}
+}
+
+func (p *plainPrinter) functionName(name string, inlined bool) {
+	if !p.cfg.functions {
+		return
+	}
+	if name == "" {
+		name = "??"
+	}
+	if p.cfg.pretty && inlined {
+		p.b.WriteString(" (inlined by) ")
+	}
+	p.b.WriteString(name)
+	if p.cfg.pretty {
+		p.b.WriteString(" at ")
+	} else {
+		p.b.WriteString("\n")
+	}
+}
+
+func (p *plainPrinter) oneFrame(f symbolize.Frame, inlined bool) {
+	p.functionName(f.Function, inlined)
+	file := f.File
+	if file == "" {
+		file = "??"
+	}
+	if p.cfg.verbose {
+		p.verboseFrame(file, f)
+		return
+	}
+	p.b.WriteString(file)
+	p.b.WriteString(":" + strconv.Itoa(f.Line))
+	if p.cfg.style == styleLLVM {
+		p.b.WriteString(":" + strconv.Itoa(f.Column))
+	} else if f.Discriminator != 0 {
+		fmt.Fprintf(&p.b, " (discriminator %d)", f.Discriminator)
+	}
+	p.b.WriteString("\n")
+	p.b.WriteString(sourceContext(p.cfg, file, f.Line))
+}
+
+func (p *plainPrinter) verboseFrame(file string, f symbolize.Frame) {
+	fmt.Fprintf(&p.b, "  Filename: %s\n", file)
+	if f.StartLine != 0 {
+		fmt.Fprintf(&p.b, "  Function start filename: %s\n", f.StartFile)
+		fmt.Fprintf(&p.b, "  Function start line: %d\n", f.StartLine)
+	}
+	if f.HasStartAddress {
+		fmt.Fprintf(&p.b, "  Function start address: 0x%x\n", f.StartAddress)
+	}
+	fmt.Fprintf(&p.b, "  Line: %d\n", f.Line)
+	fmt.Fprintf(&p.b, "  Column: %d\n", f.Column)
+	if f.Discriminator != 0 {
+		fmt.Fprintf(&p.b, "  Discriminator: %d\n", f.Discriminator)
+	}
+}
+
+func (p *plainPrinter) code(r request, frames []symbolize.Frame) {
+	p.header(r)
+	if len(frames) == 0 {
+		frames = []symbolize.Frame{{}}
+	}
+	for i, f := range frames {
+		p.oneFrame(f, i > 0)
+	}
+	p.footer()
+	p.flush()
+}
+
+func (p *plainPrinter) data(r request, d symbolize.DataSymbol) {
+	p.header(r)
+	name := d.Name
+	if name == "" {
+		name = "??"
+	}
+	fmt.Fprintf(&p.b, "%s\n%d %d\n", name, d.Start, d.Size)
+	p.footer()
+	p.flush()
+}
+
+// frame answers a FRAME query. The engine has no information on locals, so
+// the answer is llvm-symbolizer's "no locals" one.
+func (p *plainPrinter) frame(r request) {
+	p.header(r)
+	p.b.WriteString("??\n")
+	p.footer()
+	p.flush()
+}
+
+func (p *plainPrinter) invalid(r request, line string) {
+	p.b.WriteString(line + "\n")
+	p.flush()
+}
+
+func (p *plainPrinter) moduleError(r request, msg string) bool {
+	fmt.Fprintf(p.errOut, "LLVMSymbolizer: error reading file: %s\n", msg)
+	return true
+}
+
+func (p *plainPrinter) listBegin() {}
+func (p *plainPrinter) listEnd()   {}
+
+// jsonPrinter is llvm-symbolizer's JSONPrinter: one object per stdin line,
+// or one array for all argv addresses, printed at the end.
+type jsonPrinter struct {
+	cfg    printConfig
+	out    io.Writer
+	list   []jsonValue
+	inList bool
+}
+
+func hex(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
+
+func (p *jsonPrinter) requestObject(r request) jsonObject {
+	o := jsonObject{"ModuleName": r.module}
+	if r.hasAddr {
+		o["Address"] = hex(r.addr)
+	}
+	return o
+}
+
+func (p *jsonPrinter) emit(v jsonObject) {
+	if p.inList {
+		p.list = append(p.list, v)
+		return
+	}
+	var b strings.Builder
+	writeJSON(&b, v, 0, p.cfg.pretty)
+	b.WriteByte('\n')
+	io.WriteString(p.out, b.String())
+}
+
+func (p *jsonPrinter) code(r request, frames []symbolize.Frame) {
+	syms := make([]jsonValue, 0, len(frames))
+	for _, f := range frames {
+		start := ""
+		if f.HasStartAddress {
+			start = hex(f.StartAddress)
+		}
+		o := jsonObject{
+			"FunctionName":  f.Function,
+			"StartFileName": f.StartFile,
+			"StartLine":     f.StartLine,
+			"StartAddress":  start,
+			"FileName":      f.File,
+			"Line":          f.Line,
+			"Column":        f.Column,
+			"Discriminator": f.Discriminator,
+		}
+		if src := sourceContext(p.cfg, f.File, f.Line); src != "" {
+			o["Source"] = src
+		}
+		syms = append(syms, o)
+	}
+	o := p.requestObject(r)
+	o["Symbol"] = syms
+	p.emit(o)
+}
+
+func (p *jsonPrinter) data(r request, d symbolize.DataSymbol) {
+	o := p.requestObject(r)
+	o["Data"] = jsonObject{"Name": d.Name, "Start": hex(d.Start), "Size": hex(d.Size)}
+	p.emit(o)
+}
+
+func (p *jsonPrinter) frame(r request) {
+	o := p.requestObject(r)
+	o["Frame"] = []jsonValue{}
+	p.emit(o)
+}
+
+func (p *jsonPrinter) invalid(r request, line string) {
+	o := p.requestObject(r)
+	o["Error"] = jsonObject{"Message": "unable to parse arguments: " + line}
+	p.emit(o)
+}
+
+func (p *jsonPrinter) moduleError(r request, msg string) bool {
+	o := p.requestObject(r)
+	o["Error"] = jsonObject{"Message": msg}
+	p.emit(o)
+	return false
+}
+
+func (p *jsonPrinter) listBegin() { p.inList, p.list = true, nil }
+
+func (p *jsonPrinter) listEnd() {
+	var b strings.Builder
+	writeJSON(&b, p.list, 0, p.cfg.pretty)
+	b.WriteByte('\n')
+	io.WriteString(p.out, b.String())
+	p.inList, p.list = false, nil
+}
+
+// sourceContext is llvm-symbolizer's SourceCode::format: contextLines
+// lines centred on line, numbered, the line itself marked with ">".
+func sourceContext(cfg printConfig, file string, line int) string {
+	n := cfg.contextLines
+	if n <= 0 || cfg.readSource == nil {
+		return ""
+	}
+	rc, err := cfg.readSource(file)
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	first := max(1, line-n/2)
+	last := first + n - 1
+	width := 0
+	for v := 1; v < last; v *= 10 {
+		width++ // ceil(log10(last))
+	}
+	var b strings.Builder
+	r := bufio.NewReader(rc)
+	for l := 1; l <= last; l++ {
+		text, err := r.ReadString('\n')
+		if text == "" && err != nil {
+			break
+		}
+		if l >= first {
+			text = strings.TrimSuffix(text, "\n")
+			text = strings.TrimSuffix(text, "\r")
+			fmt.Fprintf(&b, "%*d", width, l)
+			if l == line {
+				b.WriteString(" >: ")
+			} else {
+				b.WriteString("  : ")
+			}
+			b.WriteString(text + "\n")
+		}
+		if err != nil {
+			break
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,135 @@
+package dropin
+
+import (
+	"container/list"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// Module is what the faces need from an opened object; *symbolize.Object
+// provides it.
+type Module interface {
+	Symbolize(addr uint64, opts symbolize.LookupOptions) ([]symbolize.Frame, error)
+	Data(addr uint64) (symbolize.DataSymbol, bool)
+	Close() error
+}
+
+// Opener opens the object at path. Tests substitute fakes.
+type Opener func(path string, opts *symbolize.Options) (Module, error)
+
+// defaultCacheSize bounds how many modules stay open at once. A sanitizer
+// report names a handful; the bound only matters for long-lived pipes.
+const defaultCacheSize = 64
+
+// moduleCache opens each module once per process and keeps the most
+// recently used ones open. A module that failed to open is cached too, so
+// its error is reported once, as llvm-symbolizer does.
+type moduleCache struct {
+	open    Opener
+	opts    *symbolize.Options
+	max     int
+	entries map[string]*list.Element
+	lru     *list.List // of *cacheEntry, most recent first
+}
+
+type cacheEntry struct {
+	path string
+	mod  Module // nil when opening failed
+}
+
+func newModuleCache(open Opener, opts *symbolize.Options, max int) *moduleCache {
+	if max <= 0 {
+		max = defaultCacheSize
+	}
+	return &moduleCache{open: open, opts: opts, max: max, entries: map[string]*list.Element{}, lru: list.New()}
+}
+
+// get returns the module for path. err is non-nil only on the first failed
+// attempt; later calls for the same path return (nil, nil).
+func (c *moduleCache) get(path string) (Module, error) {
+	if e, ok := c.entries[path]; ok {
+		c.lru.MoveToFront(e)
+		return e.Value.(*cacheEntry).mod, nil
+	}
+	mod, err := c.openModule(path)
+	c.entries[path] = c.lru.PushFront(&cacheEntry{path: path, mod: mod})
+	for c.lru.Len() > c.max {
+		old := c.lru.Back()
+		ent := old.Value.(*cacheEntry)
+		if ent.mod != nil {
+			ent.mod.Close()
+		}
+		delete(c.entries, ent.path)
+		c.lru.Remove(old)
+	}
+	return mod, err
+}
+
+func (c *moduleCache) openModule(path string) (Module, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.EISDIR}
+	}
+	mod, err := c.open(path, c.opts)
+	if err != nil {
+		return nil, err
+	}
+	return mod, nil
+}
+
+func (c *moduleCache) close() {
+	for e := c.lru.Front(); e != nil; e = e.Next() {
+		if m := e.Value.(*cacheEntry).mod; m != nil {
+			m.Close()
+		}
+	}
+	c.entries = map[string]*list.Element{}
+	c.lru.Init()
+}
+
+// llvmErrorMessage renders an open error the way LLVM's error_code
+// messages read: strerror text for system errors, LLVM's own text for a
+// file that is not an object.
+func llvmErrorMessage(path string, err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return capitalize(errno.Error())
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return "No such file or directory"
+	}
+	if !isELF(path) {
+		return "The file was not recognized as a valid object file"
+	}
+	return err.Error()
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// isELF reports whether path starts with the ELF magic.
+func isELF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [4]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil {
+		return false
+	}
+	return string(magic[:]) == "\x7fELF"
+}

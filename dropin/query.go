@@ -1,0 +1,152 @@
+package dropin
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// command is the kind of an llvm-symbolizer query line.
+type command int
+
+const (
+	cmdCode command = iota
+	cmdData
+	cmdFrame
+)
+
+// query is one parsed llvm-symbolizer request.
+type query struct {
+	cmd    command
+	module string
+	offset uint64
+}
+
+// queryDelims are the separators llvm-symbolizer 14 uses between a line's
+// words (a tab is not one).
+const queryDelims = " \n\r"
+
+// parseQuery is llvm-symbolizer 14's parseCommand. obj is the --obj value
+// ("" when the module comes from the line). It returns the module name
+// parsed so far even when the line is invalid: the JSON error object
+// reports it.
+func parseQuery(line, obj string) (q query, ok bool) {
+	switch {
+	case strings.HasPrefix(line, "CODE "):
+		q.cmd, line = cmdCode, line[len("CODE "):]
+	case strings.HasPrefix(line, "DATA "):
+		q.cmd, line = cmdData, line[len("DATA "):]
+	case strings.HasPrefix(line, "FRAME "):
+		q.cmd, line = cmdFrame, line[len("FRAME "):]
+	}
+	pos := line
+	if obj == "" {
+		pos = skipDelims(pos)
+		if pos != "" && (pos[0] == '"' || pos[0] == '\'') {
+			quote := pos[0]
+			end := strings.IndexByte(pos[1:], quote)
+			if end < 0 {
+				return q, false
+			}
+			q.module = pos[1 : 1+end]
+			pos = pos[2+end:]
+		} else {
+			n := strings.IndexAny(pos, queryDelims)
+			if n < 0 {
+				n = len(pos)
+			}
+			q.module, pos = pos[:n], pos[n:]
+		}
+	} else {
+		q.module = obj
+	}
+	pos = skipDelims(pos)
+	n := strings.IndexAny(pos, queryDelims)
+	if n < 0 {
+		n = len(pos)
+	}
+	off, ok := parseLLVMInteger(pos[:n])
+	q.offset = off
+	return q, ok
+}
+
+func skipDelims(s string) string {
+	return strings.TrimLeft(s, queryDelims)
+}
+
+// parseLLVMInteger is StringRef::getAsInteger(0, uint64): the radix from
+// the prefix (0x/0X hex, 0b/0B binary, 0o or a leading 0 octal, else
+// decimal), the whole string consumed, no overflow.
+func parseLLVMInteger(s string) (uint64, bool) {
+	radix := uint64(10)
+	switch {
+	case strings.HasPrefix(s, "0x"), strings.HasPrefix(s, "0X"):
+		radix, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b"), strings.HasPrefix(s, "0B"):
+		radix, s = 2, s[2:]
+	case strings.HasPrefix(s, "0o"):
+		radix, s = 8, s[2:]
+	case len(s) > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9':
+		radix, s = 8, s[1:]
+	}
+	return parseRadix(s, radix)
+}
+
+// parseRadix consumes all of s as digits of radix; empty or overflowing
+// input fails.
+func parseRadix(s string, radix uint64) (uint64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d, ok := digitValue(s[i])
+		if !ok || d >= radix {
+			return 0, false
+		}
+		hi, lo := bits.Mul64(v, radix)
+		if hi != 0 {
+			return 0, false
+		}
+		lo, carry := bits.Add64(lo, d, 0)
+		if carry != 0 {
+			return 0, false
+		}
+		v = lo
+	}
+	return v, true
+}
+
+func digitValue(c byte) (uint64, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return uint64(c - '0'), true
+	case c >= 'a' && c <= 'z':
+		return uint64(c-'a') + 10, true
+	case c >= 'A' && c <= 'Z':
+		return uint64(c-'A') + 10, true
+	}
+	return 0, false
+}
+
+// parseLLVMSigned is getAsInteger for a signed 32-bit int: an optional '-'
+// then parseLLVMInteger.
+func parseLLVMSigned(s string) (int, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	v, ok := parseLLVMInteger(s)
+	if !ok {
+		return 0, false
+	}
+	if neg {
+		if v > 1<<31 {
+			return 0, false
+		}
+		return -int(v), true
+	}
+	if v > 1<<31-1 {
+		return 0, false
+	}
+	return int(v), true
+}
