@@ -1,5 +1,7 @@
 package decompress
 
+import "encoding/binary"
+
 // bitReader reads FORMAT.md's fields: N value bits MSB first, then one pad
 // bit whose value is ignored. It never reads past limit bits.
 type bitReader struct {
@@ -15,6 +17,13 @@ func (r *bitReader) field(width int) (v uint64, ok bool) {
 		return 0, false
 	}
 	pos := r.pos
+	r.pos = pos + width + 1 // the pad bit is skipped
+	i, off := pos>>3, pos&7
+	if i+8 <= len(r.buf) && off+width <= 64 {
+		// Fast path: one big-endian load holds the whole field.
+		w := binary.BigEndian.Uint64(r.buf[i:]) << uint(off)
+		return w >> uint(64-width), true // width 0 gives 0: Go shifts by 64 to 0
+	}
 	for width > 0 {
 		b := r.buf[pos>>3]
 		avail := 8 - pos&7
@@ -23,7 +32,6 @@ func (r *bitReader) field(width int) (v uint64, ok bool) {
 		pos += take
 		width -= take
 	}
-	r.pos = pos + 1 // the pad bit
 	return v, true
 }
 
