@@ -43,9 +43,18 @@ func (c *nameCache) demangleSlow(name string, style NameStyle) string {
 		opts = append(opts, demangle.LLVMStyle)
 	}
 	out, err := demangle.ToString(name, opts...)
-	if err != nil {
+	if err != nil || (style == StyleLLVM && llvm14CannotDemangle(name)) {
 		out = name
 	}
 	c.m.Store(k, out)
 	return out
+}
+
+// llvm14CannotDemangle reports names LLVM 14's Itanium demangler rejects
+// although they are valid: an unresolved type in "sr" that starts with "St"
+// (GCC emits "srSt24__is_bitwise_relocatable..."); LLVM 14 only accepts a
+// substitution, a template parameter or a decltype there, and
+// llvm-symbolizer then prints the mangled name.
+func llvm14CannotDemangle(name string) bool {
+	return strings.Contains(name, "srSt")
 }

@@ -10,6 +10,8 @@ type symbol struct {
 	addr, size uint64
 	limit      uint64 // end of the symbol's section: bounds a size-0 symbol
 	name       string
+	file       string // the preceding STT_FILE name, for local symbols
+	local      bool   // file applies for llvm too (it names locals only)
 	kind       elf.SymType
 }
 
@@ -29,8 +31,22 @@ func readSymtab(f *elf.File) (symtab, error) {
 		}
 	}
 	var t symtab
+	// file tracks the last STT_FILE symbol as llvm and bfd do: it names the
+	// source of the local symbols that follow it. Global symbols after a
+	// file symbol that itself followed other symbols get no file (bfd's
+	// file_after_symbol_seen state).
+	var file string
+	haveFile, symbolSeen, fileAfterSymbol := false, false, false
 	for _, s := range syms {
 		typ := elf.ST_TYPE(s.Info)
+		if typ == elf.STT_FILE {
+			file, haveFile = s.Name, true
+			if symbolSeen {
+				fileAfterSymbol = true
+			}
+			continue
+		}
+		symbolSeen = true
 		switch typ {
 		case elf.STT_NOTYPE, elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC, elf.STT_TLS, elf.STT_COMMON:
 		default:
@@ -45,7 +61,12 @@ func readSymtab(f *elf.File) (symtab, error) {
 			sec := f.Sections[s.Section]
 			limit = sec.Addr + sec.Size
 		}
-		t.syms = append(t.syms, symbol{addr: s.Value, size: s.Size, limit: limit, name: s.Name, kind: typ})
+		sym := symbol{addr: s.Value, size: s.Size, limit: limit, name: s.Name, kind: typ}
+		if haveFile && (elf.ST_BIND(s.Info) == elf.STB_LOCAL || !fileAfterSymbol) {
+			sym.file = file
+			sym.local = elf.ST_BIND(s.Info) == elf.STB_LOCAL
+		}
+		t.syms = append(t.syms, sym)
 	}
 	// Sort by (address, size) and drop exact duplicates (a symbol present in
 	// both tables, aliases with the same size keep the first name by table
