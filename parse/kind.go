@@ -111,26 +111,3 @@ func ubsanCheck(msg string) string {
 	}
 	return "undefined-behavior"
 }
-
-// contractRole maps a detailed stack class to the contract's role names.
-func contractRole(detail string) string {
-	switch detail {
-	case "error":
-		return "access"
-	case "":
-		return "other"
-	}
-	if r, _, ok := classifyDetail(detail); ok {
-		return r
-	}
-	return "other"
-}
-
-func classifyDetail(detail string) (string, string, bool) {
-	for _, r := range titleRules {
-		if r.detail == detail {
-			return r.role, r.detail, true
-		}
-	}
-	return "", "", false
-}
