@@ -3,6 +3,9 @@ package render
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,11 +17,87 @@ import (
 )
 
 // The corpus cases under testdata/corpus are copies of
-// ../shared/corpus/cases/<id>/{symbolized.log,expected.json}: real runtime
-// output and the corpus's reference parse of it. Until parse.NewScanner
-// exists, the models rendered here are built from that reference parse
-// (never from our own output); frames "filled by sanitrace" come from the
-// llvm-symbolizer answers stored in expected_unsymbolized.json.
+// ../shared/corpus/cases/<id>/: real runtime output (symbolized.log,
+// unsymbolized.log) and the corpus's reference parse of it (expected*.json).
+// The golden tests read the logs with parse.NewScanner, as sanitrace does;
+// frames "filled by sanitrace" get the llvm-symbolizer 14 answers stored in
+// expected_unsymbolized.json, i.e. what a correct symbolizer must produce.
+// loadCorpus, which builds models from expected.json alone, checks the
+// renderer independently of our parser.
+
+// scanLog returns the reports parse.Scanner finds in path.
+func scanLog(t *testing.T, path string) []*parse.Report {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := parse.NewScanner(f, filepath.Base(path))
+	var out []*parse.Report
+	for {
+		r, err := sc.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+}
+
+// fillFromReference expands every unsymbolized frame whose module+offset
+// has an llvm-symbolizer answer in the expected_unsymbolized.json at path
+// into that inline chain, marked as symbolized by sanitrace.
+func fillFromReference(t *testing.T, reports []*parse.Report, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Reports []corpusReport `json:"reports"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	answers := map[string]corpusFrame{}
+	for _, r := range doc.Reports {
+		for _, s := range r.Stacks {
+			for _, f := range s.Frames {
+				if f.Module != nil && f.ModuleOffset != nil && len(f.LLVMSymbolizer) > 0 {
+					answers[*f.Module+"+"+*f.ModuleOffset] = f
+				}
+			}
+		}
+	}
+	filled := 0
+	for _, r := range reports {
+		for i := range r.Stacks {
+			var frames []parse.Frame
+			for _, f := range r.Stacks[i].Frames {
+				cf, ok := answers[fmt.Sprintf("%s+0x%x", f.Module, f.Offset)]
+				if !ok || !f.HasOffset || f.Symbolized != parse.SymbolizedNone {
+					frames = append(frames, f)
+					continue
+				}
+				for j, a := range cf.LLVMSymbolizer {
+					g := f
+					g.Function, g.File, g.Line, g.Column = a.Function, a.File, a.Line, a.Column
+					g.Inlined = j < len(cf.LLVMSymbolizer)-1
+					g.Symbolized = parse.SymbolizedSanitrace
+					frames = append(frames, g)
+				}
+				filled++
+			}
+			r.Stacks[i].Frames = frames
+		}
+	}
+	if filled == 0 {
+		t.Fatalf("%s: no frame matched a reference answer", path)
+	}
+}
 
 type corpusFrame struct {
 	PC              *string `json:"pc"`
@@ -244,50 +323,37 @@ func readLines(t *testing.T, path string) []string {
 	return out
 }
 
-// glibcBacktrace is testdata/glibc/backtrace.log (backtrace_symbols_fd from
-// a SIGSEGV handler, gcc -O0 -g -rdynamic) as a model; the functions and
-// lines of the ./bt frames are what llvm-symbolizer 14 answered for
-// offset-1 of each return address.
-func glibcBacktrace(t *testing.T) *parse.Report {
-	lines := readLines(t, filepath.Join("testdata", "glibc", "backtrace.log"))
-	re := regexp.MustCompile(`^(.*?)\((.*?)\)\[(0x[0-9a-f]+)\]$`)
-	sym := map[string][3]any{ // return address offset -> function, file, line:col
-		"0x119e": {"on_fault", "/build/sanitrace/bt/bt.c", [2]int{9, 11}},
-		"0x11f4": {"parse_record", "/build/sanitrace/bt/bt.c", [2]int{15, 75}},
-		"0x1210": {"load_config", "/build/sanitrace/bt/bt.c", [2]int{16, 67}},
-		"0x1237": {"main", "/build/sanitrace/bt/bt.c", [2]int{20, 10}},
+// glibcBacktrace is testdata/glibc/backtrace.log (backtrace_symbols_fd
+// from a SIGSEGV handler, gcc 12 -O0 -g -rdynamic, loaded at
+// 0x55bb1d69a000) read by parse.Scanner, with the frames of ./bt filled by
+// what llvm-symbolizer 14 answered for their return address minus one.
+func glibcBacktrace(t *testing.T) []*parse.Report {
+	reports := scanLog(t, filepath.Join("testdata", "glibc", "backtrace.log"))
+	type answer struct {
+		fn        string
+		line, col int
 	}
-	offsets := map[string]string{"load_config+0x18": "0x1210", "main+0x22": "0x1237", "_start+0x21": "0x10b1"}
-	r := &parse.Report{Tool: "glibc", Kind: "backtrace", Headline: lines[0],
-		Input: parse.InputRange{Name: "backtrace.log", FirstLine: 1, LastLine: len(lines)}, Raw: lines}
-	s := parse.Stack{Title: lines[0], Role: "other"}
-	for i, l := range lines[1:] {
-		m := re.FindStringSubmatch(l)
-		if m == nil {
-			t.Fatalf("backtrace.log line %d: %q", i+2, l)
-		}
-		f := parse.Frame{Index: -1, Module: m[1], Adjust: 1, Raw: l, Symbolized: parse.SymbolizedNone}
-		f.PC, f.HasPC = mustHex(t, m[3]), true
-		off := strings.TrimPrefix(m[2], "+")
-		if o, ok := offsets[off]; ok {
-			f.Function = strings.SplitN(off, "+", 2)[0]
-			f.Symbolized = parse.SymbolizedReport
-			off = o
-		}
-		if strings.HasPrefix(off, "0x") {
-			f.Offset, f.HasOffset = mustHex(t, off), true
-		} else if j := strings.Index(off, "+"); j > 0 {
-			f.Function = off[:j]
-			f.Symbolized = parse.SymbolizedReport
-		}
-		if v, ok := sym[off]; ok && f.Module == "./bt" {
-			f.Function, f.File = v[0].(string), v[1].(string)
-			lc := v[2].([2]int)
-			f.Line, f.Column = lc[0], lc[1]
-			f.Symbolized = parse.SymbolizedSanitrace
-		}
-		s.Frames = append(s.Frames, f)
+	byPC := map[uint64]answer{ // llvm-symbolizer --obj=bt 0x119d 0x11f3 0x120f 0x1236
+		0x55bb1d69b19e: {"on_fault", 9, 11},
+		0x55bb1d69b1f4: {"parse_record", 15, 75},
+		0x55bb1d69b210: {"load_config", 16, 67},
+		0x55bb1d69b237: {"main", 20, 10},
 	}
-	r.Stacks = []parse.Stack{s}
-	return r
+	filled := 0
+	for _, r := range reports {
+		for i := range r.Stacks {
+			for j := range r.Stacks[i].Frames {
+				f := &r.Stacks[i].Frames[j]
+				if a, ok := byPC[f.PC]; ok && f.Module == "./bt" {
+					f.Function, f.File, f.Line, f.Column = a.fn, "/build/sanitrace/bt/bt.c", a.line, a.col
+					f.Symbolized = parse.SymbolizedSanitrace
+					filled++
+				}
+			}
+		}
+	}
+	if len(reports) != 1 || filled != len(byPC) {
+		t.Fatalf("backtrace.log: %d reports, %d frames filled; want 1 and %d", len(reports), filled, len(byPC))
+	}
+	return reports
 }

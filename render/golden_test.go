@@ -65,14 +65,17 @@ type goldenCase struct {
 
 func corpusCase(id string) goldenCase {
 	return goldenCase{id, func(t *testing.T) []*parse.Report {
-		return loadCorpus(t, filepath.Join("testdata", "corpus", id), "symbolized.log", "expected.json", false)
+		return scanLog(t, filepath.Join("testdata", "corpus", id, "symbolized.log"))
 	}}
 }
 
 var goldenCases = []goldenCase{
 	corpusCase("asan_heap_overflow_read_clang_O2_dw4"),
 	{"asan_heap_overflow_read_clang_O2_dw4.unsymbolized", func(t *testing.T) []*parse.Report {
-		return loadCorpus(t, filepath.Join("testdata", "corpus", "asan_heap_overflow_read_clang_O2_dw4"), "unsymbolized.log", "expected_unsymbolized.json", true)
+		dir := filepath.Join("testdata", "corpus", "asan_heap_overflow_read_clang_O2_dw4")
+		reports := scanLog(t, filepath.Join(dir, "unsymbolized.log"))
+		fillFromReference(t, reports, filepath.Join(dir, "expected_unsymbolized.json"))
+		return reports
 	}},
 	corpusCase("asan_use_after_free_gcc_O0"),
 	corpusCase("asan_stack_overflow_clang_O0"),
@@ -86,7 +89,7 @@ var goldenCases = []goldenCase{
 	corpusCase("msan_stack_origin_clang_O0_dw4"),
 	corpusCase("ubsan_ub_signed_overflow_gcc_O0"),
 	corpusCase("ubsan_ub_bounds_clang_O2_nostack_nopie_dw4"),
-	{"glibc_backtrace", func(t *testing.T) []*parse.Report { return []*parse.Report{glibcBacktrace(t)} }},
+	{"glibc_backtrace", glibcBacktrace},
 }
 
 func renderText(t *testing.T, reports []*parse.Report, opts TextOptions) []byte {
@@ -154,7 +157,7 @@ func TestJSONGolden(t *testing.T) {
 }
 
 func TestSourceContext(t *testing.T) {
-	reports := loadCorpus(t, filepath.Join("testdata", "corpus", "asan_heap_overflow_read_clang_O2_dw4"), "symbolized.log", "expected.json", false)
+	reports := scanLog(t, filepath.Join("testdata", "corpus", "asan_heap_overflow_read_clang_O2_dw4", "symbolized.log"))
 	opts := TextOptions{SourceContext: 2, SourcePath: func(p string) string {
 		return strings.Replace(p, "/build/ci/src/", filepath.Join("testdata", "src")+"/", 1)
 	}}
@@ -171,4 +174,23 @@ func TestSourceContext(t *testing.T) {
 		t.Error("source context printed for a libc frame")
 	}
 	checkGolden(t, "asan_heap_overflow_read_clang_O2_dw4.context.txt", out)
+}
+
+// TestTextSameFromReferenceParse renders each corpus log twice, from
+// parse.Scanner and from the corpus's reference parse (expected.json): the
+// text must not depend on which of the two produced the model.
+func TestTextSameFromReferenceParse(t *testing.T) {
+	for _, c := range goldenCases {
+		dir := filepath.Join("testdata", "corpus", c.name)
+		if _, err := os.Stat(filepath.Join(dir, "expected.json")); err != nil {
+			continue // not a plain corpus case
+		}
+		t.Run(c.name, func(t *testing.T) {
+			fromScanner := renderText(t, c.reports(t), TextOptions{})
+			fromReference := renderText(t, loadCorpus(t, dir, "symbolized.log", "expected.json", false), TextOptions{})
+			if !bytes.Equal(fromScanner, fromReference) {
+				t.Errorf("text differs between parse.Scanner and the reference parse:\n%s", firstDiff(string(fromReference), string(fromScanner)))
+			}
+		})
+	}
 }

@@ -63,6 +63,10 @@ func (t *Text) Report(r *parse.Report) error {
 	if headline == "" {
 		headline = strings.TrimSpace(r.Tool + ": " + r.Kind)
 	}
+	if r.PID != 0 && (strings.HasPrefix(headline, "ERROR:") || strings.HasPrefix(headline, "WARNING:")) && !strings.Contains(headline, "(pid=") {
+		// The runtimes print "==PID==ERROR: ..."; the model keeps the pid apart.
+		headline = fmt.Sprintf("==%d==%s", r.PID, headline)
+	}
 	t.line(p.headline.Sprint(headline))
 	if r.Tool == "LeakSanitizer" {
 		t.line("") // as LSan prints it, the leaks stand apart
@@ -72,7 +76,7 @@ func (t *Text) Report(r *parse.Report) error {
 	// (and TSan's previous-access) stacks, before the history stacks.
 	var locs, frameObjs []string
 	var early []string // TSan's lock cycle, printed under the headline
-	for _, l := range r.Location {
+	for _, l := range locationLines(r) {
 		switch {
 		case frameObjectRE.MatchString(l):
 			frameObjs = append(frameObjs, l)
@@ -161,6 +165,27 @@ func (t *Text) Report(r *parse.Report) error {
 	return t.flush()
 }
 
+// locationLines are the report's location lines plus those a parser may
+// have left only in Raw: ASan's stack-object list and TSan's lock cycle.
+func locationLines(r *parse.Report) []string {
+	out := append([]string(nil), r.Location...)
+	seen := map[string]bool{}
+	for _, l := range out {
+		seen[strings.TrimSpace(l)] = true
+	}
+	for _, l := range r.Raw {
+		l = strings.TrimSpace(l)
+		if seen[l] {
+			continue
+		}
+		if frameObjectRE.MatchString(l) || strings.HasPrefix(l, "Cycle in lock order graph") {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // frameObjects prints ASan's stack-object list indented as ASan does.
 func (t *Text) frameObjects(lines []string) {
 	for _, l := range lines {
@@ -237,8 +262,12 @@ func (t *Text) frame(i int, f parse.Frame) string {
 	if !f.HasPC {
 		in = " " // TSan prints "#0 func file:line"
 	}
-	if f.Function != "" {
-		fn = in + f.Function
+	function := f.Function
+	if function != "" && f.File == "" && f.HasSymbolOffset {
+		function += fmt.Sprintf("+0x%x", f.SymbolOffset) // "in func+0x1c (module)"
+	}
+	if function != "" {
+		fn = in + function
 	}
 	if f.File != "" {
 		file = " " + fileLineCol(f)
@@ -265,8 +294,8 @@ func (t *Text) frame(i int, f parse.Frame) string {
 		return "    " + p.system.Sprint(b.String()+fn+file+mod) + dimIf(p, marker)
 	}
 	line := "    " + b.String()
-	if f.Function != "" {
-		line += in + p.function.Sprint(f.Function)
+	if function != "" {
+		line += in + p.function.Sprint(function)
 	}
 	if file != "" {
 		line += " " + p.file.Sprint(fileLineCol(f))
