@@ -9,6 +9,26 @@
 // docs/json.md, one report at a time, so a long log never has to be held in
 // memory.
 //
+// The text format, beyond what the runtime printed:
+//
+//   - Frames are numbered by position, so an inline chain that sanitrace
+//     expanded reads "#0 pc in inner", "#1 pc in outer" as the runtimes print
+//     their own inline frames. A frame without function and file shows
+//     "(module+0xoffset)".
+//   - User frames have their function in bold and file:line:col in cyan;
+//     runtime, interceptor, libc and C++ runtime frames (Classify) are dim.
+//   - Frames whose function/file sanitrace filled in get a dim " (sanitrace)"
+//     after them when colors are on, and nothing in plain text, so plain
+//     output stays in the runtime's own format for tools that re-read it.
+//   - After the location lines comes one "Access: ..." line (DescribeAccess)
+//     that places the access relative to its heap block, global or stack
+//     variable.
+//   - Each shadow row is followed by the application range it stands for,
+//     then the marked byte is spelled out and the legend lists only the
+//     values that occur, each with what it means.
+//   - With SourceContext > 0, each user frame is followed by its source
+//     lines, the frame's own line marked with ">".
+//
 // Colors come from github.com/fatih/color, but every *color.Color here is
 // switched on or off explicitly from TextOptions.Color: the package never
 // reads color.NoColor, which fatih/color computes from os.Stdout at init and
