@@ -176,7 +176,13 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 			b := &builder{kind: kindGDB, pfx: newPrefix(string(line[:pfx]))}
 			b.rep = &Report{Tool: "gdb", Kind: "backtrace"}
 			s.begin(b, line, no)
-			b.addDumpFrame(f, s.dumpTitle())
+			// gdb's own lines before "bt" are the stop location and its
+			// source line; only a thread header introduces the stack.
+			title := s.dumpTitle()
+			if !strings.HasPrefix(title, "Thread ") && !strings.HasPrefix(title, "(gdb)") {
+				title = ""
+			}
+			b.addDumpFrame(f, title)
 			return b
 		}
 	}
