@@ -20,9 +20,10 @@ const (
 // bytes each row stands for, what the marked byte is, what the values that
 // occur mean and where the access fell relative to the memory region.
 type ShadowExplanation struct {
-	Rows   []ShadowSpan // one per row of the map, in order
-	Marked *MarkedShadow
-	Codes  []ShadowCode // the values that occur, in the order of ASan's legend
+	Granularity int          // application bytes per shadow byte (8 unless the legend says otherwise)
+	Rows        []ShadowSpan // one per row of the map, in order
+	Marked      *MarkedShadow
+	Codes       []ShadowCode // the values that occur, in the order of ASan's legend
 	// Access describes the access relative to its region (DescribeAccess);
 	// "" when the report does not say.
 	Access string
@@ -103,9 +104,16 @@ func ExplainShadow(s *parse.Shadow, r *parse.Report) *ShadowExplanation {
 		e.Codes = append(e.Codes, ShadowCode{Code: c, Name: le.name, Explain: le.explain, Count: counts[c]})
 	}
 
+	// The legend header says how many application bytes a shadow byte
+	// stands for; the x86_64 Linux mapping is only known for 8.
+	gran := uint64(shadowGranularity)
+	if g := s.Granularity; g > 0 && g&(g-1) == 0 && g <= 1<<12 {
+		gran = uint64(g)
+	}
+	e.Granularity = int(gran)
 	// appOf maps a shadow address to the first application byte it covers.
 	appOf := func(sh uint64) (uint64, bool) {
-		if sh < shadowOffsetAMD64 {
+		if sh < shadowOffsetAMD64 || gran != shadowGranularity {
 			return 0, false
 		}
 		return (sh - shadowOffsetAMD64) << shadowScale, true
@@ -115,11 +123,11 @@ func ExplainShadow(s *parse.Shadow, r *parse.Report) *ShadowExplanation {
 		if base, ok := parseHex(s.Rows[m.Row].Address); ok {
 			m.Shadow = base + uint64(m.Column)
 			m.ShadowWidth = len(strings.TrimPrefix(strings.TrimSpace(s.Rows[m.Row].Address), "0x"))
-			if haveAccess && m.Shadow != access>>shadowScale+shadowOffsetAMD64 {
+			if haveAccess && (gran != shadowGranularity || m.Shadow != access>>shadowScale+shadowOffsetAMD64) {
 				// The report's numbers win: anchor every span on the access.
-				anchorShadow, anchorApp := m.Shadow, access&^(shadowGranularity-1)
+				anchorShadow, anchorApp := m.Shadow, access&^(gran-1)
 				appOf = func(sh uint64) (uint64, bool) {
-					return anchorApp + (sh-anchorShadow)<<shadowScale, true
+					return anchorApp + (sh-anchorShadow)*gran, true
 				}
 				e.Note = fmt.Sprintf("the shadow addresses do not follow the x86_64 Linux mapping (shadow = (addr >> 3) + 0x%x) for the access address %#x; application ranges are counted from the access address instead", shadowOffsetAMD64, access)
 			}
@@ -130,7 +138,7 @@ func ExplainShadow(s *parse.Shadow, r *parse.Report) *ShadowExplanation {
 		if sh, ok := parseHex(row.Address); ok {
 			span.Shadow = sh
 			if app, ok := appOf(sh); ok {
-				span.AppBegin, span.AppEnd, span.Known = app, app+uint64(len(row.Bytes))*shadowGranularity, true
+				span.AppBegin, span.AppEnd, span.Known = app, app+uint64(len(row.Bytes))*gran, true
 			}
 		}
 		e.Rows = append(e.Rows, span)
@@ -140,13 +148,13 @@ func ExplainShadow(s *parse.Shadow, r *parse.Report) *ShadowExplanation {
 		m.Name, m.Explain = le.name, le.explain
 		switch {
 		case m.Code == "00":
-			m.Addressable = shadowGranularity
+			m.Addressable = int(gran)
 		case partialCount(m.Code) > 0:
 			m.Addressable = partialCount(m.Code)
 		}
 		if m.Shadow != 0 {
 			if app, ok := appOf(m.Shadow); ok {
-				m.AppBegin, m.AppEnd, m.Known = app, app+shadowGranularity, true
+				m.AppBegin, m.AppEnd, m.Known = app, app+gran, true
 			}
 		}
 	}

@@ -167,3 +167,20 @@ func TestShadowMappingOnCorpus(t *testing.T) {
 		}
 	}
 }
+
+func TestExplainShadowGranularity(t *testing.T) {
+	// A 16-byte granule (as the legend header may say): spans follow the
+	// access address, 16 application bytes per shadow byte.
+	r := shadowReport("fa", nil)
+	r.Shadow.Granularity = 16
+	e := ExplainShadow(r.Shadow, r)
+	if e.Granularity != 16 || e.Note == "" {
+		t.Fatalf("granularity %d, note %q", e.Granularity, e.Note)
+	}
+	if m := e.Marked; m.AppBegin != 0x603000000020 || m.AppEnd != 0x603000000030 {
+		t.Errorf("marked covers [%#x,%#x), want [0x603000000020,0x603000000030)", m.AppBegin, m.AppEnd)
+	}
+	if sp := e.Rows[0]; sp.AppEnd-sp.AppBegin != 16*16 {
+		t.Errorf("row covers %d bytes, want 256", sp.AppEnd-sp.AppBegin)
+	}
+}

@@ -344,9 +344,9 @@ func (t *Text) sourceContext(f parse.Frame) {
 	for i, text := range lines {
 		no := first + i
 		if no == f.Line {
-			t.line(t.pal.function.Sprintf("      > %*d | %s", width, no, text))
+			t.line(t.pal.function.Sprint(strings.TrimRight(fmt.Sprintf("      > %*d | %s", width, no, text), " ")))
 		} else {
-			t.line(t.pal.dim.Sprintf("        %*d | %s", width, no, text))
+			t.line(t.pal.dim.Sprint(strings.TrimRight(fmt.Sprintf("        %*d | %s", width, no, text), " ")))
 		}
 	}
 }
@@ -391,7 +391,7 @@ func (t *Text) shadow(r *parse.Report) {
 	if e.Note != "" {
 		t.line(p.dim.Sprint("Note: " + e.Note))
 	}
-	t.line("Shadow byte legend (one shadow byte represents 8 application bytes; values in this map):")
+	t.line(fmt.Sprintf("Shadow byte legend (one shadow byte represents %d application bytes; values in this map):", e.Granularity))
 	for _, c := range e.Codes {
 		code := c.Code
 		if col := p.shadowColor(code); col != nil {
