@@ -45,6 +45,9 @@ func (c *nameCache) demangleSlow(name string, style NameStyle) string {
 	out, err := demangle.ToString(name, opts...)
 	if err != nil || (style == StyleLLVM && llvm14CannotDemangle(name)) {
 		out = name
+	} else if style == StyleLLVM {
+		// LLVM prints "operator<<char" for operator< with template args.
+		out = strings.ReplaceAll(out, "operator< <", "operator<<")
 	}
 	c.m.Store(k, out)
 	return out

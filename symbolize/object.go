@@ -61,13 +61,9 @@ func Open(path string, opts *Options) (o *Object, err error) {
 				if def, eerr := elf.NewFile(df); eerr == nil && hasDWARF(def) {
 					dwarfFile = def
 					o.debugPath = dpath
-					if len(o.syms.syms) == 0 {
-						o.syms, _ = readSymtab(def)
-					} else if st, _ := readSymtab(def); len(st.syms) > len(o.syms.syms) {
-						// A stripped binary keeps only .dynsym; the debug
-						// file has the full .symtab.
-						o.syms = st
-					}
+					// The symbol table stays the binary's own, as in
+					// llvm-symbolizer 14: names come from the debug
+					// file's DWARF.
 				}
 			}
 		}
@@ -222,7 +218,7 @@ func (o *Object) Data(addr uint64) (ds DataSymbol, ok bool) {
 	if !found {
 		return DataSymbol{}, false
 	}
-	return DataSymbol{Name: s.name, Start: s.addr, Size: s.size}, true
+	return DataSymbol{Name: s.name, Demangled: o.names.demangle(s.name, StyleLLVM), Start: s.addr, Size: s.size}, true
 }
 
 func (opts *Options) debugDirs() []string {

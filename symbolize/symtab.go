@@ -83,9 +83,9 @@ func readSymtab(f *elf.File) (symtab, error) {
 
 // find returns the symbol containing addr: the last symbol starting at or
 // below addr, provided addr lies inside its size; a size-0 symbol extends to
-// the next symbol but not past the end of its section. Unlike
-// llvm-symbolizer 14, a size-0 marker like _end or __TMC_END__ therefore
-// does not swallow every address above it (documented in differences.md).
+// the next symbol, and the last one only to the end of its section. Unlike
+// llvm-symbolizer 14, the final marker (_end) therefore does not swallow
+// every address above it (documented in differences.md).
 func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
 	i := sort.Search(len(t.syms), func(i int) bool { return t.syms[i].addr > addr })
 	for i > 0 {
@@ -95,7 +95,9 @@ func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
 			continue
 		}
 		if s.size == 0 {
-			if addr < s.limit {
+			// Like llvm, a size-0 symbol reaches up to the next symbol
+			// (_init covers .plt); the last one only to its section's end.
+			if i+1 < len(t.syms) || addr < s.limit {
 				return s, true
 			}
 			return nil, false

@@ -55,7 +55,8 @@ type Frame struct {
 
 // DataSymbol answers a DATA query: the global object containing an address.
 type DataSymbol struct {
-	Name  string
-	Start uint64
-	Size  uint64
+	Name      string // the symbol-table (linkage) name
+	Demangled string // Name demangled as llvm-symbolizer --demangle prints it
+	Start     uint64
+	Size      uint64
 }
