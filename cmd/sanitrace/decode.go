@@ -1,8 +1,221 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
-// Placeholder until the command lands; replaced wholesale by its owner.
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/resolve"
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// decodeFlags are the flags of "sanitrace decode" (CONTRACT.md).
+type decodeFlags struct {
+	binaryDirs    []string
+	prefixMaps    []string
+	sysroot       string
+	debugDirs     []string
+	format        string
+	color         string
+	symbolize     bool
+	sourceContext int
+	exitZero      bool
+}
+
 func newDecodeCmd() *cobra.Command {
-	return &cobra.Command{Use: "decode", Hidden: true}
+	var fl decodeFlags
+	cmd := &cobra.Command{
+		Use:   "decode [FILE...]",
+		Short: "Find sanitizer reports in logs, symbolize their frames and render them",
+		Long: `decode reads logs (files, or stdin when none or "-" is given), finds every
+sanitizer report in them, symbolizes the frames the runtime left as
+(module+offset) with sanitrace's own DWARF symbolizer, and renders the
+reports as text or JSON.
+
+Exit status: 1 when at least one report was found (0 with --exit-zero),
+0 when none, 2 on a usage error or an unreadable input (the other inputs
+are still processed).`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDecode(cmd, args, &fl)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&fl.binaryDirs, "binary-dir", nil, "directory searched for the modules a log names, by base name then by build-id (repeatable)")
+	f.StringArrayVar(&fl.prefixMaps, "prefix-map", nil, "rewrite a path prefix of modules and source files, `FROM=TO` (repeatable)")
+	f.StringVar(&fl.sysroot, "sysroot", "", "prefix for absolute system-library paths")
+	f.StringArrayVar(&fl.debugDirs, "debug-file-directory", nil, "directory searched for .build-id/xx/rest.debug and debuglink targets (repeatable)")
+	f.StringVar(&fl.format, "format", "text", "output format: text or json")
+	f.StringVar(&fl.color, "color", "auto", "colors: auto (on a terminal, unless NO_COLOR is set), always or never")
+	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse and render only)")
+	f.IntVar(&fl.sourceContext, "source-context", 0, "print `N` source lines around each user frame")
+	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 even when reports were found")
+	return cmd
+}
+
+// reportWriter is a renderer: text or JSON.
+type reportWriter interface {
+	Report(*parse.Report) error
+}
+
+func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
+	maps, err := fl.parsePrefixMaps()
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	if fl.sourceContext < 0 {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--source-context %d: must not be negative", fl.sourceContext)}
+	}
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	color, err := useColor(fl.color, stdout)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+
+	out := bufio.NewWriter(stdout)
+	var w reportWriter
+	var closeJSON func() error
+	switch fl.format {
+	case "text":
+		w = render.NewText(out, render.TextOptions{
+			Color:         color,
+			SourceContext: fl.sourceContext,
+			SourcePath: func(p string) string {
+				q, _ := resolve.Apply(maps, p)
+				return q
+			},
+		})
+	case "json":
+		j := render.NewJSON(out)
+		w, closeJSON = j, j.Close
+	default:
+		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", fl.format)}
+	}
+
+	var res *resolve.Resolver
+	if fl.symbolize {
+		var debugDirs []string // nil: the engine's default, /usr/lib/debug
+		if len(fl.debugDirs) > 0 {
+			debugDirs = fl.debugDirs
+		}
+		res = resolve.New(resolve.Options{
+			BinaryDirs:           fl.binaryDirs,
+			PrefixMaps:           maps,
+			Sysroot:              fl.sysroot,
+			DebugFileDirectories: fl.debugDirs,
+			Open:                 resolve.EngineOpener(&symbolize.Options{DebugFileDirectories: debugDirs}),
+			Warn:                 func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
+		})
+		defer res.Close()
+	}
+
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	found, unreadable := 0, false
+	for _, name := range args {
+		n, err := decodeInput(name, cmd.InOrStdin(), res, w, out, stderr)
+		found += n
+		if err != nil {
+			var we *writeError
+			if errors.As(err, &we) {
+				return &exitError{code: exitUsage, err: we.err}
+			}
+			fmt.Fprintf(stderr, "sanitrace: %v\n", err)
+			unreadable = true
+		}
+	}
+	if closeJSON != nil {
+		if err := closeJSON(); err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("write output: %w", err)}
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("write output: %w", err)}
+	}
+	switch {
+	case unreadable:
+		return &exitError{code: exitUsage}
+	case found > 0 && !fl.exitZero:
+		return &exitError{code: exitFound}
+	}
+	return nil
+}
+
+// writeError marks a failure to write the output, which ends the run
+// (nothing more can be shown), unlike a bad input, which does not.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return e.err.Error() }
+
+// decodeInput streams one input: each report is symbolized and rendered
+// (and flushed) as soon as the parser completes it.
+func decodeInput(name string, stdin io.Reader, res *resolve.Resolver, w reportWriter, out *bufio.Writer, stderr io.Writer) (int, error) {
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return 0, err // *PathError: "open NAME: reason"
+		}
+		defer f.Close()
+		r = f
+	}
+	sc := parse.NewScanner(r, name)
+	found := 0
+	for {
+		rep, err := sc.Next()
+		if err == io.EOF {
+			return found, nil
+		}
+		if err != nil {
+			return found, fmt.Errorf("read %s: %w", name, err)
+		}
+		found++
+		if res != nil {
+			res.Report(rep)
+		}
+		if err := w.Report(rep); err != nil {
+			return found, &writeError{fmt.Errorf("write output: %w", err)}
+		}
+		if err := out.Flush(); err != nil {
+			return found, &writeError{fmt.Errorf("write output: %w", err)}
+		}
+	}
+}
+
+func (fl *decodeFlags) parsePrefixMaps() ([]resolve.PrefixMap, error) {
+	var maps []resolve.PrefixMap
+	for _, s := range fl.prefixMaps {
+		m, err := resolve.ParsePrefixMap(s)
+		if err != nil {
+			return nil, fmt.Errorf("--prefix-map: %w", err)
+		}
+		maps = append(maps, m)
+	}
+	return maps, nil
+}
+
+// useColor resolves --color: auto colors only a terminal, and NO_COLOR
+// (when non-empty) turns auto off; always and never are what they say.
+func useColor(mode string, stdout io.Writer) (bool, error) {
+	switch strings.ToLower(mode) {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		if os.Getenv("NO_COLOR") != "" {
+			return false, nil
+		}
+		f, ok := stdout.(*os.File)
+		return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())), nil
+	}
+	return false, fmt.Errorf("--color %q: want auto, always or never", mode)
 }

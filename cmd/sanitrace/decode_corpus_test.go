@@ -1,0 +1,260 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The corpus's expected_unsymbolized.json, as far as this test reads it.
+type corpusExpected struct {
+	Reports []struct {
+		Tool            string `json:"tool"`
+		HeadlineBugType string `json:"headline_bug_type"`
+		BugType         string `json:"bug_type"`
+		UBSanCheck      string `json:"ubsan_check"`
+		Stacks          []struct {
+			Title  string `json:"title"`
+			Frames []struct {
+				PC             *string      `json:"pc"`
+				Module         string       `json:"module"`
+				ModuleOffset   string       `json:"module_offset"`
+				ModuleAsPrinted *string     `json:"module_as_printed"`
+				InCase         *string      `json:"in_case"`
+				LLVMSymbolizer []llvmAnswer `json:"llvm_symbolizer"`
+			} `json:"frames"`
+		} `json:"stacks"`
+	} `json:"reports"`
+}
+
+type llvmAnswer struct {
+	Function *string `json:"function"`
+	File     *string `json:"file"`
+	Line     *int    `json:"line"`
+	Column   *int    `json:"column"`
+}
+
+func intOr0(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// physical groups decoded frames into the physical frames of the log: an
+// inline chain (frames marked inlined, then their caller) is one.
+func physical(frames []frameJSON) [][]frameJSON {
+	var out [][]frameJSON
+	var cur []frameJSON
+	for _, f := range frames {
+		cur = append(cur, f)
+		if !f.Inlined {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	if cur != nil {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// corpusTally counts, over the corpus, what must show: reports and stacks
+// found, and frames of the case binaries carrying llvm-symbolizer's answer.
+type corpusTally struct {
+	cases, reports, reportsOK, stacks, stacksOK int
+	frames, framesOK                           int // in-case physical frames
+	otherFrames, otherOK                       int // frames in system modules: module+offset only
+	diffs                                      []string
+}
+
+func (c *corpusTally) diff(format string, args ...any) {
+	c.diffs = append(c.diffs, fmt.Sprintf(format, args...))
+}
+
+// TestDecodeCorpus decodes every corpus case's unsymbolized.log with
+// /build/ci mapped onto the corpus and compares the result with the case's
+// expected_unsymbolized.json: the same reports, tools, kinds, stack titles
+// and frame sequence (module, offset, pc), and for every frame in a case
+// binary the inline chain llvm-symbolizer 14 gives (function, file, line,
+// column).
+func TestDecodeCorpus(t *testing.T) {
+	shared := sharedDir(t)
+	corpus := filepath.Join(shared, "corpus")
+	ids, err := filepath.Glob(filepath.Join(corpus, "cases", "*", "expected_unsymbolized.json"))
+	if err != nil || len(ids) == 0 {
+		t.Skipf("no corpus cases under %s", corpus)
+	}
+	sort.Strings(ids)
+	var all corpusTally
+	for _, exp := range ids {
+		dir := filepath.Dir(exp)
+		id := filepath.Base(dir)
+		var tally corpusTally
+		t.Run(id, func(t *testing.T) {
+			tally = decodeCase(t, corpus, dir)
+			for i, d := range tally.diffs {
+				if i == 5 {
+					t.Logf("... %d more", len(tally.diffs)-5)
+					break
+				}
+				t.Log(d)
+			}
+			if tally.reportsOK != tally.reports || tally.stacksOK != tally.stacks {
+				t.Errorf("reports %d/%d, stacks %d/%d found as expected", tally.reportsOK, tally.reports, tally.stacksOK, tally.stacks)
+			}
+		})
+		all.cases++
+		all.reports += tally.reports
+		all.reportsOK += tally.reportsOK
+		all.stacks += tally.stacks
+		all.stacksOK += tally.stacksOK
+		all.frames += tally.frames
+		all.framesOK += tally.framesOK
+		all.otherFrames += tally.otherFrames
+		all.otherOK += tally.otherOK
+	}
+	pct := 100 * float64(all.framesOK) / float64(max(all.frames, 1))
+	t.Logf("corpus: %d cases; reports %d/%d; stacks %d/%d; case-binary frames identical to llvm-symbolizer %d/%d (%.2f%%); system-module frames with the right module+offset %d/%d",
+		all.cases, all.reportsOK, all.reports, all.stacksOK, all.stacks, all.framesOK, all.frames, pct, all.otherOK, all.otherFrames)
+	if pct < 99 {
+		t.Errorf("only %.2f%% of case-binary frames identical, want >= 99%%", pct)
+	}
+}
+
+func decodeCase(t *testing.T, corpus, dir string) corpusTally {
+	var tally corpusTally
+	raw, err := os.ReadFile(filepath.Join(dir, "expected_unsymbolized.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want corpusExpected
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatalf("expected_unsymbolized.json: %v", err)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "unsymbolized.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, string(log), "decode", "--format", "json", "--prefix-map", "/build/ci="+corpus)
+	wantCode := exitOK
+	if len(want.Reports) > 0 {
+		wantCode = exitFound
+	}
+	if code != wantCode {
+		t.Errorf("exit code %d, want %d; stderr:\n%s", code, wantCode, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if strings.Contains(line, "/build/ci/") {
+			t.Errorf("a case module was not usable: %s", line)
+		}
+	}
+	got := parseDecodeJSON(t, stdout)
+
+	tally.reports = len(want.Reports)
+	if len(got.Reports) != len(want.Reports) {
+		tally.diff("%d reports, want %d", len(got.Reports), len(want.Reports))
+	}
+	for ri := range min(len(got.Reports), len(want.Reports)) {
+		g, w := got.Reports[ri], want.Reports[ri]
+		ok := true
+		if g.Tool != w.Tool {
+			tally.diff("report %d: tool %q, want %q", ri, g.Tool, w.Tool)
+			ok = false
+		}
+		if g.Kind != w.HeadlineBugType && g.Kind != w.BugType && g.Kind != w.UBSanCheck {
+			tally.diff("report %d: kind %q, want %q (or %q)", ri, g.Kind, w.HeadlineBugType, w.BugType)
+			ok = false
+		}
+		tally.stacks += len(w.Stacks)
+		if len(g.Stacks) != len(w.Stacks) {
+			tally.diff("report %d: %d stacks, want %d", ri, len(g.Stacks), len(w.Stacks))
+			ok = false
+		}
+		for si := range min(len(g.Stacks), len(w.Stacks)) {
+			gs, ws := g.Stacks[si], w.Stacks[si]
+			stackOK := true
+			if strings.TrimSpace(gs.Title) != strings.TrimSpace(ws.Title) {
+				tally.diff("report %d stack %d: title %q, want %q", ri, si, gs.Title, ws.Title)
+				stackOK = false
+			}
+			phys := physical(gs.Frames)
+			if len(phys) != len(ws.Frames) {
+				tally.diff("report %d stack %d (%s): %d physical frames, want %d", ri, si, ws.Title, len(phys), len(ws.Frames))
+				stackOK = false
+			}
+			for fi := range min(len(phys), len(ws.Frames)) {
+				chain, wf := phys[fi], ws.Frames[fi]
+				where := fmt.Sprintf("report %d stack %d frame %d (%s+%s)", ri, si, fi, wf.Module, wf.ModuleOffset)
+				// Every frame of one chain carries the physical frame's module, offset and pc.
+				placeOK := true
+				for _, f := range chain {
+					mod := str(f.Module)
+					if mod != wf.Module && mod != str(wf.ModuleAsPrinted) {
+						tally.diff("%s: module %q", where, mod)
+						placeOK = false
+					}
+					if str(f.Offset) != wf.ModuleOffset {
+						tally.diff("%s: offset %q", where, str(f.Offset))
+						placeOK = false
+					}
+					if wf.PC != nil && str(f.PC) != *wf.PC {
+						tally.diff("%s: pc %q, want %q", where, str(f.PC), *wf.PC)
+						placeOK = false
+					}
+				}
+				if !placeOK {
+					stackOK = false
+				}
+				if wf.InCase == nil {
+					tally.otherFrames++
+					if placeOK {
+						tally.otherOK++
+					}
+					continue
+				}
+				tally.frames++
+				if placeOK && sameChain(&tally, where, chain, wf.LLVMSymbolizer) {
+					tally.framesOK++
+				}
+			}
+			if stackOK {
+				tally.stacksOK++
+			}
+		}
+		if ok {
+			tally.reportsOK++
+		}
+	}
+	return tally
+}
+
+// sameChain compares a decoded inline chain with llvm-symbolizer's.
+func sameChain(tally *corpusTally, where string, chain []frameJSON, want []llvmAnswer) bool {
+	format := func(fn, file string, line, col int) string {
+		return fmt.Sprintf("%s %s:%d:%d", fn, file, line, col)
+	}
+	var g, w []string
+	for _, f := range chain {
+		g = append(g, format(str(f.Function), str(f.File), f.Line, f.Column))
+	}
+	for _, a := range want {
+		w = append(w, format(str(a.Function), str(a.File), intOr0(a.Line), intOr0(a.Column)))
+	}
+	if strings.Join(g, " | ") != strings.Join(w, " | ") {
+		tally.diff("%s:\n    got  %s\n    want %s", where, strings.Join(g, " | "), strings.Join(w, " | "))
+		return false
+	}
+	known := len(want) > 0 && (str(want[0].Function) != "" || str(want[0].File) != "")
+	for _, f := range chain {
+		if known && f.Symbolized != "sanitrace" {
+			tally.diff("%s: symbolized %q, want \"sanitrace\"", where, f.Symbolized)
+			return false
+		}
+	}
+	return true
+}
