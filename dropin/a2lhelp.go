@@ -1,8 +1,9 @@
 package dropin
 
-// addr2lineUsage is binutils 2.40 addr2line's usage text; "Report bugs" is
+// addr2lineUsage is binutils 2.40 addr2line's usage text (%[1]s is the
+// program name); "Report bugs" is
 // printed only for --help.
-const addr2lineUsage = `Usage: addr2line [option(s)] [addr(s)]
+const addr2lineUsage = `Usage: %[1]s [option(s)] [addr(s)]
  Convert addresses into line number/file name pairs.
  If no addresses are specified on the command line, they will be read from stdin
  The options are:
@@ -21,7 +22,7 @@ const addr2lineUsage = `Usage: addr2line [option(s)] [addr(s)]
   -h --help              Display this information
   -v --version           Display the program's version
 
-addr2line: supported targets: elf64-x86-64 elf32-i386 elf32-iamcu elf32-x86-64 pei-i386 pe-x86-64 pei-x86-64 elf64-little elf64-big elf32-little elf32-big pe-bigobj-x86-64 pe-i386 pdb srec symbolsrec verilog tekhex binary ihex plugin
+%[1]s: supported targets: elf64-x86-64 elf32-i386 elf32-iamcu elf32-x86-64 pei-i386 pe-x86-64 pei-x86-64 elf64-little elf64-big elf32-little elf32-big pe-bigobj-x86-64 pe-i386 pdb srec symbolsrec verilog tekhex binary ihex plugin
 `
 
 const addr2lineReportBugs = "Report bugs to <https://sourceware.org/bugzilla/>\n"

@@ -68,6 +68,11 @@ const a2lStdinChunk = 100 - 1
 // RunAddr2line runs the GNU addr2line face on args (without argv[0]) and
 // returns the exit status.
 func RunAddr2line(args []string, env Env) int {
+	name := env.Name
+	if name == "" {
+		name = "addr2line"
+	}
+	env.Name = name
 	cfg := a2lConfig{exe: "a.out"}
 	target := ""
 	g := getopt{args: args, short: a2lShortOptions, long: a2lLongOptions}
@@ -77,8 +82,8 @@ func RunAddr2line(args []string, env Env) int {
 			break
 		}
 		if errMsg != "" {
-			fmt.Fprintf(env.Stderr, "addr2line: %s\n", errMsg)
-			io.WriteString(env.Stderr, addr2lineUsage)
+			fmt.Fprintf(env.Stderr, "%s: %s\n", name, errMsg)
+			fmt.Fprintf(env.Stderr, addr2lineUsage, name)
 			return 1
 		}
 		switch c {
@@ -89,7 +94,7 @@ func RunAddr2line(args []string, env Env) int {
 		case 'C':
 			cfg.demangle = true
 			if arg != "" && !demanglingStyles[arg] {
-				fmt.Fprintf(env.Stderr, "addr2line: unknown demangling style `%s'\n", arg)
+				fmt.Fprintf(env.Stderr, "%s: unknown demangling style `%s'\n", name, arg)
 				return 1
 			}
 		case 'r', 'R':
@@ -104,7 +109,7 @@ func RunAddr2line(args []string, env Env) int {
 			fmt.Fprintf(env.Stdout, "GNU addr2line (sanitrace %s, binutils 2.40 compatible)\n", env.Version)
 			return 0
 		case 'h', 'H':
-			io.WriteString(env.Stdout, addr2lineUsage+addr2lineReportBugs)
+			fmt.Fprintf(env.Stdout, addr2lineUsage+addr2lineReportBugs, name)
 			return 0
 		case 'i':
 			cfg.inlines = true
@@ -116,7 +121,7 @@ func RunAddr2line(args []string, env Env) int {
 	}
 	cfg.inputs = g.positional()
 	if target != "" && !bfdTargets[target] {
-		fmt.Fprintf(env.Stderr, "addr2line: %s: invalid bfd target\n", cfg.exe)
+		fmt.Fprintf(env.Stderr, "%s: %s: invalid bfd target\n", name, cfg.exe)
 		return 1
 	}
 	return runAddr2lineOn(cfg, env)
@@ -125,20 +130,20 @@ func RunAddr2line(args []string, env Env) int {
 func runAddr2lineOn(cfg a2lConfig, env Env) int {
 	if msg, ok := checkA2LFile(cfg.exe); !ok {
 		if msg != "" {
-			fmt.Fprintf(env.Stderr, "addr2line: %s\n", msg)
+			fmt.Fprintf(env.Stderr, "%s: %s\n", env.Name, msg)
 		}
 		return 1
 	}
 	ef, err := elf.Open(cfg.exe)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "addr2line: %s: file format not recognized\n", cfg.exe)
+		fmt.Fprintf(env.Stderr, "%s: %s: file format not recognized\n", env.Name, cfg.exe)
 		return 1
 	}
 	defer ef.Close()
 	var sec *elf.Section
 	if cfg.section != "" {
 		if sec = ef.Section(cfg.section); sec == nil {
-			fmt.Fprintf(env.Stderr, "addr2line: %s: cannot find section %s\n", cfg.exe, cfg.section)
+			fmt.Fprintf(env.Stderr, "%s: %s: cannot find section %s\n", env.Name, cfg.exe, cfg.section)
 			return 1
 		}
 	}
@@ -146,7 +151,7 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 	if err != nil {
 		// The ELF file opened, so this is a debug-information problem:
 		// addr2line answers ?? for everything in that case.
-		fmt.Fprintf(env.Stderr, "addr2line: %s: %v\n", cfg.exe, err)
+		fmt.Fprintf(env.Stderr, "%s: %s: %v\n", env.Name, cfg.exe, err)
 		mod = nil
 	} else {
 		defer mod.Close()

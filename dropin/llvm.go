@@ -19,6 +19,7 @@ type Env struct {
 	Getenv  func(string) string // nil means no environment
 	Open    Opener
 	Version string
+	Name    string // program name in addr2line's messages (its argv[0]); "" means "addr2line"
 }
 
 func (e *Env) getenv(k string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 
 	"github.com/sanitrace/sanitrace/dropin"
 	"github.com/spf13/cobra"
@@ -27,8 +28,13 @@ Invoked through a link named addr2line, sanitrace behaves as this command.`,
 }
 
 func runAddr2line(args []string, stdin *os.File, stdout, stderr *os.File) int {
+	// binutils names itself by its argv[0] in messages.
+	name := "addr2line"
+	if len(os.Args) > 0 && filepath.Base(os.Args[0]) == "addr2line" {
+		name = os.Args[0]
+	}
 	return dropin.RunAddr2line(args, dropin.Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
-		Getenv: os.Getenv, Open: dropin.OpenEngine, Version: version,
+		Getenv: os.Getenv, Open: dropin.OpenEngine, Version: version, Name: name,
 	})
 }

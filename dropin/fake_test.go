@@ -1,0 +1,54 @@
+package dropin
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// fakeModule answers from a table; addresses not in it are unknown.
+type fakeModule struct {
+	frames map[uint64][]symbolize.Frame
+	data   map[uint64]symbolize.DataSymbol
+}
+
+func (m *fakeModule) Symbolize(addr uint64, opts symbolize.LookupOptions) ([]symbolize.Frame, error) {
+	f, ok := m.frames[addr]
+	if !ok {
+		return []symbolize.Frame{{}}, nil
+	}
+	if !opts.Inlines {
+		return f[len(f)-1:], nil
+	}
+	return f, nil
+}
+
+func (m *fakeModule) Data(addr uint64) (symbolize.DataSymbol, bool) {
+	d, ok := m.data[addr]
+	return d, ok
+}
+
+func (m *fakeModule) Close() error { return nil }
+
+var testModule = &fakeModule{
+	frames: map[uint64][]symbolize.Frame{
+		0x1190: {
+			{Function: "inl", File: "/src/t.c", Line: 3, Column: 48, StartFile: "/src/t.c", StartLine: 3, StartAddress: 0x1190, HasStartAddress: true, Inlined: true},
+			{Function: "foo", File: "/src/t.c", Line: 4, Column: 33, Discriminator: 2, StartFile: "/src/t.c", StartLine: 4, StartAddress: 0x1190, HasStartAddress: true},
+		},
+		0x1060: {{Function: "main", File: "/src/t.c", Line: 5, Column: 70, StartFile: "/src/t.c", StartLine: 5, StartAddress: 0x1050, HasStartAddress: true}},
+	},
+	data: map[uint64]symbolize.DataSymbol{0x4044: {Name: "g_arr", Start: 0x4040, Size: 40}},
+}
+
+var errNotObject = errors.New("not an object")
+
+// fakeOpener opens testdata/t as the test module and fails on anything else as a
+// missing file would.
+func fakeOpener(path string, _ *symbolize.Options) (Module, error) {
+	if path == "testdata/t" {
+		return testModule, nil
+	}
+	return nil, fmt.Errorf("open %s: %w", path, errNotObject)
+}
