@@ -151,3 +151,5 @@ func cstringAt(sec []byte, off uint64) (string, bool) {
 	}
 	return "", false
 }
+
+var littleEndian = binary.LittleEndian

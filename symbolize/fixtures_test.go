@@ -14,7 +14,7 @@ import (
 // fixtureAddrs returns every 5th address of the fixture's executable
 // sections plus a few beyond them, so lookups cover functions, padding and
 // unknown addresses.
-func fixtureAddrs(t *testing.T, path string) []uint64 {
+func fixtureAddrs(t testing.TB, path string) []uint64 {
 	t.Helper()
 	f, err := elf.Open(path)
 	if err != nil {

@@ -1,0 +1,97 @@
+package symbolize
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// openBytes writes data to a temporary file and opens it.
+func openBytes(t *testing.T, data []byte) (*Object, error) {
+	p := filepath.Join(t.TempDir(), "obj")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return Open(p, &Options{DebugFileDirectories: []string{}})
+}
+
+// FuzzOpen: bytes -> ELF -> Object -> a few lookups. Nothing may panic or
+// hang; errors are fine.
+func FuzzOpen(f *testing.F) {
+	for _, name := range []string{"c-O0-dw4-nopie", "c-O2-dw5-clang", "c-O2-zdebug"} {
+		if data, err := os.ReadFile(filepath.Join("..", "testdata", "elf", name)); err == nil {
+			f.Add(data)
+			f.Add(data[:len(data)/2])
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := openBytes(t, data)
+		if o == nil {
+			if err == nil {
+				t.Fatal("nil object without error")
+			}
+			return
+		}
+		defer o.Close()
+		for _, a := range []uint64{0, 0x1000, 0x1130, 0x401126, 0x4011a0} {
+			fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true})
+			if len(fr) == 0 {
+				t.Fatal("no frames")
+			}
+			o.Data(a)
+		}
+	})
+}
+
+// FuzzLineProgram feeds arbitrary bytes to the line-program decoder.
+func FuzzLineProgram(f *testing.F) {
+	if data, err := os.ReadFile(filepath.Join("..", "testdata", "elf", "c-O2-dw5-pie")); err == nil {
+		if o, err := Open(filepath.Join("..", "testdata", "elf", "c-O2-dw5-pie"), nil); err == nil && o.sec != nil {
+			line := o.sec.line
+			if len(line) > 4096 {
+				line = line[:4096]
+			}
+			f.Add(line, o.sec.lineStr)
+		}
+		_ = data
+	}
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0}, []byte(nil))
+	f.Fuzz(func(t *testing.T, line, lineStr []byte) {
+		lt, _ := decodeLineProgram(lineProgramInput{line: line, lineStr: lineStr, compDir: "/c", bo: littleEndian})
+		if lt != nil {
+			lt.lookup(0x1130)
+		}
+	})
+}
+
+// TestTruncated opens every truncation step of a real binary: each must give
+// an object or an error, never a panic.
+func TestTruncated(t *testing.T) {
+	data, err := os.ReadFile(fixture(t, "c-O2-dw5-pie"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(data); n += len(data)/97 + 1 {
+		o, err := openBytes(t, data[:n])
+		if o == nil && err == nil {
+			t.Fatalf("truncated at %d: nil object without error", n)
+		}
+		if o != nil {
+			fr, _ := o.Symbolize(0x1130, LookupOptions{Inlines: true})
+			if len(fr) == 0 {
+				t.Fatalf("truncated at %d: no frames", n)
+			}
+		}
+	}
+}
+
+// TestErrorNamesFile checks the one-line error names the file.
+func TestErrorNamesFile(t *testing.T) {
+	_, err := openBytes(t, []byte("not an elf file"))
+	if err == nil {
+		t.Fatal("no error for garbage")
+	}
+	if want := "symbolize: open "; len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+		t.Errorf("error %q does not start with %q", err, want)
+	}
+}
