@@ -170,7 +170,9 @@ func TestDataAgainstLLVM(t *testing.T) {
 			}
 			bad := 0
 			for i, l := range lines {
-				var j struct{ Data struct{ Name, Start, Size string } }
+				var j struct {
+					Data struct{ Name, Start, Size string }
+				}
 				if err := json.Unmarshal([]byte(l), &j); err != nil {
 					t.Fatal(err)
 				}
