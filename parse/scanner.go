@@ -16,7 +16,7 @@ const (
 	MaxLineLen = 64 << 10
 	// maxReportLines ends a report that goes on for longer than any real
 	// one (a runaway stack dump); it is returned marked Truncated.
-	maxReportLines = 200000
+	maxReportLines = 100000
 	// pendingMax is how many unrecognised lines a report may contain in a
 	// row before the report is taken to have ended before them.
 	pendingMax = 16

@@ -1,0 +1,77 @@
+package parse
+
+import (
+	"bytes"
+	"io"
+	"testing"
+)
+
+// FuzzScanner feeds arbitrary logs to the Scanner: it must not panic or
+// loop, and every report must be consistent. Seeds (testdata/fuzz/
+// FuzzScanner) are small corpus logs, some with noise added.
+func FuzzScanner(f *testing.F) {
+	f.Add([]byte("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1 bp 0x2 sp 0x3 T0)\n    #0 0x1 in main a.c:1:2\n==1==ABORTING\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc := NewScanner(bytes.NewReader(data), "fuzz")
+		lines := bytes.Count(data, []byte("\n")) + 1
+		prev := 0
+		for n := 0; ; n++ {
+			r, err := sc.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n > lines {
+				t.Fatalf("more reports (%d) than lines (%d)", n, lines)
+			}
+			if r.Tool == "" || len(r.Raw) == 0 {
+				t.Fatalf("report without tool or lines: %+v", r)
+			}
+			if r.Input.FirstLine < prev || r.Input.LastLine < r.Input.FirstLine || r.Input.LastLine > lines {
+				t.Fatalf("bad line range %+v (previous report started at %d, %d lines)", r.Input, prev, lines)
+			}
+			prev = r.Input.FirstLine
+			for _, s := range r.Stacks {
+				if len(s.Frames) == 0 || s.Role == "" {
+					t.Fatalf("empty or role-less stack %+v", s)
+				}
+			}
+			if r.Shadow != nil {
+				for _, row := range r.Shadow.Rows {
+					if row.Marked >= len(row.Bytes) {
+						t.Fatalf("marked byte %d outside row %+v", row.Marked, row)
+					}
+				}
+			}
+		}
+	})
+}
+
+// FuzzParseFrame checks that frame parsing never panics and that what it
+// extracts comes from the line.
+func FuzzParseFrame(f *testing.F) {
+	for _, s := range []string{
+		"    #0 0x55821e959568 in session_id /build/ci/src/use_after_free.c:33:13",
+		"    #1 transfer_locked /build/ci/src/lock_order.c:20:3 (lock_order+0x4cf126) (BuildId: 34)",
+		"    #2 0x60600000005f  (<unknown module>)",
+		"#1  0x0000555555555161 in measure (s=0x0) at g.c:3",
+		"./bt(handler_fn+0x16) [0x55b061033243]",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, parse := range []func(string) (Frame, bool){ParseFrame, ParseGDBFrame, ParseBacktraceSymbol} {
+			fr, ok := parse(line)
+			if !ok {
+				continue
+			}
+			for _, part := range []string{fr.Function, fr.File, fr.Module, fr.BuildID} {
+				if !bytes.Contains([]byte(line), []byte(part)) {
+					t.Fatalf("%q: field %q not in the line", line, part)
+				}
+			}
+		}
+	})
+}
