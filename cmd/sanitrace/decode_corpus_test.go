@@ -20,12 +20,12 @@ type corpusExpected struct {
 		Stacks          []struct {
 			Title  string `json:"title"`
 			Frames []struct {
-				PC             *string      `json:"pc"`
-				Module         string       `json:"module"`
-				ModuleOffset   string       `json:"module_offset"`
-				ModuleAsPrinted *string     `json:"module_as_printed"`
-				InCase         *string      `json:"in_case"`
-				LLVMSymbolizer []llvmAnswer `json:"llvm_symbolizer"`
+				PC              *string      `json:"pc"`
+				Module          string       `json:"module"`
+				ModuleOffset    string       `json:"module_offset"`
+				ModuleAsPrinted *string      `json:"module_as_printed"`
+				InCase          *string      `json:"in_case"`
+				LLVMSymbolizer  []llvmAnswer `json:"llvm_symbolizer"`
 			} `json:"frames"`
 		} `json:"stacks"`
 	} `json:"reports"`
@@ -67,9 +67,9 @@ func physical(frames []frameJSON) [][]frameJSON {
 // found, and frames of the case binaries carrying llvm-symbolizer's answer.
 type corpusTally struct {
 	cases, reports, reportsOK, stacks, stacksOK int
-	frames, framesOK                           int // in-case physical frames
-	otherFrames, otherOK                       int // frames in system modules: module+offset only
-	diffs                                      []string
+	frames, framesOK                            int // in-case physical frames
+	otherFrames, otherOK                        int // frames in system modules: module+offset only
+	diffs                                       []string
 }
 
 func (c *corpusTally) diff(format string, args ...any) {

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // The demo: a gcc ASan use-after-free report printed with symbolize=0 by a
@@ -288,4 +287,3 @@ func (w *notifyWriter) String() string {
 	defer w.mu.Unlock()
 	return w.b.String()
 }
-
