@@ -87,8 +87,8 @@ func FrameText(f Frame) string {
 		}
 	case f.Module != nil && f.Offset != nil:
 		b.WriteString(" (" + filepath.Base(*f.Module) + "+" + *f.Offset + ")")
-	case f.Module != nil:
-		b.WriteString(" (outside " + filepath.Base(*f.Module) + ")")
+	case f.Module == nil:
+		b.WriteString(" (not in the --obj binary)")
 	}
 	if f.Inlined {
 		b.WriteString(" (inlined)")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"debug/elf"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -116,7 +117,11 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 			fmt.Fprintf(cmd.ErrOrStderr(), "sanitrace: lws: %v\n", err)
 		}
 		defer obj.Close()
-		sym = newLWSSymbolizer(obj, o.obj, base)
+		text, err := executableRanges(o.obj)
+		if err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", err)}
+		}
+		sym = newLWSSymbolizer(obj, o.obj, base, text)
 	}
 
 	out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
@@ -251,14 +256,45 @@ type lwsSymbolizer struct {
 	obj    *symbolize.Object
 	module string
 	base   uint64
+	text   [][2]uint64                  // the module's executable segments [start, end)
 	cache  map[uint64][]symbolize.Frame // by pc; bounded, see lookup
+}
+
+// executableRanges returns the link-time address ranges of the executable
+// PT_LOAD segments of an ELF file. A heap dump mixes pcs of several modules
+// (the executable, libc, lws itself); only those inside these ranges belong
+// to --obj, the others are left unsymbolized instead of being matched to
+// whatever symbol of --obj happens to lie nearest.
+func executableRanges(path string) ([][2]uint64, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r [][2]uint64
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
+			r = append(r, [2]uint64{p.Vaddr, p.Vaddr + p.Memsz})
+		}
+	}
+	return r, nil
+}
+
+// inModule reports whether a link-time address lies in an executable segment.
+func (s *lwsSymbolizer) inModule(addr uint64) bool {
+	for _, r := range s.text {
+		if addr >= r[0] && addr < r[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // lwsCacheMax bounds the pc cache; heap dumps repeat few distinct pcs.
 const lwsCacheMax = 1 << 16
 
-func newLWSSymbolizer(obj *symbolize.Object, module string, base uint64) *lwsSymbolizer {
-	return &lwsSymbolizer{obj: obj, module: module, base: base, cache: make(map[uint64][]symbolize.Frame)}
+func newLWSSymbolizer(obj *symbolize.Object, module string, base uint64, text [][2]uint64) *lwsSymbolizer {
+	return &lwsSymbolizer{obj: obj, module: module, base: base, text: text, cache: make(map[uint64][]symbolize.Frame)}
 }
 
 // lookup symbolizes one runtime pc. Every pc in a record is a return
@@ -266,7 +302,7 @@ func newLWSSymbolizer(obj *symbolize.Object, module string, base uint64) *lwsSym
 // the address looked up is pc-base-1: inside the call instruction, which
 // gives the call's line and the right inline chain. nil: outside the module.
 func (s *lwsSymbolizer) lookup(pc uint64) []symbolize.Frame {
-	if pc <= s.base {
+	if pc <= s.base || !s.inModule(pc-s.base-1) {
 		return nil
 	}
 	if f, ok := s.cache[pc]; ok {
@@ -288,18 +324,17 @@ func (s *lwsSymbolizer) lookup(pc uint64) []symbolize.Frame {
 func (s *lwsSymbolizer) frames(pcs []uint64) []lwsheap.Frame {
 	var out []lwsheap.Frame
 	for _, pc := range pcs {
-		module := s.module
-		var offset *string
-		if pc > s.base {
-			off := lwsheap.Hex(pc - s.base)
-			offset = &off
+		var module, offset *string
+		if pc > s.base && s.inModule(pc-s.base-1) {
+			m, off := s.module, lwsheap.Hex(pc-s.base)
+			module, offset = &m, &off
 		}
 		chain := s.lookup(pc)
 		if len(chain) == 0 {
 			chain = []symbolize.Frame{{}}
 		}
 		for _, f := range chain {
-			j := lwsheap.Frame{PC: lwsheap.Hex(pc), Line: f.Line, Column: f.Column, Module: &module, Offset: offset, Inlined: f.Inlined, Symbolized: "none"}
+			j := lwsheap.Frame{PC: lwsheap.Hex(pc), Line: f.Line, Column: f.Column, Module: module, Offset: offset, Inlined: f.Inlined, Symbolized: "none"}
 			if f.Function != "" {
 				fn := f.Function
 				j.Function = &fn
