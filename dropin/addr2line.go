@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/bits"
 	"os"
 	"strings"
 
@@ -161,7 +162,7 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 	defer out.Flush()
 	if len(cfg.inputs) > 0 {
 		for _, in := range cfg.inputs {
-			a.translate(out, scanVMA(in))
+			a.translate(out, a.address(in))
 		}
 		return 0
 	}
@@ -171,7 +172,7 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 		if chunk == "" && err != nil {
 			break
 		}
-		a.translate(out, scanVMA(chunk))
+		a.translate(out, a.address(chunk))
 		// "fflush() is essential for using this command as a server child
 		// process" (addr2line.c): one answer per address, flushed.
 		out.Flush()
@@ -212,6 +213,42 @@ type a2lSession struct {
 	section *elf.Section
 	mod     Module
 	is32    bool
+	symbols map[string]uint64 // by name, read on first use
+}
+
+// address is how addr2line 2.40 reads an address: "symbol[+offset]" when
+// the part before '+' names a symbol (an empty name stands for 0), else a
+// hexadecimal number.
+func (a *a2lSession) address(s string) uint64 {
+	name, off, plus := strings.Cut(strings.TrimSuffix(s, "\n"), "+")
+	if name == "" && plus {
+		return strtoul0(off)
+	}
+	if v, ok := a.symbol(name); ok {
+		return v + strtoul0(off)
+	}
+	return scanVMA(s)
+}
+
+// symbol returns the value of the first symbol called name.
+func (a *a2lSession) symbol(name string) (uint64, bool) {
+	if name == "" {
+		return 0, false
+	}
+	if a.symbols == nil {
+		a.symbols = map[string]uint64{}
+		syms, err := a.elf.Symbols()
+		if err != nil || len(syms) == 0 {
+			syms, _ = a.elf.DynamicSymbols()
+		}
+		for _, s := range syms {
+			if _, dup := a.symbols[s.Name]; !dup {
+				a.symbols[s.Name] = s.Value
+			}
+		}
+	}
+	v, ok := a.symbols[name]
+	return v, ok
 }
 
 // translate answers one address as addr2line.c's translate_addresses.
@@ -316,20 +353,13 @@ func (a *a2lSession) lookup(pc uint64) []symbolize.Frame {
 	return frames
 }
 
-// scanVMA is bfd_scan_vma(s, NULL, 16), i.e. strtoul in base 16: leading
-// space, an optional sign and 0x, then hex digits up to the first other
-// byte; overflow saturates.
+// scanVMA is binutils 2.40's bfd_scan_vma(s, NULL, 16): leading space, an
+// optional 0x, then hex digits up to the first other byte; no sign;
+// overflow saturates.
 func scanVMA(s string) uint64 {
 	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := false
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
 	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		if _, ok := digitValue(s[2]); ok && isHex(s[2]) {
-			s = s[2:]
-		}
+		s = s[2:]
 	}
 	var v uint64
 	overflow := false
@@ -342,6 +372,36 @@ func scanVMA(s string) uint64 {
 	}
 	if overflow {
 		return ^uint64(0)
+	}
+	return v
+}
+
+// strtoul0 is strtoul(s, NULL, 0) for the offset of "symbol+offset".
+func strtoul0(s string) uint64 {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	base := uint64(10)
+	switch {
+	case len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isHex(s[2]):
+		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base = 8
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d, ok := digitValue(s[i])
+		if !ok || d >= base {
+			break
+		}
+		hi, lo := bits.Mul64(v, base)
+		lo, carry := bits.Add64(lo, d, 0)
+		if hi != 0 || carry != 0 {
+			return ^uint64(0)
+		}
+		v = lo
 	}
 	if neg {
 		v = -v

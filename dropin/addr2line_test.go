@@ -19,8 +19,8 @@ func TestScanVMA(t *testing.T) {
 		want uint64
 	}{
 		{"1190", 0x1190}, {"0x1190", 0x1190}, {"0X1190", 0x1190}, {"  0x10\n", 0x10},
-		{"10 junk", 0x10}, {"", 0}, {"zz", 0}, {"0x", 0}, {"0xg", 0}, {"-1", ^uint64(0)},
-		{"+10", 0x10}, {"12345678901234567890", ^uint64(0)}, {"ffffffffffffffff", ^uint64(0)},
+		{"10 junk", 0x10}, {"", 0}, {"zz", 0}, {"0x", 0}, {"0xg", 0}, {"-1", 0},
+		{"+10", 0}, {"12345678901234567890", ^uint64(0)}, {"ffffffffffffffff", ^uint64(0)},
 	}
 	for _, tt := range tests {
 		if got := scanVMA(tt.in); got != tt.want {
