@@ -4,24 +4,29 @@ import "encoding/binary"
 
 // bitReader reads FORMAT.md's fields: N value bits MSB first, then one pad
 // bit whose value is ignored. It never reads past limit bits.
+//
+// buf must extend at least readSlack bytes beyond the bitstream (zeros or
+// anything: those bits are never part of a value), so that every field
+// but the widest is one unaligned 64-bit load.
 type bitReader struct {
 	buf   []byte
 	pos   int // next bit, counted from the MSB of buf[0]
 	limit int // 8 * len(bitstream)
 }
 
+// readSlack is how far buf must extend past the bitstream.
+const readSlack = 8
+
 // field reads a width-bit value and its pad bit; ok is false when the
 // stream ends first (the caller names the field in its error).
 func (r *bitReader) field(width int) (v uint64, ok bool) {
-	if r.pos+width+1 > r.limit {
+	pos := r.pos
+	if pos+width+1 > r.limit {
 		return 0, false
 	}
-	pos := r.pos
 	r.pos = pos + width + 1 // the pad bit is skipped
-	i, off := pos>>3, pos&7
-	if i+8 <= len(r.buf) && off+width <= 64 {
-		// Fast path: one big-endian load holds the whole field.
-		w := binary.BigEndian.Uint64(r.buf[i:]) << uint(off)
+	if width <= 57 {        // 7 bits of offset + 57 fit one load
+		w := binary.BigEndian.Uint64(r.buf[pos>>3:]) << uint(pos&7)
 		return w >> uint(64-width), true // width 0 gives 0: Go shifts by 64 to 0
 	}
 	for width > 0 {

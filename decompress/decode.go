@@ -1,6 +1,9 @@
 package decompress
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // MaxDepth is the largest number of frames the 5-bit depth field holds.
 const MaxDepth = 31
@@ -79,22 +82,37 @@ func (d *Decoder) DecodePayload(payload []byte) (Backtrace, error) {
 		return Backtrace{}, errorf(ErrLengthMismatch, "payload of %d characters is longer than any 16-bit length allows", len(payload))
 	}
 	blob, err := appendBase64Decode(d.blob[:0], payload)
-	d.blob = blob
 	if err != nil {
 		return Backtrace{}, err
 	}
-	return d.DecodeBlob(blob)
+	d.blob = withSlack(blob)
+	return d.decodeBlob(d.blob)
+}
+
+// withSlack returns blob with at least readSlack bytes of capacity after
+// it (what bitReader loads past the bitstream), growing it if needed.
+func withSlack(blob []byte) []byte {
+	if cap(blob)-len(blob) < readSlack {
+		blob = slices.Grow(blob, readSlack)
+	}
+	return blob
 }
 
 // DecodeBlob decodes a binary blob: bitstream, fill, 2-byte length trailer.
 func (d *Decoder) DecodeBlob(blob []byte) (Backtrace, error) {
+	d.blob = withSlack(append(d.blob[:0], blob...))
+	return d.decodeBlob(d.blob)
+}
+
+// decodeBlob decodes a blob that has readSlack bytes of capacity after it.
+func (d *Decoder) decodeBlob(blob []byte) (Backtrace, error) {
 	if len(blob) < 2 {
 		return Backtrace{}, errorf(ErrBlobTooShort, "decoded payload is %d byte(s); the 2-byte length trailer alone needs 2", len(blob))
 	}
 	if l := int(blob[len(blob)-2])<<8 | int(blob[len(blob)-1]); l != len(blob) {
 		return Backtrace{}, errorf(ErrLengthMismatch, "length trailer says %d bytes, payload decodes to %d", l, len(blob))
 	}
-	r := bitReader{buf: blob, limit: 8 * (len(blob) - 2)}
+	r := bitReader{buf: blob[:len(blob)+readSlack], limit: 8 * (len(blob) - 2)}
 	depth, ok := r.field(5)
 	if !ok {
 		return Backtrace{}, truncated(&r, fDepth, 0)

@@ -3,6 +3,7 @@ package decompress
 import (
 	"bytes"
 	"math/bits"
+	"slices"
 	"strconv"
 )
 
@@ -121,10 +122,13 @@ func AppendB(dst []byte, bt Backtrace) []byte {
 func appendHex(dst []byte, v uint64) []byte {
 	const digits = "0123456789abcdef"
 	n := (bits.Len64(v|1) + 3) / 4
+	dst = slices.Grow(dst, n)
+	out := dst[len(dst) : len(dst)+n]
 	for i := n - 1; i >= 0; i-- {
-		dst = append(dst, digits[v>>(4*uint(i))&15])
+		out[i] = digits[v&15]
+		v >>= 4
 	}
-	return dst
+	return dst[:len(dst)+n]
 }
 
 // ParseB parses the text after a "~b#" lead-in ("size: N, 0x… 0x…", with or
