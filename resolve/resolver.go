@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -251,7 +252,16 @@ func (r *Resolver) context(rep *parse.Report) context {
 		r.logPaths = make(map[string]string)
 	}
 	ctx := context{siblings: make(map[string]string)}
-	if name != "" && name != "-" {
+	switch name {
+	case "":
+	case "-":
+		// stdin: the log's directory is unknown; where decode runs is the
+		// best guess (a log is usually decoded where it lies, next to the
+		// binaries of its run).
+		if wd, err := os.Getwd(); err == nil {
+			ctx.logDir = wd
+		}
+	default:
 		ctx.logDir = filepath.Dir(name)
 	}
 	note := func(p string) {

@@ -68,6 +68,7 @@ func physical(frames []frameJSON) [][]frameJSON {
 type corpusTally struct {
 	cases, reports, reportsOK, stacks, stacksOK int
 	frames, framesOK                            int // in-case physical frames
+	framesSpacing                               int // identical but for "> >" template spacing
 	otherFrames, otherOK                        int // frames in system modules: module+offset only
 	diffs                                       []string
 }
@@ -115,14 +116,18 @@ func TestDecodeCorpus(t *testing.T) {
 		all.stacksOK += tally.stacksOK
 		all.frames += tally.frames
 		all.framesOK += tally.framesOK
+		all.framesSpacing += tally.framesSpacing
 		all.otherFrames += tally.otherFrames
 		all.otherOK += tally.otherOK
 	}
-	pct := 100 * float64(all.framesOK) / float64(max(all.frames, 1))
-	t.Logf("corpus: %d cases; reports %d/%d; stacks %d/%d; case-binary frames identical to llvm-symbolizer %d/%d (%.2f%%); system-module frames with the right module+offset %d/%d",
-		all.cases, all.reportsOK, all.reports, all.stacksOK, all.stacks, all.framesOK, all.frames, pct, all.otherOK, all.otherFrames)
-	if pct < 99 {
-		t.Errorf("only %.2f%% of case-binary frames identical, want >= 99%%", pct)
+	strict := 100 * float64(all.framesOK) / float64(max(all.frames, 1))
+	lenient := 100 * float64(all.framesOK+all.framesSpacing) / float64(max(all.frames, 1))
+	t.Logf("corpus: %d cases; reports %d/%d; stacks %d/%d; case-binary frames identical to llvm-symbolizer %d/%d (%.2f%%), %.2f%% counting %d that differ only in \"> >\" template spacing; system-module frames with the right module+offset %d/%d",
+		all.cases, all.reportsOK, all.reports, all.stacksOK, all.stacks, all.framesOK, all.frames, strict, lenient, all.framesSpacing, all.otherOK, all.otherFrames)
+	// The spacing class is the demangler's (docs/differences.md, decode):
+	// llvm-symbolizer 14 prints "> >", the engine ">>" for now.
+	if lenient < 99 {
+		t.Errorf("only %.2f%% of case-binary frames identical, want >= 99%%", lenient)
 	}
 }
 
@@ -140,6 +145,10 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Decoded from stdin in the log's directory, as a user would: TSan
+	// names the executable by base name only, and some reports print no
+	// absolute path for it anywhere.
+	t.Chdir(dir)
 	stdout, stderr, code := runCLI(t, string(log), "decode", "--format", "json", "--prefix-map", "/build/ci="+corpus)
 	wantCode := exitOK
 	if len(want.Reports) > 0 {
@@ -218,8 +227,13 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 					continue
 				}
 				tally.frames++
-				if placeOK && sameChain(&tally, where, chain, wf.LLVMSymbolizer) {
-					tally.framesOK++
+				if placeOK {
+					switch sameChain(&tally, where, chain, wf.LLVMSymbolizer) {
+					case chainSame:
+						tally.framesOK++
+					case chainSpacing:
+						tally.framesSpacing++
+					}
 				}
 			}
 			if stackOK {
@@ -233,8 +247,25 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 	return tally
 }
 
+type chainMatch int
+
+const (
+	chainDiffers chainMatch = iota
+	chainSame
+	chainSpacing // the same but for the spacing between closing template brackets
+)
+
+// templateSpacing removes the space that LLVM 14's demangler prints between
+// closing template brackets ("> >"), which newer demanglers do not.
+func templateSpacing(s string) string {
+	for strings.Contains(s, "> >") {
+		s = strings.ReplaceAll(s, "> >", ">>")
+	}
+	return s
+}
+
 // sameChain compares a decoded inline chain with llvm-symbolizer's.
-func sameChain(tally *corpusTally, where string, chain []frameJSON, want []llvmAnswer) bool {
+func sameChain(tally *corpusTally, where string, chain []frameJSON, want []llvmAnswer) chainMatch {
 	format := func(fn, file string, line, col int) string {
 		return fmt.Sprintf("%s %s:%d:%d", fn, file, line, col)
 	}
@@ -245,16 +276,21 @@ func sameChain(tally *corpusTally, where string, chain []frameJSON, want []llvmA
 	for _, a := range want {
 		w = append(w, format(str(a.Function), str(a.File), intOr0(a.Line), intOr0(a.Column)))
 	}
-	if strings.Join(g, " | ") != strings.Join(w, " | ") {
-		tally.diff("%s:\n    got  %s\n    want %s", where, strings.Join(g, " | "), strings.Join(w, " | "))
-		return false
+	gs, ws := strings.Join(g, " | "), strings.Join(w, " | ")
+	match := chainSame
+	if gs != ws {
+		if templateSpacing(gs) != templateSpacing(ws) {
+			tally.diff("%s:\n    got  %s\n    want %s", where, gs, ws)
+			return chainDiffers
+		}
+		match = chainSpacing
 	}
 	known := len(want) > 0 && (str(want[0].Function) != "" || str(want[0].File) != "")
 	for _, f := range chain {
 		if known && f.Symbolized != "sanitrace" {
 			tally.diff("%s: symbolized %q, want \"sanitrace\"", where, f.Symbolized)
-			return false
+			return chainDiffers
 		}
 	}
-	return true
+	return match
 }
