@@ -15,7 +15,7 @@ demo=$PWD/testdata/demo
 # decode exits 1 when it found a report (so CI can gate on it): expected here.
 decode() {
 	local status=0
-	"$bin" decode --prefix-map "/build/demo=$demo" "$@" "$demo/session.log" || status=$?
+	"$bin" decode --prefix-map "/build/demo=$demo" "$@" testdata/demo/session.log || status=$?
 	if [ "$status" -ne 1 ]; then
 		echo "demo: sanitrace decode exited $status, want 1 (one report found)" >&2
 		exit 1
