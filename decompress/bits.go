@@ -40,6 +40,16 @@ func (r *bitReader) field(width int) (v uint64, ok bool) {
 	return v, true
 }
 
+// peek returns the next width (<= 57) bits without consuming them; ok is
+// false when fewer remain.
+func (r *bitReader) peek(width int) (v uint64, ok bool) {
+	if r.pos+width > r.limit {
+		return 0, false
+	}
+	w := binary.BigEndian.Uint64(r.buf[r.pos>>3:]) << uint(r.pos&7)
+	return w >> uint(64-width), true
+}
+
 // bitWriter writes fields with a zero pad bit after each, MSB first.
 type bitWriter struct {
 	buf []byte

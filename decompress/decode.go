@@ -119,38 +119,24 @@ func (d *Decoder) decodeBlob(blob []byte) (Backtrace, error) {
 	}
 	pcs := d.pcs[:0]
 	for i := 0; i < int(depth); i++ {
-		kind, ok := r.field(1)
-		if !ok {
-			return Backtrace{}, truncated(&r, fKind, i)
+		kind, back, sign, n, err := frameHeader(&r, i)
+		if err != nil {
+			d.pcs = pcs
+			return Backtrace{}, err
 		}
-		if kind == 0 {
-			n, ok := r.field(6)
-			if !ok {
-				return Backtrace{}, truncated(&r, fLitCount, i)
-			}
-			v, ok := r.field(int(n))
-			if !ok {
+		v, ok := r.field(int(n))
+		if !ok {
+			d.pcs = pcs
+			if kind == 0 {
 				return Backtrace{}, truncated(&r, fLitValue, i)
 			}
+			return Backtrace{}, truncated(&r, fDeltaValue, i)
+		}
+		if kind == 0 {
 			pcs = append(pcs, v)
 			continue
 		}
-		back, ok := r.field(3)
-		if !ok {
-			return Backtrace{}, truncated(&r, fBack, i)
-		}
-		sign, ok := r.field(1)
-		if !ok {
-			return Backtrace{}, truncated(&r, fSign, i)
-		}
-		n, ok := r.field(6)
-		if !ok {
-			return Backtrace{}, truncated(&r, fDeltaCount, i)
-		}
-		delta, ok := r.field(int(n))
-		if !ok {
-			return Backtrace{}, truncated(&r, fDeltaValue, i)
-		}
+		delta := v
 		if int(back)+1 > i {
 			d.pcs = pcs
 			return Backtrace{}, errorf(ErrBadReference, "frame %d refers %d frame(s) back, only %d earlier frame(s) exist", i, back+1, i)
@@ -183,6 +169,42 @@ func (d *Decoder) decodeBlob(blob []byte) (Backtrace, error) {
 	}
 	// Everything after the size field (fill, user data) is ignored: §4.4.
 	return Backtrace{Size: size, PCs: pcs}, nil
+}
+
+// frameHeader reads a frame's fixed-width fields: kind, and count for a
+// literal; kind, back, sign and count for a delta. With 15 bits left (the
+// common case) that is one load; near the end of the stream the fields are
+// read one by one so that a truncation names the field.
+func frameHeader(r *bitReader, frame int) (kind, back, sign, n uint64, err error) {
+	if h, ok := r.peek(15); ok {
+		// kind,pad | literal: count(6),pad | delta: back(3),pad,sign,pad,count(6),pad
+		if h>>14 == 0 {
+			r.pos += 9
+			return 0, 0, 0, h >> 7 & 63, nil
+		}
+		r.pos += 15
+		return 1, h >> 10 & 7, h >> 8 & 1, h >> 1 & 63, nil
+	}
+	var ok bool
+	if kind, ok = r.field(1); !ok {
+		return 0, 0, 0, 0, truncated(r, fKind, frame)
+	}
+	if kind == 0 {
+		if n, ok = r.field(6); !ok {
+			return 0, 0, 0, 0, truncated(r, fLitCount, frame)
+		}
+		return kind, 0, 0, n, nil
+	}
+	if back, ok = r.field(3); !ok {
+		return 0, 0, 0, 0, truncated(r, fBack, frame)
+	}
+	if sign, ok = r.field(1); !ok {
+		return 0, 0, 0, 0, truncated(r, fSign, frame)
+	}
+	if n, ok = r.field(6); !ok {
+		return 0, 0, 0, 0, truncated(r, fDeltaCount, frame)
+	}
+	return kind, back, sign, n, nil
 }
 
 // DecodeLine decodes the "~m#" record in line into a new Backtrace. Use a
