@@ -2,6 +2,7 @@ package dropin
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -99,7 +100,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	r := bufio.NewReaderSize(env.Stdin, 4096)
 	for {
 		line, tooLong, err := readLine(r, maxQueryLine)
-		if line == "" && err != nil {
+		if line == "" && !tooLong && err != nil {
 			break
 		}
 		if tooLong {
@@ -292,7 +293,8 @@ func baseName(p string) string {
 }
 
 // readLine reads one line (without its newline) of at most limit bytes;
-// the rest of a longer line is discarded and tooLong set.
+// the rest of a longer line is discarded and tooLong set. err is io.EOF
+// when the input ended, possibly after a last line without a newline.
 func readLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error) {
 	var b []byte
 	for {
@@ -305,21 +307,16 @@ func readLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error)
 		if e == bufio.ErrBufferFull {
 			continue
 		}
-		err = e
-		break
+		if e == nil && chunk[len(chunk)-1] == '\n' {
+			b = bytes.TrimSuffix(b, []byte("\n"))
+			return string(b), tooLong, nil
+		}
+		// The input ended (or failed) before a newline.
+		if e == nil {
+			e = io.EOF
+		}
+		return string(b), tooLong, e
 	}
-	if len(b) > 0 && b[len(b)-1] == '\n' {
-		b = b[:len(b)-1]
-	} else if err == nil {
-		err = io.EOF
-	}
-	if len(b) == 0 && err != nil && !tooLong {
-		return "", false, err
-	}
-	if tooLong {
-		return "x", true, err
-	}
-	return string(b), false, err
 }
 
 // tokenizeGNU splits an options string as cl::TokenizeGNUCommandLine:

@@ -303,3 +303,20 @@ func FuzzLLVMArgs(f *testing.F) {
 		}
 	})
 }
+
+func TestReadLine(t *testing.T) {
+	in := "short\n" + strings.Repeat("x", 100) + "\nnext\nlast"
+	r := bufio.NewReaderSize(strings.NewReader(in), 16)
+	type res struct {
+		line    string
+		tooLong bool
+		err     error
+	}
+	want := []res{{"short", false, nil}, {"", true, nil}, {"next", false, nil}, {"last", false, io.EOF}}
+	for i, w := range want {
+		line, tooLong, err := readLine(r, 50)
+		if tooLong != w.tooLong || err != w.err || (!tooLong && line != w.line) {
+			t.Errorf("line %d: got (%q, %v, %v), want (%q, %v, %v)", i, line, tooLong, err, w.line, w.tooLong, w.err)
+		}
+	}
+}

@@ -14,18 +14,18 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files from the reference tools")
+var faceUpdate = flag.Bool("update", false, "rewrite golden files from the reference tools")
 
-// fixtureDir is where the committed ELF fixtures are, relative to this
+// faceFixtureDir is where the committed ELF fixtures are, relative to this
 // package.
-const fixtureDir = "../../testdata/elf"
+const faceFixtureDir = "../../testdata/elf"
 
-// runFace runs sanitrace in-process under argv0 (so the argv[0] dispatch is
+// faceRunFace runs sanitrace in-process under argv0 (so the argv[0] dispatch is
 // exercised) with stdin as input, and returns what it wrote.
-func runFace(t testing.TB, argv0 string, args []string, stdin string) (stdout, stderr string, code int) {
+func faceRunFace(t testing.TB, argv0 string, args []string, stdin string) (stdout, stderr string, code int) {
 	t.Helper()
 	dir := t.TempDir()
-	in := writeTemp(t, dir, "stdin", stdin)
+	in := faceWriteTemp(t, dir, "stdin", stdin)
 	out, err := os.Create(filepath.Join(dir, "stdout"))
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func runFace(t testing.TB, argv0 string, args []string, stdin string) (stdout, s
 	return string(o), string(e), code
 }
 
-func writeTemp(t testing.TB, dir, name, content string) *os.File {
+func faceWriteTemp(t testing.TB, dir, name, content string) *os.File {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
@@ -56,8 +56,8 @@ func writeTemp(t testing.TB, dir, name, content string) *os.File {
 	return f
 }
 
-// runTool runs a reference tool and returns its output.
-func runTool(t testing.TB, tool string, args []string, stdin string) (stdout, stderr string, code int) {
+// faceRunTool runs a reference tool and returns its output.
+func faceRunTool(t testing.TB, tool string, args []string, stdin string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(tool, args...)
 	cmd.Stdin = strings.NewReader(stdin)
@@ -73,7 +73,7 @@ func runTool(t testing.TB, tool string, args []string, stdin string) (stdout, st
 	return o.String(), e.String(), code
 }
 
-func needTool(t testing.TB, name string) string {
+func faceNeedTool(t testing.TB, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err != nil {
@@ -82,11 +82,11 @@ func needTool(t testing.TB, name string) string {
 	return p
 }
 
-// fixtureAddresses picks the addresses a golden covers, from the ELF
+// faceFixtureAddresses picks the addresses a golden covers, from the ELF
 // symbols and DWARF of src (the fixture itself, or its unstripped twin):
 // function starts, middles and last bytes, the start of every inlined
 // subroutine (up to a bound), 0 and an address past the end of .text.
-func fixtureAddresses(t testing.TB, src string, maxFuncs, maxInlines int) []uint64 {
+func faceFixtureAddresses(t testing.TB, src string, maxFuncs, maxInlines int) []uint64 {
 	t.Helper()
 	f, err := elf.Open(src)
 	if err != nil {
@@ -151,7 +151,7 @@ func fixtureAddresses(t testing.TB, src string, maxFuncs, maxInlines int) []uint
 	return addrs
 }
 
-func dataAddresses(t testing.TB, src string) []uint64 {
+func faceDataAddresses(t testing.TB, src string) []uint64 {
 	t.Helper()
 	f, err := elf.Open(src)
 	if err != nil {
@@ -172,7 +172,7 @@ func dataAddresses(t testing.TB, src string) []uint64 {
 	return append(addrs, 0)
 }
 
-func hexList(addrs []uint64, prefix string) []string {
+func faceHexList(addrs []uint64, prefix string) []string {
 	s := make([]string, len(addrs))
 	for i, a := range addrs {
 		s[i] = fmt.Sprintf("%s%x", prefix, a)
@@ -180,11 +180,11 @@ func hexList(addrs []uint64, prefix string) []string {
 	return s
 }
 
-// compareGolden compares got with the golden file, or rewrites the golden
+// faceCompareGolden compares got with the golden file, or rewrites the golden
 // with want when -update is set.
-func compareGolden(t *testing.T, path, got string, want func() string) {
+func faceCompareGolden(t *testing.T, path, got string, want func() string) {
 	t.Helper()
-	if *update {
+	if *faceUpdate {
 		w := want()
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -198,12 +198,12 @@ func compareGolden(t *testing.T, path, got string, want func() string) {
 		t.Fatalf("golden %s missing (run go test -update with the reference tool installed): %v", path, err)
 	}
 	if string(b) != got {
-		t.Errorf("%s: output differs from the reference (%d vs %d bytes)\n%s", path, len(got), len(b), firstDiff(string(b), got))
+		t.Errorf("%s: output differs from the reference (%d vs %d bytes)\n%s", path, len(got), len(b), faceFirstDiff(string(b), got))
 	}
 }
 
-// firstDiff shows the first differing line of two outputs.
-func firstDiff(want, got string) string {
+// faceFirstDiff shows the first differing line of two outputs.
+func faceFirstDiff(want, got string) string {
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
 	for i := 0; i < len(wl) || i < len(gl); i++ {
 		var w, g string
