@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -141,6 +142,54 @@ func TestLWSExitCodes(t *testing.T) {
 		}
 		if code != exitOK && !strings.Contains(stderr, "sanitrace") && !strings.Contains(stderr, "missing.log") {
 			t.Errorf("%v: no error message on stderr: %q", tt.args, stderr)
+		}
+	}
+}
+
+// TestLWSDecodeInvalidRows: every row of invalid.jsonl, each followed by a
+// valid record, through `lws decode`: each malformed record gets its class
+// on stderr with its line number and the valid record after it still
+// decodes. Rows without a ~m# lead-in are not records in a log: skipped
+// silently.
+func TestLWSDecodeInvalidRows(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "lws", "invalid.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const valid = "~m#IF0BmUQugNCkgCnkhdAYpQa6wAAV"
+	var log strings.Builder
+	var wantErr []string
+	rows := 0
+	for i, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var row struct{ M, Error string }
+		if err := json.Unmarshal([]byte(l), &row); err != nil {
+			t.Fatalf("row %d: %v", i+1, err)
+		}
+		rows++
+		log.WriteString(row.M + "\n" + valid + "\n")
+		switch {
+		case strings.HasPrefix(row.M, "~b#"):
+			// Not a ~m# record, but a ~b# line, which is input too: this one
+			// is not in lws's ~b# format.
+			wantErr = append(wantErr, fmt.Sprintf("<stdin>:%d: ~b# record: bad-b-line: ", 2*i+1))
+		case row.Error != "no-lead-in":
+			wantErr = append(wantErr, fmt.Sprintf("<stdin>:%d: ~m# record: %s: ", 2*i+1, row.Error))
+		}
+	}
+	out, stderr, code := lwsRun(t, log.String(), "lws", "decode")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if n := strings.Count(out, "~b#size: 7520, 0x406651 0x406852 0x406c1b 0x406294\n"); n != rows {
+		t.Errorf("%d valid records decoded after %d invalid rows, want %d", n, rows, rows)
+	}
+	errLines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if len(errLines) != len(wantErr) {
+		t.Fatalf("%d stderr lines, want %d:\n%s", len(errLines), len(wantErr), stderr)
+	}
+	for i, w := range wantErr {
+		if !strings.HasPrefix(errLines[i], w) {
+			t.Errorf("stderr line %d: %q, want prefix %q", i+1, errLines[i], w)
 		}
 	}
 }
