@@ -165,6 +165,7 @@ func (r *Resolver) Report(rep *parse.Report) {
 	for si := range rep.Stacks {
 		expandStack(&rep.Stacks[si], si, answers)
 	}
+	summary(rep)
 }
 
 // symbolizable reports whether a module name can be a file: not empty,

@@ -13,6 +13,10 @@ import (
 // The corpus's expected_unsymbolized.json, as far as this test reads it.
 type corpusExpected struct {
 	Reports []struct {
+		Summary struct {
+			Text   string `json:"text"`
+			Module string `json:"module"`
+		} `json:"summary"`
 		Tool            string `json:"tool"`
 		HeadlineBugType string `json:"headline_bug_type"`
 		BugType         string `json:"bug_type"`
@@ -70,6 +74,7 @@ type corpusTally struct {
 	frames, framesOK                            int // in-case physical frames
 	framesSpacing                               int // identical but for "> >" template spacing
 	otherFrames, otherOK                        int // frames in system modules: module+offset only
+	summaries, summariesOK                      int // clang cases: SUMMARY as the runtime symbolized it
 	diffs                                       []string
 }
 
@@ -119,13 +124,18 @@ func TestDecodeCorpus(t *testing.T) {
 		all.framesSpacing += tally.framesSpacing
 		all.otherFrames += tally.otherFrames
 		all.otherOK += tally.otherOK
+		all.summaries += tally.summaries
+		all.summariesOK += tally.summariesOK
 	}
 	strict := 100 * float64(all.framesOK) / float64(max(all.frames, 1))
 	lenient := 100 * float64(all.framesOK+all.framesSpacing) / float64(max(all.frames, 1))
-	t.Logf("corpus: %d cases; reports %d/%d; stacks %d/%d; case-binary frames identical to llvm-symbolizer %d/%d (%.2f%%), %.2f%% counting %d that differ only in \"> >\" template spacing; system-module frames with the right module+offset %d/%d",
-		all.cases, all.reportsOK, all.reports, all.stacksOK, all.stacks, all.framesOK, all.frames, strict, lenient, all.framesSpacing, all.otherOK, all.otherFrames)
+	t.Logf("corpus: %d cases; reports %d/%d; stacks %d/%d; case-binary frames identical to llvm-symbolizer %d/%d (%.2f%%), %.2f%% counting %d that differ only in \"> >\" template spacing; system-module frames with the right module+offset %d/%d; clang SUMMARY lines as the runtime printed them %d/%d",
+		all.cases, all.reportsOK, all.reports, all.stacksOK, all.stacks, all.framesOK, all.frames, strict, lenient, all.framesSpacing, all.otherOK, all.otherFrames, all.summariesOK, all.summaries)
 	// The spacing class is the demangler's (docs/differences.md, decode):
 	// llvm-symbolizer 14 prints "> >", the engine ">>" for now.
+	if all.summariesOK != all.summaries {
+		t.Errorf("%d of %d SUMMARY lines differ from the runtime's", all.summaries-all.summariesOK, all.summaries)
+	}
 	if lenient < 99 {
 		t.Errorf("only %.2f%% of case-binary frames identical, want >= 99%%", lenient)
 	}
@@ -163,6 +173,7 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 		}
 	}
 	got := parseDecodeJSON(t, stdout)
+	symbolizedSummaries := clangSummaries(t, dir)
 
 	tally.reports = len(want.Reports)
 	if len(got.Reports) != len(want.Reports) {
@@ -240,6 +251,14 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 				tally.stacksOK++
 			}
 		}
+		if ri < len(symbolizedSummaries) && symbolizedSummaries[ri] != "" && strings.HasPrefix(w.Summary.Module, "/build/ci/cases/") {
+			tally.summaries++
+			if want := g.Tool + ": " + symbolizedSummaries[ri]; templateSpacing(g.Summary) == templateSpacing(want) {
+				tally.summariesOK++
+			} else {
+				tally.diff("report %d: summary %q, want %q", ri, g.Summary, want)
+			}
+		}
 		if ok {
 			tally.reportsOK++
 		}
@@ -262,6 +281,28 @@ func templateSpacing(s string) string {
 		s = strings.ReplaceAll(s, "> >", ">>")
 	}
 	return s
+}
+
+// clangSummaries returns the SUMMARY texts of the symbolized run of a
+// clang case (its runtime used llvm-symbolizer, as decode does), per report;
+// nil for gcc cases, whose runtime symbolizes with libbacktrace.
+func clangSummaries(t *testing.T, dir string) []string {
+	if !strings.Contains(filepath.Base(dir), "_clang_") {
+		return nil
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp corpusExpected
+	if err := json.Unmarshal(raw, &exp); err != nil {
+		t.Fatalf("expected.json: %v", err)
+	}
+	var out []string
+	for _, r := range exp.Reports {
+		out = append(out, r.Summary.Text)
+	}
+	return out
 }
 
 // sameChain compares a decoded inline chain with llvm-symbolizer's.

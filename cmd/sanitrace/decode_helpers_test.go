@@ -35,9 +35,10 @@ type decodeJSON struct {
 }
 
 type reportJSON struct {
-	Tool   string      `json:"tool"`
-	Kind   string      `json:"kind"`
-	Stacks []stackJSON `json:"stacks"`
+	Summary string      `json:"summary"`
+	Tool    string      `json:"tool"`
+	Kind    string      `json:"kind"`
+	Stacks  []stackJSON `json:"stacks"`
 }
 
 type stackJSON struct {
