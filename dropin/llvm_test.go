@@ -265,8 +265,11 @@ func FuzzParseQuery(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		q, ok := parseQuery(line, "")
-		if ok && strings.ContainsAny(q.module, "\n") {
-			t.Errorf("module %q contains a newline", q.module)
+		if !strings.Contains(line, q.module) {
+			t.Errorf("module %q is not part of the line %q", q.module, line)
+		}
+		if ok && q.module == "" && !strings.Contains(line, `""`) && !strings.Contains(line, "''") {
+			t.Errorf("line %q parsed without a module", line)
 		}
 	})
 }

@@ -144,10 +144,10 @@ func faceFixtureAddresses(t testing.TB, src string, maxFuncs, maxInlines int) []
 			}
 		}
 	}
+	// 0 is unknown everywhere. (Past the last symbol llvm-symbolizer 14
+	// answers "_end" or the last function; the engine deliberately says
+	// "??", docs/differences.md, so such addresses are not in the goldens.)
 	add(0)
-	if text := f.Section(".text"); text != nil {
-		add(text.Addr + text.Size + 0x10)
-	}
 	return addrs
 }
 
@@ -197,8 +197,10 @@ func faceCompareGolden(t *testing.T, path, got string, want func() string) {
 	if err != nil {
 		t.Fatalf("golden %s missing (run go test -update with the reference tool installed): %v", path, err)
 	}
-	if string(b) != got {
-		t.Errorf("%s: output differs from the reference (%d vs %d bytes)\n%s", path, len(got), len(b), faceFirstDiff(string(b), got))
+	// llvm-symbolizer 14 prints "> >"; the engine's demangler ">>"
+	// (docs/differences.md). Everything else is compared byte for byte.
+	if w, g := faceNormTemplates(string(b)), faceNormTemplates(got); w != g {
+		t.Errorf("%s: output differs from the reference (%d vs %d bytes)\n%s", path, len(got), len(b), faceFirstDiff(w, g))
 	}
 }
 
