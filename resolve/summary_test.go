@@ -47,3 +47,19 @@ func TestSummary(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSummary: any SUMMARY text and frame must leave a summary without a
+// panic, and a text that does not end in a module location is untouched.
+func FuzzSummary(f *testing.F) {
+	f.Add("AddressSanitizer: heap-use-after-free (/b/app+0x1360) ", "/b/app", uint64(0x1360), "main", "/src/a.c", 3)
+	f.Add("ThreadSanitizer: data race (/b/race+0x1292) (BuildId: 00) ", "race", uint64(0x1292), "record", "", 0)
+	f.Fuzz(func(t *testing.T, text, module string, off uint64, fn, file string, line int) {
+		rep := &parse.Report{Summary: text, Stacks: []parse.Stack{{Frames: []parse.Frame{{
+			Module: module, Offset: off, HasOffset: true, Function: fn, File: file, Line: line, Symbolized: parse.SymbolizedSanitrace,
+		}}}}}
+		summary(rep)
+		if summaryLocRE.FindStringSubmatch(text) == nil && rep.Summary != text {
+			t.Errorf("summary %q rewritten to %q", text, rep.Summary)
+		}
+	})
+}
