@@ -2,14 +2,16 @@ module github.com/sanitrace/sanitrace
 
 go 1.26.8
 
-require github.com/spf13/cobra v1.10.2
+require (
+	github.com/fatih/color v1.19.0
+	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
+	github.com/mattn/go-isatty v0.0.20
+	github.com/spf13/cobra v1.10.2
+)
 
 require (
-	github.com/fatih/color v1.19.0 // indirect
-	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
-	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
 	golang.org/x/sys v0.42.0 // indirect
 )
