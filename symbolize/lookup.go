@@ -24,6 +24,7 @@ func (o *Object) dieAt(fi *funcIndex, off dwarf.Offset) (*dieInfo, bool) {
 type resolved struct {
 	name, linkage      string
 	declFile, declLine int64
+	declFileDIE        dwarf.Offset // the DIE declFile came from
 }
 
 func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
@@ -41,7 +42,7 @@ func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
 			r.linkage, haveLinkage = d.linkage, true
 		}
 		if r.declFile < 0 && d.declFile >= 0 {
-			r.declFile = d.declFile
+			r.declFile, r.declFileDIE = d.declFile, d.off
 		}
 		if r.declLine < 0 && d.declLine >= 0 {
 			r.declLine = d.declLine
@@ -121,6 +122,9 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			f.StartLine = int(r.declLine)
 		}
 		f.StartFile = fileName(r.declFile)
+		if opts.Style == StyleLLVM && f.StartFile != "" && o.implicitDeclFile(r.declFileDIE) {
+			f.StartFile = ""
+		}
 		if di.hasLowPC {
 			f.StartAddress, f.HasStartAddress = di.lowPC, true
 		}

@@ -25,6 +25,7 @@ type Object struct {
 	syms  symtab
 
 	names nameCache
+	forms declForms
 }
 
 // Open opens the ELF file at path and indexes it: symbol tables and the root
