@@ -5,7 +5,7 @@ GO        ?= go
 BIN       := bin/sanitrace
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-STATICCHECK_VERSION := 2026.2.2
+STATICCHECK_VERSION := v0.8.2
 FUZZTIME  ?= 3s
 SHARED    ?= ../shared
 
