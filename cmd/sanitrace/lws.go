@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"debug/elf"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,7 +15,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/decompress"
 	"github.com/sanitrace/sanitrace/lwsheap"
-	"github.com/sanitrace/sanitrace/symbolize"
+	"github.com/sanitrace/sanitrace/resolve"
 )
 
 // lwsOptions are the flags shared by `lws decode` and `lws heapmap`.
@@ -100,28 +99,12 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 	if heapmap && o.format != "text" && o.format != "json" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", o.format)}
 	}
-	var sym *lwsSymbolizer
-	if o.base != "" && o.obj == "" {
-		return &exitError{code: exitUsage, err: errors.New("--base needs --obj")}
+	sym, err := openObj(o.obj, o.base, cmd.ErrOrStderr(), "lws: ")
+	if err != nil {
+		return err
 	}
-	if o.obj != "" {
-		base, err := parseLoadAddress(o.base)
-		if err != nil {
-			return &exitError{code: exitUsage, err: err}
-		}
-		obj, err := symbolize.Open(o.obj, nil)
-		if err != nil && obj == nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", err)}
-		}
-		if err != nil { // opened, with a warning (no DWARF: symbol table only)
-			fmt.Fprintf(cmd.ErrOrStderr(), "sanitrace: lws: %v\n", err)
-		}
-		defer obj.Close()
-		text, err := executableRanges(o.obj)
-		if err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", err)}
-		}
-		sym = newLWSSymbolizer(obj, o.obj, base, text)
+	if sym != nil {
+		defer sym.Close()
 	}
 
 	out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
@@ -157,7 +140,7 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 			line = decompress.AppendB(line[:0], rec.Backtrace)
 			line = append(line, '\n')
 			if sym != nil {
-				line = sym.appendText(line, rec.PCs)
+				line = appendText(line, sym, rec.PCs)
 			}
 			if _, err := out.Write(line); err != nil {
 				return fmt.Errorf("write output: %w", err)
@@ -218,24 +201,10 @@ func lwsSource(inputs []lwsInput) string {
 	return strings.Join(names, ", ")
 }
 
-// parseLoadAddress reads --base: hex, with or without 0x (load addresses
-// are always written in hex, e.g. in /proc/PID/maps).
-func parseLoadAddress(s string) (uint64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	t := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
-	v, err := strconv.ParseUint(t, 16, 64)
-	if err != nil {
-		return 0, fmt.Errorf("--base %q: not a hex address", s)
-	}
-	return v, nil
-}
-
-func writeHeapmapJSON(w io.Writer, hm *lwsheap.Map, source string, multi bool, sym *lwsSymbolizer) error {
+func writeHeapmapJSON(w io.Writer, hm *lwsheap.Map, source string, multi bool, sym *resolve.StaticModule) error {
 	var frames func(*lwsheap.Group) []lwsheap.Frame
 	if sym != nil {
-		frames = func(g *lwsheap.Group) []lwsheap.Frame { return sym.frames(g.PCs) }
+		frames = func(g *lwsheap.Group) []lwsheap.Frame { return sym.HeapFrames(g.PCs) }
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -243,119 +212,18 @@ func writeHeapmapJSON(w io.Writer, hm *lwsheap.Map, source string, multi bool, s
 	return enc.Encode(hm.Report(source, multi, frames))
 }
 
-func writeHeapmapText(w io.Writer, hm *lwsheap.Map, source string, multi bool, sym *lwsSymbolizer) error {
+func writeHeapmapText(w io.Writer, hm *lwsheap.Map, source string, multi bool, sym *resolve.StaticModule) error {
 	var frames func(*lwsheap.Group) []lwsheap.Frame
 	if sym != nil {
-		frames = func(g *lwsheap.Group) []lwsheap.Frame { return sym.frames(g.PCs) }
+		frames = func(g *lwsheap.Group) []lwsheap.Frame { return sym.HeapFrames(g.PCs) }
 	}
 	return lwsheap.WriteText(w, hm.Report(source, multi, frames), hm.UndecodableCount())
 }
 
-// lwsSymbolizer turns raw return addresses into frames with the engine.
-type lwsSymbolizer struct {
-	obj    *symbolize.Object
-	module string
-	base   uint64
-	text   [][2]uint64                  // the module's executable segments [start, end)
-	cache  map[uint64][]symbolize.Frame // by pc; bounded, see lookup
-}
-
-// executableRanges returns the link-time address ranges of the executable
-// PT_LOAD segments of an ELF file. A heap dump mixes pcs of several modules
-// (the executable, libc, lws itself); only those inside these ranges belong
-// to --obj, the others are left unsymbolized instead of being matched to
-// whatever symbol of --obj happens to lie nearest.
-func executableRanges(path string) ([][2]uint64, error) {
-	f, err := elf.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var r [][2]uint64
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
-			r = append(r, [2]uint64{p.Vaddr, p.Vaddr + p.Memsz})
-		}
-	}
-	return r, nil
-}
-
-// inModule reports whether a link-time address lies in an executable segment.
-func (s *lwsSymbolizer) inModule(addr uint64) bool {
-	for _, r := range s.text {
-		if addr >= r[0] && addr < r[1] {
-			return true
-		}
-	}
-	return false
-}
-
-// lwsCacheMax bounds the pc cache; heap dumps repeat few distinct pcs.
-const lwsCacheMax = 1 << 16
-
-func newLWSSymbolizer(obj *symbolize.Object, module string, base uint64, text [][2]uint64) *lwsSymbolizer {
-	return &lwsSymbolizer{obj: obj, module: module, base: base, text: text, cache: make(map[uint64][]symbolize.Frame)}
-}
-
-// lookup symbolizes one runtime pc. Every pc in a record is a return
-// address (lws keeps none of the unwinder's own frames, FORMAT.md §11), so
-// the address looked up is pc-base-1: inside the call instruction, which
-// gives the call's line and the right inline chain. nil: outside the module.
-func (s *lwsSymbolizer) lookup(pc uint64) []symbolize.Frame {
-	if pc <= s.base || !s.inModule(pc-s.base-1) {
-		return nil
-	}
-	if f, ok := s.cache[pc]; ok {
-		return f
-	}
-	f, err := s.obj.Symbolize(pc-s.base-1, symbolize.LookupOptions{Inlines: true, Demangle: true})
-	if err != nil {
-		f = nil
-	}
-	if len(s.cache) >= lwsCacheMax {
-		clear(s.cache)
-	}
-	s.cache[pc] = f
-	return f
-}
-
-// frames returns the symbolized frames of a backtrace, inline chains
-// expanded, innermost first, in the decode JSON frame schema.
-func (s *lwsSymbolizer) frames(pcs []uint64) []lwsheap.Frame {
-	var out []lwsheap.Frame
-	for _, pc := range pcs {
-		var module, offset *string
-		if pc > s.base && s.inModule(pc-s.base-1) {
-			m, off := s.module, lwsheap.Hex(pc-s.base)
-			module, offset = &m, &off
-		}
-		chain := s.lookup(pc)
-		if len(chain) == 0 {
-			chain = []symbolize.Frame{{}}
-		}
-		for _, f := range chain {
-			j := lwsheap.Frame{PC: lwsheap.Hex(pc), Line: f.Line, Column: f.Column, Module: module, Offset: offset, Inlined: f.Inlined, Symbolized: "none"}
-			if f.Function != "" {
-				fn := f.Function
-				j.Function = &fn
-			}
-			if f.File != "" {
-				file := f.File
-				j.File = &file
-			}
-			if j.Function != nil || j.File != nil {
-				j.Symbolized = "sanitrace"
-			}
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
 // appendText appends the call path of a decoded record under its ~b# line,
 // one frame per line in the sanitizers' "#N 0xPC in FUNC FILE:LINE:COL" style.
-func (s *lwsSymbolizer) appendText(dst []byte, pcs []uint64) []byte {
-	for i, f := range s.frames(pcs) {
+func appendText(dst []byte, m *resolve.StaticModule, pcs []uint64) []byte {
+	for i, f := range m.HeapFrames(pcs) {
 		dst = append(dst, "    #"...)
 		dst = strconv.AppendInt(dst, int64(i), 10)
 		dst = append(dst, ' ')
@@ -364,4 +232,28 @@ func (s *lwsSymbolizer) appendText(dst []byte, pcs []uint64) []byte {
 		dst = append(dst, '\n')
 	}
 	return dst
+}
+
+// openObj opens --obj (nil when not given) for the pcs of records, which
+// name no module, loaded at --base. Errors are usage errors; a warning
+// (no DWARF: symbol table only) goes to stderr after "sanitrace: "+who.
+func openObj(obj, base string, stderr io.Writer, who string) (*resolve.StaticModule, error) {
+	if obj == "" {
+		if base != "" {
+			return nil, &exitError{code: exitUsage, err: errors.New("--base needs --obj")}
+		}
+		return nil, nil
+	}
+	addr, err := resolve.ParseLoadAddress(base)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: err}
+	}
+	m, err := resolve.OpenStatic(obj, addr, nil)
+	if m == nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", err)}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sanitrace: %s%v\n", who, err)
+	}
+	return m, nil
 }

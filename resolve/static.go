@@ -1,0 +1,163 @@
+package resolve
+
+import (
+	"debug/elf"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// StaticModule is an ELF file named on the command line (--obj) for
+// addresses whose log names no module: libwebsockets ~m#/~b# records carry
+// bare runtime pcs. It knows the load address (--base) the pcs are relative
+// to and the executable segments of the file: a heap dump mixes pcs of the
+// executable, libc and libwebsockets.so, and only pcs that fall inside
+// these segments are looked up, instead of being matched to whatever symbol
+// of the file lies nearest. A StaticModule is not safe for concurrent use.
+type StaticModule struct {
+	obj   *symbolize.Object
+	path  string
+	base  uint64
+	text  [][2]uint64                  // executable PT_LOAD segments [start, end)
+	cache map[uint64][]symbolize.Frame // by looked-up address; bounded, see Lookup
+}
+
+// staticCacheMax bounds the lookup cache; heap dumps repeat few distinct pcs.
+const staticCacheMax = 1 << 16
+
+// staticLookup is what the lws commands have always asked for: inline
+// chains, demangled names.
+var staticLookup = symbolize.LookupOptions{Inlines: true, Demangle: true}
+
+// OpenStatic opens path (symbolize options opts, may be nil) as the module
+// of pcs loaded at base. As with an Opener, a module returned together
+// with an error is usable (e.g. a symbol table without DWARF) and the error
+// is a warning; a nil module means it cannot be used at all.
+func OpenStatic(path string, base uint64, opts *symbolize.Options) (*StaticModule, error) {
+	text, err := executableRanges(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	obj, err := symbolize.Open(path, opts)
+	if obj == nil {
+		if err == nil {
+			err = fmt.Errorf("%s: cannot be opened", path)
+		}
+		return nil, err
+	}
+	m := &StaticModule{obj: obj, path: path, base: base, text: text, cache: make(map[uint64][]symbolize.Frame)}
+	return m, err
+}
+
+// executableRanges returns the link-time address ranges of the executable
+// PT_LOAD segments of an ELF file.
+func executableRanges(path string) ([][2]uint64, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r [][2]uint64
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
+			r = append(r, [2]uint64{p.Vaddr, p.Vaddr + p.Memsz})
+		}
+	}
+	return r, nil
+}
+
+// Path is the file as it was named.
+func (m *StaticModule) Path() string { return m.path }
+
+// Close releases the file.
+func (m *StaticModule) Close() error { return m.obj.Close() }
+
+// Address returns the link-time address to look up for a runtime pc: the
+// pc less the load address and less adjust (1 for a return address, so
+// that the address falls inside the call instruction and gives the call's
+// line and inline chain). ok is false when that address lies outside the
+// module's executable segments.
+func (m *StaticModule) Address(pc, adjust uint64) (addr uint64, ok bool) {
+	if pc < m.base || pc-m.base < adjust {
+		return 0, false
+	}
+	addr = pc - m.base - adjust
+	for _, r := range m.text {
+		if addr >= r[0] && addr < r[1] {
+			return addr, true
+		}
+	}
+	return 0, false
+}
+
+// Offset is the pc's offset in the module (the pc less the load address),
+// as the decode JSON's "offset" gives it.
+func (m *StaticModule) Offset(pc uint64) uint64 { return pc - m.base }
+
+// Lookup symbolizes a runtime pc (see Address for adjust): its inline
+// chain, innermost first, or nil when the pc is outside the module or
+// nothing is known about it.
+func (m *StaticModule) Lookup(pc, adjust uint64) []symbolize.Frame {
+	addr, ok := m.Address(pc, adjust)
+	if !ok {
+		return nil
+	}
+	if f, ok := m.cache[addr]; ok {
+		return f
+	}
+	f, err := m.obj.Symbolize(addr, staticLookup)
+	if err != nil {
+		f = nil
+	}
+	if len(m.cache) >= staticCacheMax {
+		clear(m.cache)
+	}
+	m.cache[addr] = f
+	return f
+}
+
+// Frames symbolizes a libwebsockets backtrace (runtime return addresses,
+// innermost first) into model frames: each pc's inline chain expanded
+// innermost first; pcs inside the module get Module and Offset; pcs it
+// knows nothing about stay one frame with Symbolized "none".
+func (m *StaticModule) Frames(pcs []uint64) []parse.Frame {
+	var out []parse.Frame
+	for _, pc := range pcs {
+		base := parse.Frame{Index: len(out), PC: pc, HasPC: true, Adjust: 1, Symbolized: parse.SymbolizedNone}
+		if _, ok := m.Address(pc, 1); ok {
+			base.Module, base.Offset, base.HasOffset = m.path, m.Offset(pc), true
+		}
+		chain := m.Lookup(pc, 1)
+		if len(chain) == 0 {
+			out = append(out, base)
+			continue
+		}
+		for _, c := range chain {
+			f := base
+			f.Index = len(out)
+			f.Function, f.File, f.Line, f.Column, f.Inlined = c.Function, c.File, c.Line, c.Column, c.Inlined
+			if f.Function != "" || f.File != "" {
+				f.Symbolized = parse.SymbolizedSanitrace
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ParseLoadAddress reads a --base value: hex, with or without 0x (load
+// addresses are always written in hex, e.g. in /proc/PID/maps). "" is 0.
+func ParseLoadAddress(s string) (uint64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	t := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
+	v, err := strconv.ParseUint(t, 16, 64)
+	if err != nil {
+		return 0, fmt.Errorf("--base %q: not a hex address", s)
+	}
+	return v, nil
+}
