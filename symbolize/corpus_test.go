@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,21 +61,12 @@ func readAddresses(t *testing.T, path string) []uint64 {
 	return out
 }
 
-// normTemplates folds "> >" to ">>" (LLVM and libiberty space nested template
-// closers differently across versions).
-func normTemplates(s string) string {
-	for strings.Contains(s, "> >") {
-		s = strings.ReplaceAll(s, "> >", ">>")
-	}
-	return s
-}
-
 // llvmText renders frames in a canonical one-line-per-frame form for
 // comparison with llvm-symbolizer's JSON.
 func llvmText(frames []Frame) string {
 	var b strings.Builder
 	for _, f := range frames {
-		fmt.Fprintf(&b, "%s | %s:%d:%d d%d\n", normTemplates(f.Function), f.File, f.Line, f.Column, f.Discriminator)
+		fmt.Fprintf(&b, "%s | %s:%d:%d d%d\n", f.Function, f.File, f.Line, f.Column, f.Discriminator)
 	}
 	return b.String()
 }
@@ -84,7 +74,7 @@ func llvmText(frames []Frame) string {
 func llvmTextFromJSON(j llvmJSON) string {
 	var b strings.Builder
 	for _, s := range j.Symbol {
-		fmt.Fprintf(&b, "%s | %s:%d:%d d%d\n", normTemplates(s.FunctionName), s.FileName, s.Line, s.Column, s.Discriminator)
+		fmt.Fprintf(&b, "%s | %s:%d:%d d%d\n", s.FunctionName, s.FileName, s.Line, s.Column, s.Discriminator)
 	}
 	return b.String()
 }
@@ -104,7 +94,7 @@ func gnuText(frames []Frame) string {
 		if file == "" {
 			file = "??"
 		}
-		b.WriteString(normTemplates(fn) + "\n" + file + ":")
+		b.WriteString(fn + "\n" + file + ":")
 		switch {
 		case f.Line == 0:
 			b.WriteString("?\n")
@@ -125,7 +115,7 @@ func parseAddr2line(lines []string) map[uint64]string {
 	var b strings.Builder
 	flush := func() {
 		if b.Len() > 0 {
-			out[cur] = normTemplates(b.String())
+			out[cur] = b.String()
 		}
 		b.Reset()
 	}
@@ -173,30 +163,24 @@ func TestCorpusDifferential(t *testing.T) {
 			if len(want) != len(addrs) {
 				t.Fatalf("llvm-symbolizer.json has %d lines for %d addresses", len(want), len(addrs))
 			}
-			same, known, shown := 0, 0, 0
+			same, shown := 0, 0
 			for i, line := range want {
 				var j llvmJSON
 				if err := json.Unmarshal([]byte(line), &j); err != nil {
 					t.Fatalf("llvm-symbolizer.json line %d: %v", i+1, err)
 				}
 				g, w := llvmText(got[i]), llvmTextFromJSON(j)
-				switch {
-				case g == w:
+				if g == w {
 					same++
-				case demanglerBugOnly(t, obj, addrs[i], got[i], j):
-					known++
-				default:
-					if shown < 5 {
-						shown++
-						t.Logf("LLVM 0x%x:\n got:\n%s want:\n%s", addrs[i], g, w)
-					}
+				} else if shown < 5 {
+					shown++
+					t.Logf("LLVM 0x%x:\n got:\n%s want:\n%s", addrs[i], g, w)
 				}
 			}
 			pct := 100 * float64(same) / float64(len(addrs))
-			pctKnown := 100 * float64(same+known) / float64(len(addrs))
-			t.Logf("LLVM style: %d/%d identical (%.2f%%); %d more differ only by the documented demangler bug (%.2f%% with them)", same, len(addrs), pct, known, pctKnown)
-			if pctKnown < 99.5 {
-				t.Errorf("LLVM style: only %.2f%% identical to llvm-symbolizer (%.2f%% counting the documented demangler class)", pct, pctKnown)
+			t.Logf("LLVM style: %d/%d identical (%.2f%%)", same, len(addrs), pct)
+			if pct < 99.5 {
+				t.Errorf("LLVM style: only %.2f%% identical to llvm-symbolizer, need 99.5%%", pct)
 			}
 
 			gnuOpts := LookupOptions{Inlines: true, Demangle: true, Style: StyleGNU}
@@ -204,7 +188,7 @@ func TestCorpusDifferential(t *testing.T) {
 			wantGNU := parseAddr2line(readGzipLines(t, filepath.Join(dir, "addr2line.txt.gz")))
 			same, shown = 0, 0
 			for i, a := range addrs {
-				g, w := normTemplates(gnuText(gotGNU[i])), wantGNU[a]
+				g, w := gnuText(gotGNU[i]), wantGNU[a]
 				if g == w {
 					same++
 				} else if shown < 5 {
@@ -237,30 +221,3 @@ var gnuFloor = map[string]float64{
 	"lsan_leak_registry_clang_O2_dw4__leak_registry":           56.7,
 	"ubsan_ub_null_member_gcc_O0_nopie__ub_null_member":        98.8,
 }
-
-// demanglerBugOnly reports whether got differs from llvm-symbolizer's answer
-// only in function names whose mangled form uses "sr <name>I...E" (an
-// unresolved name with template arguments), which
-// github.com/ianlancetaylor/demangle substitutes wrongly (see
-// docs/differences.md).
-func demanglerBugOnly(t *testing.T, obj *Object, addr uint64, got []Frame, want llvmJSON) bool {
-	if len(got) != len(want.Symbol) {
-		return false
-	}
-	raw, err := obj.Symbolize(addr, LookupOptions{Inlines: true, Style: StyleLLVM})
-	if err != nil || len(raw) != len(got) {
-		return false
-	}
-	for i, g := range got {
-		w := want.Symbol[i]
-		if g.File != w.FileName || g.Line != w.Line || g.Column != w.Column || g.Discriminator != w.Discriminator {
-			return false
-		}
-		if normTemplates(g.Function) != normTemplates(w.FunctionName) && !srTemplateName.MatchString(raw[i].Function) {
-			return false
-		}
-	}
-	return true
-}
-
-var srTemplateName = regexp.MustCompile(`sr[0-9]+[A-Za-z_][A-Za-z0-9_]*I`)

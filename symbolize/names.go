@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ianlancetaylor/demangle"
+	"github.com/sanitrace/sanitrace/symbolize/internal/demangle"
 )
 
 // nameCache demangles each distinct (style, name) once: big C++ binaries
@@ -20,9 +20,10 @@ type nameKey struct {
 }
 
 // demangle returns name demangled the way the style's tool prints it:
-// llvm-symbolizer 14 demangles only "_Z" names, with LLVM's spelling
-// ("(.cold)" suffixes, ">>"); addr2line -C uses libiberty's ("[clone .cold]",
-// "> >").
+// llvm-symbolizer 14 demangles only "_Z" names, with LLVM 14's spelling
+// ("(.cold)" suffixes, "> >"); addr2line -C uses libiberty's ("[clone .cold]",
+// "> >" except after an empty pack). The demangler is our copy of
+// github.com/ianlancetaylor/demangle with those rules (internal/demangle).
 func (c *nameCache) demangle(name string, style NameStyle) string {
 	if !strings.HasPrefix(name, "_Z") {
 		if style == StyleGNU && strings.HasPrefix(name, "_R") {
