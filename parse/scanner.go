@@ -41,6 +41,8 @@ type Scanner struct {
 	cur   *builder
 	redo  []qline // lines to process again, in input order
 	ready []*Report
+
+	lws lwsDump // libwebsockets heap-dump lines (lws.go)
 }
 
 // qline is a line kept for later: a report's unconfirmed tail.
@@ -69,6 +71,10 @@ func (s *Scanner) Next() (*Report, error) {
 		if s.eof {
 			if s.cur != nil {
 				s.finish(true, nil)
+				continue
+			}
+			if s.lws.rep != nil {
+				s.endDump()
 				continue
 			}
 			break
@@ -126,6 +132,9 @@ func (s *Scanner) readLine() ([]byte, bool) {
 }
 
 func (s *Scanner) feed(line []byte, no int) {
+	if s.lwsLine(line, no) {
+		return
+	}
 	if s.cur != nil {
 		s.inReport(line, no)
 		return
@@ -141,6 +150,7 @@ func (s *Scanner) idle(line []byte, no int) {
 	}
 	if maybeStart(line) {
 		if b := s.detectStart(line, no); b != nil {
+			s.endDump() // a report ends a heap dump: reports stay in input order
 			s.cur = b
 			return
 		}

@@ -57,6 +57,9 @@ func (t *Text) Report(r *parse.Report) error {
 		t.line("")
 	}
 	t.n++
+	if parse.IsHeapDump(r) {
+		return t.heapDump(r)
+	}
 	p := t.pal
 
 	headline := r.Headline

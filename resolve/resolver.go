@@ -32,6 +32,9 @@ type Options struct {
 	// error is used (e.g. symbols without its corrupt DWARF) and the error
 	// is warned about.
 	Open Opener
+	// Static, when set, is the module of frames whose log names none
+	// (libwebsockets ~m# records: bare runtime pcs), given as --obj.
+	Static *StaticModule
 	// Warn receives one message per unusable module per run, of the form
 	// "<module as printed>: <reason>". nil discards them.
 	Warn func(msg string)
@@ -53,6 +56,7 @@ type Resolver struct {
 	opts Options
 	loc  *locator
 
+	static  *staticModule         // Options.Static, nil when none
 	modules map[moduleKey]*module // by name as printed (after base-name expansion)
 	objects map[string]*module    // by local path: two names of one file share it
 
@@ -79,6 +83,7 @@ type module struct {
 // New returns a Resolver; Close it to release the modules.
 func New(opts Options) *Resolver {
 	return &Resolver{
+		static:   newStaticModule(opts.Static),
 		opts:     opts,
 		loc:      newLocator(&opts),
 		modules:  make(map[moduleKey]*module),
@@ -125,15 +130,20 @@ func (r *Resolver) Report(rep *parse.Report) {
 			if f.Symbolized == "" {
 				f.Symbolized = parse.SymbolizedNone
 			}
-			if !symbolizable(f.Module) {
-				continue
-			}
-			m := r.module(f.Module, f.BuildID, ctx)
-			if m.logPath != "" {
-				f.Module = m.logPath
-			}
-			if m.obj == nil {
-				continue
+			var m *module
+			if f.Module == "" && r.static != nil && r.static.take(f) {
+				m = r.static.mod
+			} else {
+				if !symbolizable(f.Module) {
+					continue
+				}
+				m = r.module(f.Module, f.BuildID, ctx)
+				if m.logPath != "" {
+					f.Module = m.logPath
+				}
+				if m.obj == nil {
+					continue
+				}
 			}
 			addr, ok := address(f, m.exec)
 			if !ok {

@@ -161,3 +161,31 @@ func ParseLoadAddress(s string) (uint64, error) {
 	}
 	return v, nil
 }
+
+// staticModule is a StaticModule as a Resolver uses it: one more module,
+// for the frames that name none.
+type staticModule struct {
+	m   *StaticModule
+	mod *module
+}
+
+func newStaticModule(m *StaticModule) *staticModule {
+	if m == nil {
+		return nil
+	}
+	return &staticModule{m: m, mod: &module{path: m.path, exec: true, obj: m.obj}}
+}
+
+// take claims a frame without a module whose pc (less its Adjust) lies in
+// the module's executable segments: the frame gets the module's path and
+// its offset in it, and reports whether it was claimed.
+func (s *staticModule) take(f *parse.Frame) bool {
+	if !f.HasPC {
+		return false
+	}
+	if _, ok := s.m.Address(f.PC, f.Adjust); !ok {
+		return false
+	}
+	f.Module, f.Offset, f.HasOffset = s.m.path, s.m.Offset(f.PC), true
+	return true
+}

@@ -28,6 +28,8 @@ type decodeFlags struct {
 	symbolize     bool
 	sourceContext int
 	exitZero      bool
+	obj           string
+	base          string
 }
 
 func newDecodeCmd() *cobra.Command {
@@ -40,7 +42,15 @@ sanitizer report in them, symbolizes the frames the runtime left as
 (module+offset) with sanitrace's own DWARF symbolizer, and renders the
 reports as text or JSON.
 
-Exit status: 1 when at least one report was found (0 with --exit-zero),
+libwebsockets heap dumps are recognised too: runs of "~m#" records (and
+"~b#" lines, as lws's decoder tool prints them), anywhere on their lines,
+become one report each with one allocation stack per record. Their pcs name
+no module: --obj gives the binary they belong to, --base its load address.
+A malformed record gets one line on stderr naming input, line and error
+class; decoding goes on. See docs/lws.md.
+
+Exit status: 1 when at least one sanitizer report (or other crash report)
+was found (0 with --exit-zero); heap dumps do not count, they are not bugs.
 0 when none, 2 on a usage error or an unreadable input (the other inputs
 are still processed).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,6 +67,8 @@ are still processed).`,
 	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse and render only)")
 	f.IntVar(&fl.sourceContext, "source-context", 0, "print `N` source lines around each user frame")
 	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 even when reports were found")
+	f.StringVar(&fl.obj, "obj", "", "ELF binary for frames whose log names no module (libwebsockets ~m#/~b# records)")
+	f.StringVar(&fl.base, "base", "", "load address (hex) of --obj, subtracted from those pcs first (PIE executables, shared libraries)")
 	return cmd
 }
 
@@ -99,6 +111,14 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", fl.format)}
 	}
 
+	static, err := openObj(fl.obj, fl.base, stderr, "")
+	if err != nil {
+		return err
+	}
+	if static != nil {
+		defer static.Close()
+	}
+
 	var res *resolve.Resolver
 	if fl.symbolize {
 		var debugDirs []string // nil: the engine's default, /usr/lib/debug
@@ -111,6 +131,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 			Sysroot:              fl.sysroot,
 			DebugFileDirectories: fl.debugDirs,
 			Open:                 resolve.EngineOpener(&symbolize.Options{DebugFileDirectories: debugDirs}),
+			Static:               static,
 			Warn:                 func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
 		})
 		defer res.Close()
@@ -156,7 +177,8 @@ type writeError struct{ err error }
 func (e *writeError) Error() string { return e.err.Error() }
 
 // decodeInput streams one input: each report is symbolized and rendered
-// (and flushed) as soon as the parser completes it.
+// (and flushed) as soon as the parser completes it. It returns the number
+// of reports that count towards exit status 1.
 func decodeInput(name string, stdin io.Reader, res *resolve.Resolver, w reportWriter, out *bufio.Writer, stderr io.Writer) (int, error) {
 	var r io.Reader = stdin
 	if name != "-" {
@@ -168,6 +190,7 @@ func decodeInput(name string, stdin io.Reader, res *resolve.Resolver, w reportWr
 		r = f
 	}
 	sc := parse.NewScanner(r, name)
+	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(stderr, e) })
 	found := 0
 	for {
 		rep, err := sc.Next()
@@ -177,7 +200,9 @@ func decodeInput(name string, stdin io.Reader, res *resolve.Resolver, w reportWr
 		if err != nil {
 			return found, fmt.Errorf("read %s: %w", name, err)
 		}
-		found++
+		if !parse.IsHeapDump(rep) {
+			found++ // heap dumps are not bug reports: no exit status 1
+		}
 		if res != nil {
 			res.Report(rep)
 		}
