@@ -302,7 +302,7 @@ func (a *a2lSession) translate(w io.Writer, pc uint64) {
 			}
 		}
 		file := f.File
-		if file == "" {
+		if file == "" && !f.FileKnown {
 			file = "??"
 		} else if a.cfg.basenames {
 			file = baseName(file)
@@ -344,7 +344,7 @@ func (a *a2lSession) lookup(pc uint64) []symbolize.Frame {
 	if err != nil || len(frames) == 0 {
 		return nil
 	}
-	if f := frames[0]; f.Function == "" && f.File == "" && f.Line == 0 {
+	if f := frames[0]; f.Function == "" && f.File == "" && !f.FileKnown && f.Line == 0 {
 		return nil
 	}
 	if !a.cfg.inlines {

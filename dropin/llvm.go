@@ -236,6 +236,10 @@ func (s *llvmSession) answerQuery(q query) {
 		if mod != nil {
 			d, _ = mod.Data(addr)
 		}
+		if s.cfg.lookup.Demangle && d.Demangled != "" {
+			// llvm-symbolizer demangles DATA names too (--demangle).
+			d.Name = d.Demangled
+		}
 		s.printer.data(r, d)
 	case cmdFrame:
 		s.printer.frame(r)

@@ -181,36 +181,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		}
 	}
 	if opts.Style == StyleGNU && opts.Functions != FunctionsNone {
-		o.gnuSymtabNames(pc, frames, chain, fi, opts)
+		o.gnuNames(pc, frames, chain, fi, u, opts)
 	}
 	return frames
-}
-
-// gnuSymtabNames applies bfd's symbol-table rules: an address without a
-// DWARF function takes the ELF symbol's name (and the STT_FILE name when the
-// line table has nothing), and a DWARF function without a linkage name (C,
-// main) is named by the symbol containing the address ("main.cold").
-func (o *Object) gnuSymtabNames(pc uint64, frames []Frame, chain []int32, fi *funcIndex, opts LookupOptions) {
-	s, ok := o.syms.find(pc, nil)
-	if !ok {
-		return
-	}
-	name := s.name
-	if opts.Demangle {
-		name = o.names.demangle(name, opts.Style)
-	}
-	if len(chain) == 0 {
-		f := &frames[len(frames)-1]
-		f.Function = name
-		if f.File == "" {
-			f.File = s.file
-		}
-		return
-	}
-	if len(chain) > 1 {
-		return // bfd names inlined frames from DWARF
-	}
-	if r := o.resolve(fi, &fi.dies[chain[0]]); r.linkage == "" {
-		frames[0].Function = name
-	}
 }

@@ -26,6 +26,7 @@ type Object struct {
 
 	names nameCache
 	forms declForms
+	gnu   gnuState
 }
 
 // Open opens the ELF file at path and indexes it: symbol tables and the root

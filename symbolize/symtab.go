@@ -11,13 +11,24 @@ type symbol struct {
 	limit      uint64 // end of the symbol's section: bounds a size-0 symbol
 	name       string
 	file       string // the preceding STT_FILE name, for local symbols
+	hasFile    bool   // file is set, possibly to "" (GNU ld's empty STT_FILE)
 	local      bool   // file applies for llvm too (it names locals only)
 	kind       elf.SymType
+	section    elf.SectionIndex
+	order      int  // position in the table, for bfd's tie-breaking
+	hiddenNote bool // bfd skips it: local, hidden, untyped, size 0 (annobin)
 }
 
 // symtab is a symbol table sorted by address, as llvm-symbolizer keeps it.
 type symtab struct {
 	syms []symbol
+	secs []allocSection // SHF_ALLOC sections in header order, for StyleGNU
+}
+
+// allocSection is a loaded section's address range.
+type allocSection struct {
+	addr, size uint64
+	idx        elf.SectionIndex
 }
 
 // readSymtab reads .symtab, falling back to .dynsym when the file has no
@@ -61,12 +72,20 @@ func readSymtab(f *elf.File) (symtab, error) {
 			sec := f.Sections[s.Section]
 			limit = sec.Addr + sec.Size
 		}
-		sym := symbol{addr: s.Value, size: s.Size, limit: limit, name: s.Name, kind: typ}
+		sym := symbol{addr: s.Value, size: s.Size, limit: limit, name: s.Name, kind: typ,
+			section: s.Section, order: len(t.syms)}
+		sym.hiddenNote = s.Size == 0 && typ == elf.STT_NOTYPE && elf.ST_BIND(s.Info) == elf.STB_LOCAL &&
+			elf.ST_VISIBILITY(s.Other) == elf.STV_HIDDEN
 		if haveFile && (elf.ST_BIND(s.Info) == elf.STB_LOCAL || !fileAfterSymbol) {
-			sym.file = file
+			sym.file, sym.hasFile = file, true
 			sym.local = elf.ST_BIND(s.Info) == elf.STB_LOCAL
 		}
 		t.syms = append(t.syms, sym)
+	}
+	for i, sec := range f.Sections {
+		if sec.Flags&elf.SHF_ALLOC != 0 && sec.Size > 0 {
+			t.secs = append(t.secs, allocSection{addr: sec.Addr, size: sec.Size, idx: elf.SectionIndex(i)})
+		}
 	}
 	// Sort by (address, size) and drop exact duplicates (a symbol present in
 	// both tables, aliases with the same size keep the first name by table
@@ -115,4 +134,76 @@ func (t *symtab) findData(addr uint64) (*symbol, bool) {
 	return t.find(addr, func(s *symbol) bool {
 		return s.kind == elf.STT_OBJECT || s.kind == elf.STT_TLS || s.kind == elf.STT_COMMON || s.kind == elf.STT_NOTYPE
 	})
+}
+
+// findGNU finds the symbol naming addr as binutils 2.40's elf_find_function
+// does: among the symbols of the (first) allocated section containing addr
+// that may be functions (not objects, TLS or annobin notes), the one with
+// the highest address at or below addr; sizes only break ties (bfd's
+// better_fit), so padding after a function still takes its name.
+func (t *symtab) findGNU(addr uint64) (*symbol, bool) {
+	sec, ok := t.sectionOf(addr)
+	if !ok {
+		return nil, false
+	}
+	i := sort.Search(len(t.syms), func(i int) bool { return t.syms[i].addr > addr })
+	for i > 0 {
+		at := t.syms[i-1].addr
+		j := i
+		for j > 0 && t.syms[j-1].addr == at {
+			j--
+		}
+		var cands []*symbol
+		for k := j; k < i; k++ {
+			s := &t.syms[k]
+			if s.section == sec && s.kind != elf.STT_OBJECT && s.kind != elf.STT_TLS && s.kind != elf.STT_COMMON && !s.hiddenNote {
+				cands = append(cands, s)
+			}
+		}
+		if len(cands) > 0 {
+			// bfd walks the table in order; ties keep the earlier symbol.
+			sort.SliceStable(cands, func(a, b int) bool { return cands[a].order < cands[b].order })
+			best := cands[0]
+			for _, s := range cands[1:] {
+				if betterFit(s, best, addr) {
+					best = s
+				}
+			}
+			return best, true
+		}
+		i = j
+	}
+	return nil, false
+}
+
+// betterFit is bfd's better_fit for two symbols at the same address: the
+// one reaching addr, then functions over other types, typed over untyped,
+// then the smaller (size 0 counts as 1); else the first in table order.
+func betterFit(s, best *symbol, addr uint64) bool {
+	size, bestSize := max(s.size, 1), max(best.size, 1)
+	if best.addr+bestSize <= addr {
+		return size > bestSize
+	}
+	if s.addr+size <= addr {
+		return false
+	}
+	isFunc := func(s *symbol) bool { return s.kind == elf.STT_FUNC || s.kind == elf.STT_GNU_IFUNC }
+	if isFunc(best) != isFunc(s) {
+		return isFunc(s)
+	}
+	if (best.kind == elf.STT_NOTYPE) != (s.kind == elf.STT_NOTYPE) {
+		return best.kind == elf.STT_NOTYPE
+	}
+	return size < bestSize
+}
+
+// sectionOf returns the first allocated section containing addr, as
+// addr2line's find_address_in_section picks it.
+func (t *symtab) sectionOf(addr uint64) (elf.SectionIndex, bool) {
+	for _, s := range t.secs {
+		if addr >= s.addr && addr-s.addr < s.size {
+			return s.idx, true
+		}
+	}
+	return 0, false
 }

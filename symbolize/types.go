@@ -42,7 +42,8 @@ type LookupOptions struct {
 // real (outermost) function.
 type Frame struct {
 	Function        string // "" when unknown
-	File            string // "" when unknown
+	File            string // "" when unknown (see FileKnown)
+	FileKnown       bool   // StyleGNU: File is known even if "" (bfd prints ":" not "??:")
 	Line            int    // 0 when unknown
 	Column          int
 	Discriminator   int

@@ -1,0 +1,122 @@
+package symbolize
+
+import (
+	"debug/dwarf"
+	"sync"
+)
+
+// GNU addr2line names the innermost function of an address in two ways
+// (binutils 2.40, dwarf2.c _bfd_dwarf2_find_nearest_line_with_alt):
+//
+//   - a DWARF function whose name is a "linkage" name (DW_AT_linkage_name,
+//     or DW_AT_name in a language without mangling such as C) is printed by
+//     that name;
+//   - otherwise the ELF symbol containing the address is printed
+//     (elf_find_function: "main.cold"), and bfd then marks the function as
+//     named: when the symbol starts exactly at the function's first range it
+//     even renames the function to the symbol. Later lookups in the same
+//     function print the DWARF (or renamed) name.
+//
+// The second rule is stateful: the answer depends on the order of queries.
+// gnuState keeps that state per object, as bfd keeps it per open file, so a
+// face answering queries one by one in input order prints what addr2line
+// prints. Concurrent lookups (SymbolizeMany) see some valid order.
+type gnuState struct {
+	mu    sync.Mutex
+	funcs map[dwarf.Offset]*gnuFunc
+}
+
+// gnuFunc is bfd's struct funcinfo state for one function DIE.
+type gnuFunc struct {
+	linkage bool   // is_linkage: print the DWARF name
+	renamed string // the symbol name bfd replaced the DWARF name with
+}
+
+// cLikeLanguages are the DW_LANG values for which bfd's mangle_style is 0:
+// their DW_AT_name counts as a linkage name.
+var cLikeLanguages = map[int64]bool{
+	0x01: true, 0x02: true, 0x05: true, 0x06: true, 0x07: true, 0x09: true,
+	0x0c: true, 0x0f: true, 0x12: true, 0x1d: true,
+	0x8001: true, 0x8101: true, 0x8102: true, 0x8107: true, 0x8765: true,
+}
+
+// gnuNames applies bfd's naming to frames (innermost first) built for pc.
+func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcIndex, u *unit, opts LookupOptions) {
+	demangle := func(name string) string {
+		if opts.Demangle {
+			return o.names.demangle(name, opts.Style)
+		}
+		return name
+	}
+	inner := &frames[0]
+	if len(chain) == 0 {
+		// No DWARF function: the symbol's name, and its STT_FILE when the
+		// line table had nothing.
+		if s, ok := o.syms.findGNU(pc); ok {
+			inner.Function = demangle(s.name)
+			if inner.File == "" {
+				inner.File, inner.FileKnown = s.file, s.hasFile
+			}
+		}
+		return
+	}
+	o.gnu.mu.Lock()
+	defer o.gnu.mu.Unlock()
+	if o.gnu.funcs == nil {
+		o.gnu.funcs = map[dwarf.Offset]*gnuFunc{}
+	}
+	state := func(id int32) *gnuFunc {
+		di := &fi.dies[id]
+		g, ok := o.gnu.funcs[di.off]
+		if !ok {
+			r := o.resolve(fi, di)
+			g = &gnuFunc{linkage: r.linkage != "" || r.name != "" && u != nil && cLikeLanguages[u.lang]}
+			o.gnu.funcs[di.off] = g
+		}
+		return g
+	}
+	g := state(chain[0])
+	if !g.linkage {
+		if s, ok := o.syms.findGNU(pc); ok {
+			inner.Function = demangle(s.name)
+			if inner.File == "" {
+				inner.File, inner.FileKnown = s.file, s.hasFile
+			}
+			if low, ok := o.firstRangeLow(fi.dies[chain[0]].off); ok && low == s.addr {
+				g.renamed = s.name
+			}
+		}
+		g.linkage = true
+	} else if g.renamed != "" {
+		inner.Function = demangle(g.renamed)
+	}
+	// Callers print the function's current name (bfd's caller_func->name).
+	for i := 1; i < len(chain) && i < len(frames); i++ {
+		if g, ok := o.gnu.funcs[fi.dies[chain[i]].off]; ok && g.renamed != "" {
+			frames[i].Function = demangle(g.renamed)
+		}
+	}
+}
+
+// firstRangeLow is bfd's function->arange.low: the start of the DIE's first
+// address range in DW_AT_ranges order (extended down by a range that ends
+// where it starts), not the lowest address.
+func (o *Object) firstRangeLow(off dwarf.Offset) (uint64, bool) {
+	r := o.dw.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil || e.Offset != off {
+		return 0, false
+	}
+	rs := o.dieRanges(e)
+	if len(rs) == 0 {
+		return 0, false
+	}
+	low := rs[0][0]
+	for _, rg := range rs[1:] {
+		if rg[1] == low {
+			low = rg[0]
+		}
+	}
+	return low, true
+}
