@@ -13,7 +13,7 @@ import (
 // with symbolized frames lists them under it, one per line.
 func (t *Text) heapDump(r *parse.Report) error {
 	p := t.pal
-	t.line(p.headline.Sprint(r.Headline))
+	t.line(p.summary.Sprint(r.Headline)) // bold, not the red of a bug report
 	for _, s := range r.Stacks {
 		if !anyKnown(s.Frames) {
 			var b strings.Builder
