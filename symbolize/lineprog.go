@@ -322,8 +322,15 @@ func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase 
 		addr                   uint64
 		file, line, col, discr uint32
 	}
+	// Until the first DW_LNS_set_file of a DWARF 5 sequence, rows carry
+	// defaultFileBit: bfd 2.40 starts such sequences with file 0 instead of
+	// DWARF's default 1 (see fileIndex).
+	initFile := uint32(1)
+	if version >= 5 {
+		initFile |= defaultFileBit
+	}
 	reset := func() state {
-		return state{file: 1, line: 1}
+		return state{file: initFile, line: 1}
 	}
 	st := reset()
 	seqFirst := len(t.rows)
@@ -387,7 +394,7 @@ func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase 
 		case 3: // DW_LNS_advance_line
 			st.line = uint32(int64(st.line) + b.sleb())
 		case 4: // DW_LNS_set_file
-			st.file = uint32(b.uleb())
+			st.file = uint32(b.uleb()) &^ defaultFileBit
 		case 5: // DW_LNS_set_column
 			st.col = uint32(b.uleb())
 		case 6, 7, 10, 11: // negate_stmt, basic_block, prologue_end, epilogue_begin
@@ -426,6 +433,25 @@ func (t *lineTable) lookup(pc uint64) (lineRow, bool) {
 		return lineRow{}, false
 	}
 	return rows[j-1], true
+}
+
+// defaultFileBit marks a row whose file register still holds its initial
+// value in a DWARF 5 sequence.
+const defaultFileBit = 1 << 31
+
+// fileIndex is the file a row names under style: llvm and the standard take
+// the register (1 by default); binutils 2.40 names file 0 for rows before
+// the sequence's first DW_LNS_set_file in DWARF 5 (it initialises its
+// file name with entry 0), so gcc's cold sequences, whose file 1 is a
+// header, show the unit's own file with the header's line.
+func (r lineRow) fileIndex(style NameStyle) uint32 {
+	if r.file&defaultFileBit != 0 {
+		if style == StyleGNU {
+			return 0
+		}
+		return r.file &^ defaultFileBit
+	}
+	return r.file
 }
 
 func (t *lineTable) fileName(i uint32) (string, bool) {

@@ -84,6 +84,9 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	var u *unit
 	if o.dw != nil {
 		u = o.units.unitFor(pc)
+		if u == nil && opts.Style == StyleGNU {
+			u = o.gnuUnitFor(pc)
+		}
 	}
 	var lt *lineTable
 	var fi *funcIndex
@@ -107,7 +110,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			return
 		}
 		if row, ok := lt.lookup(pc); ok {
-			if name, ok := lt.fileName(row.file); ok {
+			if name, ok := lt.fileName(row.fileIndex(opts.Style)); ok {
 				f.File = name
 				f.Line = int(row.line)
 				f.Column = int(row.col)

@@ -24,9 +24,10 @@ type Object struct {
 	units unitIndex
 	syms  symtab
 
-	names nameCache
-	forms declForms
-	gnu   gnuState
+	names   nameCache
+	forms   declForms
+	gnu     gnuState
+	gnuSeqs gnuSeqIndex
 }
 
 // Open opens the ELF file at path and indexes it: symbol tables and the root
@@ -147,9 +148,18 @@ func (o *Object) Symbolize(addr uint64, opts LookupOptions) (frames []Frame, err
 }
 
 // SymbolizeMany symbolizes addrs; the result is aligned with addrs. Equal
-// addresses are looked up once, and the work is spread over the CPUs.
+// addresses are looked up once, and the work is spread over the CPUs, except
+// in StyleGNU, whose answers depend on query order.
 func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
 	out := make([][]Frame, len(addrs))
+	if opts.Style == StyleGNU {
+		// bfd's naming depends on the order of queries (gnunames.go):
+		// answer them one by one in input order, as addr2line does.
+		for i, a := range addrs {
+			out[i], _ = o.Symbolize(a, opts)
+		}
+		return out
+	}
 	uniq := make([]uint64, 0, len(addrs))
 	seen := make(map[uint64]int, len(addrs))
 	for _, a := range addrs {
