@@ -32,16 +32,15 @@ func (e *Env) getenv(k string) string {
 
 // llvmConfig is what an llvm-symbolizer command line asks for.
 type llvmConfig struct {
-	obj             string
-	style           outputStyle
-	lookup          symbolize.LookupOptions
-	inlines         bool
-	adjustVMA       uint64
-	relativeAddress bool
-	basenames       bool
-	debugDirs       []string
-	print           printConfig
-	inputs          []string
+	obj       string
+	style     outputStyle
+	lookup    symbolize.LookupOptions
+	inlines   bool
+	adjustVMA uint64
+	basenames bool
+	debugDirs []string
+	print     printConfig
+	inputs    []string
 }
 
 // maxQueryLine bounds one stdin line. The sanitizer runtimes send at most
@@ -81,7 +80,6 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	s := &llvmSession{
 		cfg:     cfg,
 		modules: newModuleCache(env.Open, &symbolize.Options{DebugFileDirectories: cfg.debugDirs}, defaultCacheSize),
-		bases:   map[string]uint64{},
 	}
 	defer s.modules.close()
 	out := bufio.NewWriter(env.Stdout)
@@ -160,7 +158,6 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	c.lookup.Demangle = p.hasFlag(idDemangle, idNoDemangle, true)
 	c.inlines = p.hasFlag(idInlines, idNoInlines, true)
 	c.lookup.Style = symbolize.StyleLLVM
-	c.relativeAddress = p.has(idRelativeAddress)
 	c.basenames = p.has(idBasenames)
 	c.debugDirs = p.all(idDebugFileDirectory)
 	c.inputs = p.inputs
@@ -178,8 +175,7 @@ type llvmSession struct {
 	cfg     llvmConfig
 	modules *moduleCache
 	printer printer
-	errOut  io.Writer         // set in stdin mode: where rejected lines are explained
-	bases   map[string]uint64 // preferred load addresses, for --relative-address
+	errOut  io.Writer // set in stdin mode: where rejected lines are explained
 }
 
 // answerStdin answers one stdin line. Unlike v14, which echoes a line it
@@ -227,9 +223,10 @@ func (s *llvmSession) answerQuery(q query) {
 			return
 		}
 	}
-	if s.cfg.relativeAddress && mod != nil {
-		addr += s.preferredBase(q.module)
-	}
+	// --relative-address adds the module's preferred base, which LLVM 14
+	// knows only for COFF: for ELF it is 0, so the flag changes nothing
+	// (llvm-symbolizer 14 answers "_start" for 0x401080 of a non-PIE
+	// executable with or without it).
 	switch q.cmd {
 	case cmdData:
 		var d symbolize.DataSymbol
@@ -277,15 +274,6 @@ func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
 		}
 	}
 	return frames
-}
-
-func (s *llvmSession) preferredBase(path string) uint64 {
-	if b, ok := s.bases[path]; ok {
-		return b
-	}
-	b, _ := preferredBase(path)
-	s.bases[path] = b
-	return b
 }
 
 // baseName is llvm::sys::path::filename for the paths DWARF holds.

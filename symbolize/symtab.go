@@ -115,8 +115,9 @@ func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
 		}
 		if s.size == 0 {
 			// Like llvm, a size-0 symbol reaches up to the next symbol
-			// (_init covers .plt); the last one only to its section's end.
-			if i+1 < len(t.syms) || addr < s.limit {
+			// (_init covers .plt); the last one only to its section's end,
+			// or its own address (_end, which lies just past .bss).
+			if i+1 < len(t.syms) || addr < s.limit || addr == s.addr {
 				return s, true
 			}
 			return nil, false
