@@ -16,10 +16,18 @@ import (
 
 const (
 	attrDeclFile      = 0x3a
+	attrRanges        = 0x55
 	formImplicitConst = 0x21
+	formRnglistx      = 0x23
 )
 
-// declForms answers "is this DIE's DW_AT_decl_file an implicit constant?",
+// Form facts about an abbreviation that debug/dwarf does not expose.
+const (
+	declFileImplicit uint8 = 1 << iota // DW_AT_decl_file is DW_FORM_implicit_const
+	rangesIndexed                      // DW_AT_ranges is DW_FORM_rnglistx
+)
+
+// declForms answers questions about the forms of a DIE's attributes,
 // reading unit headers and abbreviation tables on first use.
 type declForms struct {
 	once  sync.Once
@@ -28,7 +36,7 @@ type declForms struct {
 	units []unitHeader // sorted by start
 
 	mu     sync.Mutex
-	tables map[uint64]map[uint64]bool // abbrev offset -> code -> decl_file is implicit_const
+	tables map[uint64]map[uint64]uint8 // abbrev offset -> code -> form facts
 	abbrev []byte
 }
 
@@ -40,7 +48,7 @@ type unitHeader struct {
 func (d *declForms) init(info, abbrev []byte, bo binary.ByteOrder) {
 	d.once.Do(func() {
 		d.info, d.abbrev, d.bo = info, abbrev, bo
-		d.tables = map[uint64]map[uint64]bool{}
+		d.tables = map[uint64]map[uint64]uint8{}
 		for off := uint64(0); off+11 <= uint64(len(info)); {
 			b := &buf{name: ".debug_info", data: info[off:], off: int(off), bo: bo}
 			n := uint64(b.u32())
@@ -67,9 +75,8 @@ func (d *declForms) init(info, abbrev []byte, bo binary.ByteOrder) {
 	})
 }
 
-// implicitDeclFile reports whether the DIE at off has an implicit-constant
-// DW_AT_decl_file.
-func (d *declForms) implicitDeclFile(off dwarf.Offset) bool {
+// has reports whether the DIE at off has all the form facts in want.
+func (d *declForms) has(off dwarf.Offset, want uint8) bool {
 	o := uint64(off)
 	i := sort.Search(len(d.units), func(i int) bool { return d.units[i].end > o })
 	if i == len(d.units) || o < d.units[i].start || o >= uint64(len(d.info)) {
@@ -80,16 +87,16 @@ func (d *declForms) implicitDeclFile(off dwarf.Offset) bool {
 	if b.err != nil {
 		return false
 	}
-	return d.table(d.units[i].abbrevOff)[code]
+	return d.table(d.units[i].abbrevOff)[code]&want == want
 }
 
-func (d *declForms) table(off uint64) map[uint64]bool {
+func (d *declForms) table(off uint64) map[uint64]uint8 {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if t, ok := d.tables[off]; ok {
 		return t
 	}
-	t := map[uint64]bool{}
+	t := map[uint64]uint8{}
 	d.tables[off] = t
 	if off >= uint64(len(d.abbrev)) {
 		return t
@@ -110,8 +117,11 @@ func (d *declForms) table(off uint64) map[uint64]bool {
 			if form == formImplicitConst {
 				b.sleb()
 				if attr == attrDeclFile {
-					t[code] = true
+					t[code] |= declFileImplicit
 				}
+			}
+			if attr == attrRanges && form == formRnglistx {
+				t[code] |= rangesIndexed
 			}
 		}
 	}

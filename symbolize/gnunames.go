@@ -120,3 +120,14 @@ func (o *Object) firstRangeLow(off dwarf.Offset) (uint64, bool) {
 	}
 	return low, true
 }
+
+// gnuChain drops the subroutines bfd cannot place (indexedRanges).
+func (o *Object) gnuChain(chain []int32, fi *funcIndex) []int32 {
+	out := chain[:0:0]
+	for _, id := range chain {
+		if !o.indexedRanges(fi.dies[id].off) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -96,6 +96,9 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		fi, _ = o.functions(u)
 		if fi != nil {
 			chain = fi.chain(pc)
+			if opts.Style == StyleGNU {
+				chain = o.gnuChain(chain, fi)
+			}
 		}
 	}
 	fileName := func(i int64) string {
