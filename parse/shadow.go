@@ -50,7 +50,9 @@ func parseShadowRow(line string) (ShadowRow, bool) {
 			return row, false
 		}
 	}
-	if len(row.Bytes) == 0 {
+	// A "[" must open a byte that follows it; "00[" at the end of a
+	// cut-off row marks nothing.
+	if len(row.Bytes) == 0 || row.Marked >= len(row.Bytes) {
 		return row, false
 	}
 	return row, true
