@@ -52,7 +52,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 	if len(chain) == 0 {
 		// No DWARF function: the symbol's name, and its STT_FILE when the
 		// line table had nothing.
-		if s, ok := o.syms.findGNU(pc); ok {
+		if s, ok := o.gnuSymtab().findGNU(pc); ok {
 			inner.Function = demangle(s.name)
 			if inner.File == "" {
 				inner.File, inner.FileKnown = s.file, s.hasFile
@@ -77,7 +77,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 	}
 	g := state(chain[0])
 	if !g.linkage {
-		if s, ok := o.syms.findGNU(pc); ok {
+		if s, ok := o.gnuSymtab().findGNU(pc); ok {
 			inner.Function = demangle(s.name)
 			if inner.File == "" {
 				inner.File, inner.FileKnown = s.file, s.hasFile
@@ -130,4 +130,13 @@ func (o *Object) gnuChain(chain []int32, fi *funcIndex) []int32 {
 		}
 	}
 	return out
+}
+
+// gnuSymtab is the table bfd names functions from: the separate debug
+// file's when the DWARF came from one, else the object's own.
+func (o *Object) gnuSymtab() *symtab {
+	if o.debugSyms != nil {
+		return o.debugSyms
+	}
+	return &o.syms
 }

@@ -23,6 +23,9 @@ type Object struct {
 	dw    *dwarf.Data // nil without DWARF
 	units unitIndex
 	syms  symtab
+	// debugSyms is the separate debug file's symbol table: binutils names
+	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
+	debugSyms *symtab
 
 	names   nameCache
 	forms   declForms
@@ -64,6 +67,9 @@ func Open(path string, opts *Options) (o *Object, err error) {
 				if def, eerr := elf.NewFile(df); eerr == nil && hasDWARF(def) {
 					dwarfFile = def
 					o.debugPath = dpath
+					if ds, err := readSymtab(def); err == nil && len(ds.syms) > 0 {
+						o.debugSyms = &ds
+					}
 					// The symbol table stays the binary's own, as in
 					// llvm-symbolizer 14: names come from the debug
 					// file's DWARF.
