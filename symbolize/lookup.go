@@ -82,7 +82,7 @@ func (o *Object) funcName(r resolved, opts LookupOptions) string {
 func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	var frames []Frame
 	var u *unit
-	if o.dw != nil {
+	if o.dw != nil && !(opts.Style == StyleGNU && o.zdebug) {
 		u = o.units.unitFor(pc)
 		if u == nil && opts.Style == StyleGNU {
 			u = o.gnuUnitFor(pc)

@@ -26,6 +26,9 @@ type Object struct {
 	// debugSyms is the separate debug file's symbol table: binutils names
 	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
 	debugSyms *symtab
+	// zdebug: the DWARF is in legacy .zdebug_* sections, which binutils
+	// 2.40's addr2line does not read (StyleGNU answers from symbols only).
+	zdebug bool
 
 	names   nameCache
 	forms   declForms
@@ -100,6 +103,7 @@ func hasDWARF(f *elf.File) bool {
 }
 
 func (o *Object) loadDWARF(f *elf.File) error {
+	o.zdebug = f.Section(".debug_info") == nil && f.Section(".zdebug_info") != nil
 	sec, err := readDebugSections(f)
 	if err != nil {
 		return err
