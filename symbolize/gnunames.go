@@ -49,6 +49,15 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		return name
 	}
 	inner := &frames[0]
+	if len(chain) == 0 && inner.File == "" && o.dw != nil && !o.zdebug {
+		if v, ok := o.gnuVarAt(pc); ok && v.declLine > 0 {
+			if lt, err := o.lineTable(v.u); err == nil && v.declFile >= 0 {
+				if name, ok := lt.fileName(uint32(v.declFile)); ok {
+					inner.File, inner.Line = name, int(v.declLine)
+				}
+			}
+		}
+	}
 	if len(chain) == 0 {
 		// No DWARF function: the symbol's name, and its STT_FILE when the
 		// line table had nothing.

@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"debug/dwarf"
 	"sort"
 	"sync"
 )
@@ -38,4 +39,58 @@ func (o *Object) gnuUnitFor(pc uint64) *unit {
 		o.gnuSeqs.idx = idx
 	})
 	return o.gnuSeqs.idx.unitFor(pc)
+}
+
+// gnuVar is a variable with a fixed address (DW_OP_addr) and its
+// declaration, which binutils 2.40 reports for the variable's first byte
+// (file:line, with the function name from the symbol table or "??").
+type gnuVar struct {
+	u        *unit
+	declFile int64
+	declLine int64
+}
+
+type gnuVarIndex struct {
+	once sync.Once
+	vars map[uint64]gnuVar
+}
+
+// gnuVarAt returns the variable that starts at addr, reading every unit's
+// DIEs once on first use.
+func (o *Object) gnuVarAt(addr uint64) (gnuVar, bool) {
+	o.gnuVars.once.Do(func() {
+		vars := map[uint64]gnuVar{}
+		byOff := map[dwarf.Offset]*unit{}
+		for _, u := range o.units.units {
+			byOff[u.off] = u
+		}
+		r := o.dw.Reader()
+		var cur *unit
+		for {
+			e, err := r.Next()
+			if err != nil || e == nil {
+				break
+			}
+			switch e.Tag {
+			case dwarf.TagCompileUnit, dwarf.TagPartialUnit:
+				cur = byOff[e.Offset]
+			case dwarf.TagVariable:
+				loc, ok := e.Val(dwarf.AttrLocation).([]byte)
+				if !ok || len(loc) != 9 || loc[0] != 0x03 || cur == nil { // DW_OP_addr, 64-bit
+					continue
+				}
+				a := o.byteOrder.Uint64(loc[1:])
+				if _, dup := vars[a]; dup {
+					continue
+				}
+				v := gnuVar{u: cur, declFile: -1, declLine: -1}
+				v.declFile = asInt(e.Val(dwarf.AttrDeclFile), -1)
+				v.declLine = asInt(e.Val(dwarf.AttrDeclLine), -1)
+				vars[a] = v
+			}
+		}
+		o.gnuVars.vars = vars
+	})
+	v, ok := o.gnuVars.vars[addr]
+	return v, ok
 }

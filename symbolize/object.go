@@ -34,6 +34,7 @@ type Object struct {
 	forms   declForms
 	gnu     gnuState
 	gnuSeqs gnuSeqIndex
+	gnuVars gnuVarIndex
 }
 
 // Open opens the ELF file at path and indexes it: symbol tables and the root
