@@ -271,3 +271,26 @@ func (fi *funcIndex) chain(pc uint64) []int32 {
 	}
 	return out
 }
+
+// implicitDeclFile reports whether the DIE at off gives DW_AT_decl_file as an
+// implicit constant, which llvm-symbolizer 14 does not read (declform.go).
+func (o *Object) implicitDeclFile(off dwarf.Offset) bool {
+	if o.sec == nil {
+		return false
+	}
+	o.forms.init(o.sec.info, o.sec.abbrev, o.byteOrder)
+	return o.forms.has(off, declFileImplicit)
+}
+
+// indexedRanges reports whether the DIE at off gives DW_AT_ranges as
+// DW_FORM_rnglistx. binutils 2.40 reads such an index as a section offset
+// (read_rangelist), finds no valid list there and so drops the DIE's
+// ranges: clang's DWARF 5 inlined subroutines with several ranges vanish
+// from addr2line's inline chains.
+func (o *Object) indexedRanges(off dwarf.Offset) bool {
+	if o.sec == nil {
+		return false
+	}
+	o.forms.init(o.sec.info, o.sec.abbrev, o.byteOrder)
+	return o.forms.has(off, rangesIndexed)
+}
