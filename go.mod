@@ -4,7 +4,6 @@ go 1.26.8
 
 require (
 	github.com/fatih/color v1.19.0
-	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
 	github.com/mattn/go-isatty v0.0.20
 	github.com/spf13/cobra v1.10.2
 )
