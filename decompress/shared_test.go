@@ -1,9 +1,10 @@
 package decompress
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
 // sharedLWS returns the shared lws reference directory (../shared/lws from
@@ -11,13 +12,5 @@ import (
 // absent.
 func sharedLWS(t testing.TB) string {
 	t.Helper()
-	root := os.Getenv("SANITRACE_SHARED")
-	if root == "" {
-		root = filepath.Join("..", "..", "shared")
-	}
-	dir := filepath.Join(root, "lws")
-	if _, err := os.Stat(filepath.Join(dir, "vectors.jsonl")); err != nil {
-		t.Skipf("shared lws vectors not available (%v); set SANITRACE_SHARED to run against them", err)
-	}
-	return dir
+	return filepath.Dir(sharedtest.Dir(t, "lws", "vectors.jsonl"))
 }

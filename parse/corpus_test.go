@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
 // The shared corpus (../shared/corpus relative to the module root, or
@@ -20,14 +22,8 @@ import (
 
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("SANITRACE_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "cases")); err != nil {
-		t.Skipf("shared corpus not found (%v); set SANITRACE_SHARED or put it at ../shared", err)
-	}
-	return dir
+	sharedtest.Dir(t, "corpus", "cases")
+	return sharedtest.Dir(t)
 }
 
 func corpusCases(t testing.TB) []string {

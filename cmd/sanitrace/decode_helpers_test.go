@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
 // repoRoot is the module root, seen from this package's directory.
@@ -81,16 +81,6 @@ func parseDecodeJSON(t *testing.T, out string) decodeJSON {
 // sharedDir finds ../shared (or $SANITRACE_SHARED), or skips the test.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("SANITRACE_SHARED")
-	if dir == "" {
-		dir = filepath.Join(repoRoot, "..", "shared")
-	}
-	abs, err := filepath.Abs(dir)
-	if err == nil {
-		_, err = os.Stat(filepath.Join(abs, "corpus", "cases"))
-	}
-	if err != nil {
-		t.Skipf("shared corpus not available (set SANITRACE_SHARED or put it at ../shared): %v", err)
-	}
-	return abs
+	sharedtest.Dir(t, "corpus", "cases")
+	return sharedtest.Dir(t)
 }

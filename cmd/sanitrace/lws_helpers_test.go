@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
 // lwsRun runs `sanitrace ARGS` in-process (the cobra tree with SetArgs and
@@ -32,13 +33,5 @@ func lwsRun(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 // the module root, skipping the test when it is absent.
 func lwsShared(t *testing.T) string {
 	t.Helper()
-	root := os.Getenv("SANITRACE_SHARED")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared")
-	}
-	dir := filepath.Join(root, "lws")
-	if _, err := os.Stat(filepath.Join(dir, "heapmap-expected.json")); err != nil {
-		t.Skipf("shared lws files not available (%v); set SANITRACE_SHARED to run against them", err)
-	}
-	return dir
+	return filepath.Dir(sharedtest.Dir(t, "lws", "heapmap-expected.json"))
 }

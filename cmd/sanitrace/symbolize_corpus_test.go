@@ -9,20 +9,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
 // faceSharedDir finds the shared reference material: $SANITRACE_SHARED, else
 // ../shared next to the module root.
 func faceSharedDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("SANITRACE_SHARED")
-	if dir == "" {
-		dir = "../../../shared"
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared reference material not found at %s (set SANITRACE_SHARED): %v", dir, err)
-	}
-	return dir
+	return sharedtest.Dir(t)
 }
 
 func faceReadGzip(t testing.TB, path string) string {

@@ -1,0 +1,53 @@
+// Package sharedtest locates the project's reference material for tests:
+// the ../shared tree beside the checkout (real sanitizer logs and binaries,
+// llvm-symbolizer and addr2line answers, lws vectors), or wherever
+// $SANITRACE_SHARED points. It is absent on a user's clone, so every test
+// that needs it skips, saying why.
+package sharedtest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Dir returns the absolute path of elem inside the shared tree, skipping the
+// test when that path does not exist.
+func Dir(tb testing.TB, elem ...string) string {
+	tb.Helper()
+	root := os.Getenv("SANITRACE_SHARED")
+	if root == "" {
+		mod, err := moduleRoot()
+		if err != nil {
+			tb.Skipf("shared reference tree not found: %v", err)
+		}
+		root = filepath.Join(mod, "..", "shared")
+	}
+	p, err := filepath.Abs(filepath.Join(append([]string{root}, elem...)...))
+	if err == nil {
+		_, err = os.Stat(p)
+	}
+	if err != nil {
+		tb.Skipf("shared reference material not available (set SANITRACE_SHARED or put it at ../shared): %v", err)
+	}
+	return p
+}
+
+// moduleRoot walks up from the working directory (a test runs in its
+// package's directory) to the directory holding go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", os.ErrNotExist
+		}
+		dir = parent
+	}
+}
