@@ -80,14 +80,3 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Errorf("%s differs (run with -update after checking):\n%s", path, got)
 	}
 }
-
-func TestHumanize(t *testing.T) {
-	for _, tt := range []struct {
-		n    uint64
-		want string
-	}{{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {1536, "1.5 KiB"}, {65600, "64.1 KiB"}, {3 << 30, "3.0 GiB"}, {1<<64 - 1, "16.0 EiB"}} {
-		if got := Humanize(tt.n); got != tt.want {
-			t.Errorf("Humanize(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
-}

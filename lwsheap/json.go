@@ -1,6 +1,10 @@
 package lwsheap
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/sanitrace/sanitrace/render"
+)
 
 // Report is the JSON heap map of CONTRACT.md (`sanitrace lws heapmap
 // --format json`), in the field order of ../shared/lws/heapmap-expected.json.
@@ -16,12 +20,12 @@ type Report struct {
 // Row is one distinct backtrace. Source is set only when several inputs
 // were read (line numbers are per input); Frames only with symbolization.
 type Row struct {
-	PCs        []string `json:"pcs"`
-	Count      int      `json:"count"`
-	TotalBytes uint64   `json:"total_bytes"`
-	FirstLine  int      `json:"first_line"`
-	Source     string   `json:"source,omitempty"`
-	Frames     []Frame  `json:"frames,omitempty"`
+	PCs        []string           `json:"pcs"`
+	Count      int                `json:"count"`
+	TotalBytes uint64             `json:"total_bytes"`
+	FirstLine  int                `json:"first_line"`
+	Source     string             `json:"source,omitempty"`
+	Frames     []render.JSONFrame `json:"frames,omitempty"`
 }
 
 // UndecodableJSON is one failed record.
@@ -32,26 +36,13 @@ type UndecodableJSON struct {
 	Source string `json:"source,omitempty"`
 }
 
-// Frame is a symbolized frame in the schema of `sanitrace decode`'s JSON.
-type Frame struct {
-	PC         string  `json:"pc"`
-	Function   *string `json:"function"`
-	File       *string `json:"file"`
-	Line       int     `json:"line"`
-	Column     int     `json:"column"`
-	Module     *string `json:"module"`
-	Offset     *string `json:"offset"`
-	Inlined    bool    `json:"inlined"`
-	Symbolized string  `json:"symbolized"` // "sanitrace" or "none"
-}
-
 // Hex formats a pc as the JSON and text outputs print it: 0x, lowercase.
 func Hex(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
 
 // Report builds the JSON object. multi says whether several inputs were
 // read (then rows and failures name their input). frames, when not nil,
 // gives the symbolized frames of a group.
-func (m *Map) Report(source string, multi bool, frames func(*Group) []Frame) Report {
+func (m *Map) Report(source string, multi bool, frames func(*Group) []render.JSONFrame) Report {
 	r := Report{
 		Source:      source,
 		Records:     m.records,

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/internal/humanize"
+	"github.com/sanitrace/sanitrace/render"
 )
 
 // WriteText writes r as a table a person can scan: bytes (humanized),
@@ -16,7 +19,7 @@ import (
 func WriteText(w io.Writer, r Report, undecodable int) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "heap map of %s: %d live allocation%s, %s (%d bytes) in %d distinct backtrace%s",
-		r.Source, r.Records, plural(r.Records), Humanize(r.TotalBytes), r.TotalBytes,
+		r.Source, r.Records, plural(r.Records), humanize.Bytes(r.TotalBytes), r.TotalBytes,
 		r.DistinctBacktraces, plural(r.DistinctBacktraces))
 	if undecodable > 0 {
 		fmt.Fprintf(bw, "; %d record%s undecodable", undecodable, plural(undecodable))
@@ -31,14 +34,14 @@ func WriteText(w io.Writer, r Report, undecodable int) error {
 		if r.TotalBytes > 0 {
 			share = strconv.FormatFloat(100*float64(row.TotalBytes)/float64(r.TotalBytes), 'f', 1, 64) + "%"
 		}
-		fmt.Fprintf(bw, "%10s %7d %7s  ", Humanize(row.TotalBytes), row.Count, share)
+		fmt.Fprintf(bw, "%10s %7d %7s  ", humanize.Bytes(row.TotalBytes), row.Count, share)
 		switch {
 		case row.Frames != nil:
 			for i, f := range row.Frames {
 				if i > 0 {
 					bw.WriteString(indent)
 				}
-				fmt.Fprintf(bw, "#%d %s%s\n", i, f.PC, FrameText(f))
+				fmt.Fprintf(bw, "#%d %s%s\n", i, deref(f.PC), FrameText(f))
 			}
 		case len(row.PCs) == 0:
 			bw.WriteString("(no frames: every frame was snipped)\n")
@@ -68,7 +71,7 @@ func WriteText(w io.Writer, r Report, undecodable int) error {
 // FrameText is what follows the pc of a frame in text output:
 // " in FUNC FILE:LINE:COL", " (inlined)" for inlined frames, or
 // " in ?? (MODULE+0xOFF)" when nothing is known.
-func FrameText(f Frame) string {
+func FrameText(f render.JSONFrame) string {
 	var b strings.Builder
 	b.WriteString(" in ")
 	if f.Function != nil {
@@ -96,24 +99,17 @@ func FrameText(f Frame) string {
 	return b.String()
 }
 
-// Humanize formats a byte count for people: "320 B", "1.5 KiB", "64.1 KiB".
-func Humanize(n uint64) string {
-	if n < 1024 {
-		return strconv.FormatUint(n, 10) + " B"
-	}
-	v := float64(n)
-	for _, unit := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
-		v /= 1024
-		if v < 1024 {
-			return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
-		}
-	}
-	return strconv.FormatFloat(v/1024, 'f', 1, 64) + " EiB"
-}
-
 func plural(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "s"
+}
+
+// deref gives the text of an optional JSON string ("" when absent).
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

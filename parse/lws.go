@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/sanitrace/sanitrace/decompress"
-	"github.com/sanitrace/sanitrace/lwsheap"
+	"github.com/sanitrace/sanitrace/internal/humanize"
 )
 
 // libwebsockets heap dumps. lws prints one "~m#<base64>" line per live
@@ -157,7 +157,7 @@ func (s *Scanner) endDump() {
 	}
 	if d.records > 0 {
 		r.Headline = fmt.Sprintf("libwebsockets heap dump: %d live allocation%s, %s (%d bytes)",
-			d.records, plural(d.records), lwsheap.Humanize(d.bytes), d.bytes)
+			d.records, plural(d.records), humanize.Bytes(d.bytes), d.bytes)
 		if d.frameless > 0 {
 			r.Headline += fmt.Sprintf("; %d without frames", d.frameless)
 		}

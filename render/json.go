@@ -54,10 +54,12 @@ type jsonAccess struct {
 type jsonStack struct {
 	Title  string      `json:"title"`
 	Role   string      `json:"role"`
-	Frames []jsonFrame `json:"frames"`
+	Frames []JSONFrame `json:"frames"`
 }
 
-type jsonFrame struct {
+// JSONFrame is a frame in JSON schema v1; other JSON outputs that carry
+// frames (the lws heap map) use it so every frame is spelled alike.
+type JSONFrame struct {
 	PC         *string `json:"pc"`
 	Function   *string `json:"function"`
 	File       *string `json:"file"`
@@ -177,7 +179,7 @@ func toJSON(r *parse.Report) jsonReport {
 		out.Summary = &s
 	}
 	for _, s := range r.Stacks {
-		js := jsonStack{Title: s.Title, Role: s.Role, Frames: []jsonFrame{}}
+		js := jsonStack{Title: s.Title, Role: s.Role, Frames: []JSONFrame{}}
 		if js.Role == "" {
 			js.Role = "other"
 		}
@@ -207,8 +209,17 @@ func toJSON(r *parse.Report) jsonReport {
 	return out
 }
 
-func toJSONFrame(f parse.Frame) jsonFrame {
-	jf := jsonFrame{
+// JSONFrames converts frames of the model to their JSON form.
+func JSONFrames(fs []parse.Frame) []JSONFrame {
+	out := make([]JSONFrame, len(fs))
+	for i, f := range fs {
+		out[i] = toJSONFrame(f)
+	}
+	return out
+}
+
+func toJSONFrame(f parse.Frame) JSONFrame {
+	jf := JSONFrame{
 		Line:       f.Line,
 		Column:     f.Column,
 		BuildID:    f.BuildID,

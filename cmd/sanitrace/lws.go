@@ -15,6 +15,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/decompress"
 	"github.com/sanitrace/sanitrace/lwsheap"
+	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
 )
 
@@ -202,9 +203,9 @@ func lwsSource(inputs []lwsInput) string {
 }
 
 func writeHeapmapJSON(w io.Writer, hm *lwsheap.Map, source string, multi bool, sym *resolve.StaticModule) error {
-	var frames func(*lwsheap.Group) []lwsheap.Frame
+	var frames func(*lwsheap.Group) []render.JSONFrame
 	if sym != nil {
-		frames = func(g *lwsheap.Group) []lwsheap.Frame { return sym.HeapFrames(g.PCs) }
+		frames = func(g *lwsheap.Group) []render.JSONFrame { return render.JSONFrames(sym.Frames(g.PCs)) }
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -213,9 +214,9 @@ func writeHeapmapJSON(w io.Writer, hm *lwsheap.Map, source string, multi bool, s
 }
 
 func writeHeapmapText(w io.Writer, hm *lwsheap.Map, source string, multi bool, sym *resolve.StaticModule) error {
-	var frames func(*lwsheap.Group) []lwsheap.Frame
+	var frames func(*lwsheap.Group) []render.JSONFrame
 	if sym != nil {
-		frames = func(g *lwsheap.Group) []lwsheap.Frame { return sym.HeapFrames(g.PCs) }
+		frames = func(g *lwsheap.Group) []render.JSONFrame { return render.JSONFrames(sym.Frames(g.PCs)) }
 	}
 	return lwsheap.WriteText(w, hm.Report(source, multi, frames), hm.UndecodableCount())
 }
@@ -223,11 +224,11 @@ func writeHeapmapText(w io.Writer, hm *lwsheap.Map, source string, multi bool, s
 // appendText appends the call path of a decoded record under its ~b# line,
 // one frame per line in the sanitizers' "#N 0xPC in FUNC FILE:LINE:COL" style.
 func appendText(dst []byte, m *resolve.StaticModule, pcs []uint64) []byte {
-	for i, f := range m.HeapFrames(pcs) {
+	for i, f := range render.JSONFrames(m.Frames(pcs)) {
 		dst = append(dst, "    #"...)
 		dst = strconv.AppendInt(dst, int64(i), 10)
 		dst = append(dst, ' ')
-		dst = append(dst, f.PC...)
+		dst = append(dst, *f.PC...)
 		dst = append(dst, lwsheap.FrameText(f)...)
 		dst = append(dst, '\n')
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/decompress"
 	"github.com/sanitrace/sanitrace/lwsheap"
+	"github.com/sanitrace/sanitrace/render"
 )
 
 // allocation is one line of testdata/src/lws/allocs.c's output.
@@ -170,7 +171,7 @@ func (r textRanges) contains(addr uint64) bool {
 	return false
 }
 
-func frameKey(f lwsheap.Frame) string {
+func frameKey(f render.JSONFrame) string {
 	fn, file := "??", "??"
 	if f.Function != nil {
 		fn = *f.Function
