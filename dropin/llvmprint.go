@@ -2,6 +2,7 @@ package dropin
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -63,11 +64,11 @@ type plainPrinter struct {
 	cfg    printConfig
 	out    io.Writer
 	errOut io.Writer
-	b      strings.Builder
+	b      bytes.Buffer // one answer; reused, so answers cost no allocation
 }
 
 func (p *plainPrinter) flush() {
-	io.WriteString(p.out, p.b.String())
+	p.out.Write(p.b.Bytes())
 	p.b.Reset()
 }
 

@@ -1,50 +1,106 @@
 package symbolize
 
 import (
+	"os"
+	"strings"
 	"testing"
 )
 
-// BenchmarkSymbolizeMany measures a batch of every-5th-byte addresses of a
-// C++ fixture with inline chains (open excluded).
-func BenchmarkSymbolizeMany(b *testing.B) {
-	path := fixture(b, "cxx-O2-dw5")
-	addrs := fixtureAddrs(b, path)
-	opts := LookupOptions{Inlines: true, Demangle: true}
-	for i := 0; i < b.N; i++ {
-		o, err := Open(path, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		o.SymbolizeMany(addrs, opts)
-		o.Close()
+// The benchmarks run on the committed fixtures; set SANITRACE_BENCH_BIN to
+// a path list (colon-separated) to run them on other binaries too, e.g. the
+// corpus of shared/bench (docs/performance.md). Addresses are every 5th
+// byte of the executable sections, so every function and inline chain is
+// hit.
+
+// benchBinaries returns the fixture plus the SANITRACE_BENCH_BIN binaries.
+func benchBinaries(b *testing.B) []string {
+	bins := []string{fixture(b, "cxx-O2-dw5"), fixture(b, "c-O2-zlib")}
+	if env := os.Getenv("SANITRACE_BENCH_BIN"); env != "" {
+		bins = append(bins, strings.Split(env, ":")...)
 	}
+	return bins
 }
 
-// BenchmarkSymbolizeWarm measures single lookups once the unit is decoded.
-func BenchmarkSymbolizeWarm(b *testing.B) {
-	path := fixture(b, "cxx-O2-dw5")
-	addrs := fixtureAddrs(b, path)
-	o, err := Open(path, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer o.Close()
-	opts := LookupOptions{Inlines: true, Demangle: true}
-	o.SymbolizeMany(addrs, opts)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		o.Symbolize(addrs[i%len(addrs)], opts)
-	}
+func benchName(path string) string {
+	return path[strings.LastIndexByte(path, '/')+1:]
 }
 
-// BenchmarkOpen measures opening (symbol tables + unit index).
+var benchOpts = LookupOptions{Inlines: true, Demangle: true}
+
+// BenchmarkOpen measures opening: mapping, section headers, symbol table,
+// compressed sections and the unit index.
 func BenchmarkOpen(b *testing.B) {
-	path := fixture(b, "cxx-O2-dw5")
-	for i := 0; i < b.N; i++ {
-		o, err := Open(path, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		o.Close()
+	for _, path := range benchBinaries(b) {
+		b.Run(benchName(path), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				o, err := Open(path, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				o.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkColdLookup measures what one address in a fresh process costs
+// beyond process start: opening plus the first lookup, which decodes its
+// unit's line table and function index.
+func BenchmarkColdLookup(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		addrs := fixtureAddrs(b, path)
+		a := addrs[len(addrs)/2]
+		b.Run(benchName(path), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				o, err := Open(path, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				o.Symbolize(a, benchOpts)
+				o.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkWarmLookup measures one lookup once every unit is decoded and
+// every name demangled: the steady state of a long batch.
+func BenchmarkWarmLookup(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		addrs := fixtureAddrs(b, path)
+		b.Run(benchName(path), func(b *testing.B) {
+			o, err := Open(path, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer o.Close()
+			for _, a := range addrs {
+				o.Symbolize(a, benchOpts)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				o.Symbolize(addrs[i%len(addrs)], benchOpts)
+			}
+		})
+	}
+}
+
+// BenchmarkBatch measures a whole batch from a fresh Object: open, decode
+// what the addresses need, look every address up (SymbolizeMany spreads
+// them over the CPUs).
+func BenchmarkBatch(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		addrs := fixtureAddrs(b, path)
+		b.Run(benchName(path), func(b *testing.B) {
+			b.ReportMetric(float64(len(addrs)), "addrs/op")
+			for i := 0; i < b.N; i++ {
+				o, err := Open(path, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				o.SymbolizeMany(addrs, benchOpts)
+				o.Close()
+			}
+		})
 	}
 }

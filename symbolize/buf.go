@@ -36,11 +36,14 @@ func (b *buf) bytes(n int) []byte {
 }
 
 func (b *buf) u8() uint8 {
-	p := b.bytes(1)
-	if p == nil {
-		return 0
+	// fail leaves pos at the end, so pos < len also means no error.
+	if b.pos < len(b.data) {
+		c := b.data[b.pos]
+		b.pos++
+		return c
 	}
-	return p[0]
+	b.fail("unexpected end")
+	return 0
 }
 
 func (b *buf) u16() uint16 {
@@ -49,6 +52,17 @@ func (b *buf) u16() uint16 {
 		return 0
 	}
 	return b.bo.Uint16(p)
+}
+
+func (b *buf) u24() uint64 {
+	p := b.bytes(3)
+	if p == nil {
+		return 0
+	}
+	if b.bo == binary.BigEndian {
+		return uint64(p[0])<<16 | uint64(p[1])<<8 | uint64(p[2])
+	}
+	return uint64(p[2])<<16 | uint64(p[1])<<8 | uint64(p[0])
 }
 
 func (b *buf) u32() uint32 {
@@ -85,19 +99,19 @@ func (b *buf) uintN(n int) uint64 {
 func (b *buf) uleb() uint64 {
 	var v uint64
 	var shift uint
-	for {
-		c := b.u8()
-		if b.err != nil {
-			return 0
-		}
+	for i := b.pos; i < len(b.data); i++ {
+		c := b.data[i]
 		if shift < 64 {
 			v |= uint64(c&0x7f) << shift
 		}
 		shift += 7
 		if c&0x80 == 0 {
+			b.pos = i + 1
 			return v
 		}
 	}
+	b.fail("unexpected end")
+	return 0
 }
 
 func (b *buf) sleb() int64 {

@@ -4,15 +4,19 @@
 // naming rules of llvm-symbolizer 14 (StyleLLVM) or GNU addr2line 2.40
 // (StyleGNU), so the drop-in faces only have to format frames.
 //
-// An Object is opened once per ELF file. Opening reads the section headers,
-// the symbol tables and the root DIE of every compilation unit, nothing more;
-// each unit's line table and function/inline tree are decoded on the first
-// lookup that needs them and cached, errors included. Lookups are safe for
-// concurrent use.
+// An Object is opened once per ELF file. The file is mapped, not read;
+// opening parses the section headers, the symbol tables and the root DIE of
+// every compilation unit, and inflates compressed DWARF sections (once,
+// concurrently). Each unit's line table and function/inline index are
+// decoded on the first lookup that needs them and cached, errors included;
+// resolved and demangled names are cached per DIE and per symbol. Lookups
+// are safe for concurrent use. docs/performance.md has the measurements.
 //
-// debug/elf and debug/dwarf are used as decoders only: the line program is
-// decoded here (debug/dwarf normalises paths with path.Join, which
-// llvm-symbolizer does not) and every index is our own sorted table searched
-// by binary search. The stdlib decoders may panic on adversarial input, so
-// every entry point recovers and turns a panic into an error for that object.
+// debug/elf is used for the ELF structure and to inflate sections. DWARF is
+// read by this package (info.go, lineprog.go): debug/dwarf copies every
+// attribute and string of every DIE, which dominated both time and memory on
+// big C++ units, and normalises paths with path.Join, which llvm-symbolizer
+// does not. Every index is our own sorted table searched by binary search.
+// Decoders may panic on adversarial input, so every entry point recovers and
+// turns a panic into an error for that object.
 package symbolize

@@ -1,25 +1,45 @@
 package symbolize
 
 import (
-	"debug/dwarf"
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"sync/atomic"
 )
 
 // dieInfo is what naming and frame building need from a subprogram or
-// inlined-subroutine DIE.
+// inlined-subroutine DIE. Names stay references into the string sections
+// until a frame prints them.
 type dieInfo struct {
-	off                dwarf.Offset
-	name, linkage      string
-	spec, origin       dwarf.Offset // 0 when absent
-	declFile, declLine int64        // -1 when absent
-	callFile           int64        // -1 when absent
-	callLine, callCol  int64
-	discr              int64
+	off                uint64 // of the DIE in .debug_info
+	name, linkage      strRef // noStr when absent; may name an empty string
+	spec, origin       uint64 // .debug_info offsets; 0 when absent
 	lowPC              uint64
+	declFile, declLine int32 // -1 when absent
+	callFile           int32 // -1 when absent
+	callLine, callCol  int32
+	discr              int32
 	hasLowPC           bool
 	inlined            bool
+	flags              uint8 // dieDeclFileImplicit, dieRangesIndexed
 }
+
+// Form facts the naming rules of the references depend on.
+const (
+	// dieDeclFileImplicit: DW_AT_decl_file is DW_FORM_implicit_const (gcc 12
+	// emits it in DWARF 5 for abbreviations shared by DIEs of one file).
+	// llvm-symbolizer 14 prints an empty StartFileName for it: its
+	// DWARFFormValue for an implicit constant is created from the signed
+	// value, and toUnsigned() on it yields nothing.
+	dieDeclFileImplicit uint8 = 1 << iota
+	// dieRangesIndexed: DW_AT_ranges is DW_FORM_rnglistx. binutils 2.40
+	// reads such an index as a section offset (read_rangelist), finds no
+	// valid list there and so drops the DIE's ranges: clang's DWARF 5
+	// inlined subroutines with several ranges vanish from addr2line's
+	// inline chains.
+	dieRangesIndexed
+)
 
 // addrRange maps [begin,end) to a DIE (an index into funcIndex.dies) at a
 // given inline depth (0 for the subprogram itself).
@@ -36,30 +56,55 @@ type function struct {
 	byDepth []int32 // byDepth[d-1] = first index in inlines with depth d
 }
 
-// funcIndex is one unit's functions, sorted by begin address.
+// funcIndex is one unit's functions, sorted by begin address. dies are in
+// section order, so a DIE offset is found by binary search.
 type funcIndex struct {
+	base  uint64   // offset of the unit: offs are relative to it
+	offs  []uint32 // offs[i] = dies[i].off - base, for binary search in a dense array
 	dies  []dieInfo
-	byOff map[dwarf.Offset]int32
+	named []atomic.Pointer[named] // by DIE index, filled on use
 	funcs []function
 	addrs []addrRange // die = function index here
 }
+
+// byOff returns the index of the DIE at off, if the unit indexed it.
+func (fi *funcIndex) byOff(off uint64) (int, bool) {
+	if off < fi.base || off-fi.base > 1<<32-1 {
+		return 0, false
+	}
+	rel := uint32(off - fi.base)
+	i, ok := slices.BinarySearch(fi.offs, rel)
+	return i, ok
+}
+
+func isFuncTag(tag uint32) bool { return tag == tagSubprogram || tag == tagInlinedSubroutine }
 
 // decodeFunctions walks u's DIE tree once and indexes its subprograms and
 // their inline trees.
 func (o *Object) decodeFunctions(u *unit) (fi *funcIndex, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", o.debugPath, u.off, p)
+			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", o.debugPath, u.h.off, p)
 		}
 	}()
-	fi = &funcIndex{byOff: make(map[dwarf.Offset]int32)}
-	r := o.dw.Reader()
-	r.Seek(u.off)
-	root, err := r.Next()
-	if err != nil || root == nil {
-		return nil, fmt.Errorf("%s: unit at 0x%x: %v", o.debugPath, u.off, err)
+	// DIE offsets are kept relative to the unit, in 32 bits.
+	if u.h.end-u.h.off > 1<<32-1 {
+		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", o.debugPath, u.h.off)
 	}
-	if !root.Children {
+	// Sized from the unit: C++ units average one subprogram or inlined
+	// DIE per ~50 bytes, so growing from empty would copy the table a dozen
+	// times. prune reallocates it to its exact size.
+	est := (u.h.end-u.h.off)/48 + 16
+	fi = &funcIndex{base: u.h.off, dies: make([]dieInfo, 0, est), offs: make([]uint32, 0, est)}
+	r, err := o.newDIEReader(&u.h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.debugPath, err)
+	}
+	_, root, _ := r.next(nil)
+	if r.b.err != nil || root == nil {
+		return nil, fmt.Errorf("%s: unit at 0x%x: %v", o.debugPath, u.h.off, r.b.err)
+	}
+	if !root.children {
 		return fi, nil
 	}
 	// stack[i] is the DIE state at tree depth i+1: which function (or -1) and
@@ -68,145 +113,175 @@ func (o *Object) decodeFunctions(u *unit) (fi *funcIndex, err error) {
 		fn, inlineDepth int32
 	}
 	stack := []level{{fn: -1}}
+	var rs [][2]uint64
 	for len(stack) > 0 {
-		e, err := r.Next()
-		if err != nil {
-			return fi, fmt.Errorf("%s: unit at 0x%x: %w", o.debugPath, u.off, err)
+		off, a, done := r.next(isFuncTag)
+		if r.b.err != nil {
+			return fi, fmt.Errorf("%s: unit at 0x%x: %w", o.debugPath, u.h.off, r.b.err)
 		}
-		if e == nil {
-			break
-		}
-		if e.Tag == 0 {
+		if a == nil {
+			if done {
+				break
+			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		cur := stack[len(stack)-1]
 		next := cur
-		switch e.Tag {
-		case dwarf.TagSubprogram, dwarf.TagInlinedSubroutine:
-			di := readDieInfo(e)
+		if isFuncTag(a.tag) {
+			di, low, high, ranges := o.readDieInfo(&u.h, off, a, r.vals)
 			id := int32(len(fi.dies))
 			fi.dies = append(fi.dies, di)
-			fi.byOff[e.Offset] = id
-			rs := o.dieRanges(e)
-			if len(rs) == 0 {
-				break
-			}
-			if e.Tag == dwarf.TagSubprogram || cur.fn < 0 {
-				// A concrete function (an inlined subroutine outside any
-				// function is treated as one too).
-				fnIdx := int32(len(fi.funcs))
-				fi.funcs = append(fi.funcs, function{})
-				for _, rg := range rs {
-					fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: fnIdx, depth: id})
+			fi.offs = append(fi.offs, uint32(off-fi.base))
+			rs = o.dieRanges(&u.h, low, high, ranges, rs[:0])
+			if len(rs) > 0 {
+				if a.tag == tagSubprogram || cur.fn < 0 {
+					// A concrete function (an inlined subroutine outside any
+					// function is treated as one too).
+					fnIdx := int32(len(fi.funcs))
+					fi.funcs = append(fi.funcs, function{})
+					for _, rg := range rs {
+						fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: fnIdx, depth: id})
+					}
+					next = level{fn: fnIdx, inlineDepth: 0}
+				} else {
+					d := cur.inlineDepth + 1
+					f := &fi.funcs[cur.fn]
+					for _, rg := range rs {
+						f.inlines = append(f.inlines, addrRange{begin: rg[0], end: rg[1], die: id, depth: d})
+					}
+					next = level{fn: cur.fn, inlineDepth: d}
 				}
-				next = level{fn: fnIdx, inlineDepth: 0}
-			} else {
-				d := cur.inlineDepth + 1
-				f := &fi.funcs[cur.fn]
-				for _, rg := range rs {
-					f.inlines = append(f.inlines, addrRange{begin: rg[0], end: rg[1], die: id, depth: d})
-				}
-				next = level{fn: cur.fn, inlineDepth: d}
 			}
 		}
-		if e.Children {
+		if a.children {
 			stack = append(stack, next)
 		}
 	}
+	fi.prune()
+	fi.addrs = append([]addrRange(nil), fi.addrs...)
 	// addrs: depth holds the function's DIE index; sort by begin.
-	sort.SliceStable(fi.addrs, func(i, j int) bool { return fi.addrs[i].begin < fi.addrs[j].begin })
+	slices.SortStableFunc(fi.addrs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
 	for i := range fi.funcs {
-		f := &fi.funcs[i]
-		sort.SliceStable(f.inlines, func(a, b int) bool {
-			x, y := f.inlines[a], f.inlines[b]
-			if x.depth != y.depth {
-				return x.depth < y.depth
-			}
-			return x.begin < y.begin
-		})
-		for j, in := range f.inlines {
-			for int(in.depth) > len(f.byDepth) {
-				f.byDepth = append(f.byDepth, int32(j))
-			}
-		}
+		fi.funcs[i].sortInlines()
 	}
 	return fi, nil
 }
 
-func readDieInfo(e *dwarf.Entry) dieInfo {
-	di := dieInfo{off: e.Offset, declFile: -1, declLine: -1, callFile: -1, inlined: e.Tag == dwarf.TagInlinedSubroutine}
-	for _, f := range e.Field {
-		switch f.Attr {
-		case dwarf.AttrName:
-			di.name, _ = f.Val.(string)
-		case dwarf.AttrLinkageName, attrMIPSLinkageName:
-			if s, ok := f.Val.(string); ok {
-				di.linkage = s
-			}
-		case dwarf.AttrSpecification:
-			di.spec, _ = f.Val.(dwarf.Offset)
-		case dwarf.AttrAbstractOrigin:
-			di.origin, _ = f.Val.(dwarf.Offset)
-		case dwarf.AttrDeclFile:
-			di.declFile = asInt(f.Val, -1)
-		case dwarf.AttrDeclLine:
-			di.declLine = asInt(f.Val, -1)
-		case dwarf.AttrCallFile:
-			di.callFile = asInt(f.Val, -1)
-		case dwarf.AttrCallLine:
-			di.callLine = asInt(f.Val, 0)
-		case dwarf.AttrCallColumn:
-			di.callCol = asInt(f.Val, 0)
-		case attrGNUDiscriminator:
-			di.discr = asInt(f.Val, 0)
-		case dwarf.AttrLowpc:
-			if v, ok := f.Val.(uint64); ok {
-				di.lowPC, di.hasLowPC = v, true
-			}
+// sortInlines orders f's inlined ranges by (depth, begin), stably, and
+// records where each depth starts. The ranges come in DIE order, which is
+// by address within a depth nearly always: a stable bucketing by depth is
+// enough, and a depth is sorted only when it is not already.
+func (f *function) sortInlines() {
+	if len(f.inlines) == 0 {
+		return
+	}
+	maxDepth := int32(0)
+	for _, in := range f.inlines {
+		maxDepth = max(maxDepth, in.depth)
+	}
+	start := make([]int32, maxDepth+1) // start[d-1] = first index of depth d
+	for _, in := range f.inlines {
+		if in.depth < maxDepth {
+			start[in.depth]++
 		}
 	}
-	return di
+	for d := 1; d <= int(maxDepth); d++ {
+		start[d] += start[d-1]
+	}
+	sorted := make([]addrRange, len(f.inlines))
+	next := append([]int32(nil), start...)
+	for _, in := range f.inlines {
+		sorted[next[in.depth-1]] = in
+		next[in.depth-1]++
+	}
+	for d := 0; d < int(maxDepth); d++ {
+		lo, hi := start[d], int32(len(sorted))
+		if d+1 < int(maxDepth) {
+			hi = start[d+1]
+		}
+		grp := sorted[lo:hi]
+		if !slices.IsSortedFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }) {
+			slices.SortStableFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+		}
+	}
+	f.inlines = sorted
+	f.byDepth = start[:maxDepth]
 }
 
-const (
-	attrMIPSLinkageName  dwarf.Attr = 0x2007
-	attrGNUDiscriminator dwarf.Attr = 0x2136
-)
-
-func asInt(v any, def int64) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case uint64:
-		return int64(x)
+// readDieInfo extracts a DIE's naming and call-site attributes from its
+// decoded values; low, high and ranges are returned for dieRanges.
+func (o *Object) readDieInfo(h *cuHeader, off uint64, a *abbrev, vals []attrVal) (di dieInfo, low, high, ranges attrVal) {
+	di = dieInfo{off: off, name: noStr, linkage: noStr, declFile: -1, declLine: -1, callFile: -1, inlined: a.tag == tagInlinedSubroutine}
+	for i, s := range a.attrs {
+		v := vals[i]
+		switch s.attr {
+		case atName:
+			di.name = o.strOf(h, v)
+		case atLinkageName, atMIPSLinkageName:
+			if r := o.strOf(h, v); r != noStr {
+				di.linkage = r
+			}
+		case atSpecification:
+			if v.kind == valRef {
+				di.spec = v.v
+			}
+		case atAbstractOrigin:
+			if v.kind == valRef {
+				di.origin = v.v
+			}
+		case atDeclFile:
+			di.declFile = int32(intOf(v, -1))
+			if s.form == formImplicitConst {
+				di.flags |= dieDeclFileImplicit
+			}
+		case atDeclLine:
+			di.declLine = int32(intOf(v, -1))
+		case atCallFile:
+			di.callFile = int32(intOf(v, -1))
+		case atCallLine:
+			di.callLine = int32(intOf(v, 0))
+		case atCallColumn:
+			di.callCol = int32(intOf(v, 0))
+		case atGNUDiscriminator:
+			di.discr = int32(intOf(v, 0))
+		case atLowpc:
+			low = v
+			di.lowPC, di.hasLowPC = o.addrOf(h, v)
+		case atHighpc:
+			high = v
+		case atRanges:
+			ranges = v
+			if s.form == formRnglistx {
+				di.flags |= dieRangesIndexed
+			}
+		}
 	}
-	return def
+	return di, low, high, ranges
 }
 
-// dieRanges returns a DIE's address ranges without re-decoding its unit for
-// the common low_pc/high_pc case.
-func (o *Object) dieRanges(e *dwarf.Entry) [][2]uint64 {
-	low, hasLow := e.Val(dwarf.AttrLowpc).(uint64)
-	if hf := e.AttrField(dwarf.AttrHighpc); hf != nil && hasLow {
-		var high uint64
-		switch hf.Class {
-		case dwarf.ClassAddress:
-			high, _ = hf.Val.(uint64)
-		case dwarf.ClassConstant:
-			high = low + uint64(asInt(hf.Val, 0))
+// dieRanges returns a DIE's non-empty address ranges: low_pc/high_pc when
+// both are present, else its range list.
+func (o *Object) dieRanges(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) [][2]uint64 {
+	if lo, ok := o.addrOf(h, low); ok && high.kind != valNone {
+		var hi uint64
+		switch high.kind {
+		case valAddr, valAddrx:
+			hi, _ = o.addrOf(h, high)
+		case valConst, valSigned:
+			hi = lo + high.v
 		}
-		if low < high {
-			return [][2]uint64{{low, high}}
+		if lo < hi {
+			return append(dst, [2]uint64{lo, hi})
 		}
-		return nil
+		return dst
 	}
-	if e.AttrField(dwarf.AttrRanges) == nil {
-		return nil
+	if ranges.kind == valNone {
+		return dst
 	}
-	rs, err := o.dw.Ranges(e)
+	rs, err := o.rangesOf(h, attrVal{}, attrVal{}, ranges, dst)
 	if err != nil {
-		return nil
+		return dst[:0]
 	}
 	out := rs[:0]
 	for _, r := range rs {
@@ -217,10 +292,79 @@ func (o *Object) dieRanges(e *dwarf.Entry) [][2]uint64 {
 	return out
 }
 
+// prune drops the DIEs no lookup can reach: declarations (most member
+// functions of a C++ class are never defined in a given unit) that are
+// neither code nor the abstract origin or specification of a DIE that is.
+// A big C++ unit loses about 40% of its DIEs; the slice is also reallocated
+// to its exact size.
+func (fi *funcIndex) prune() {
+	keep := make([]bool, len(fi.dies))
+	work := make([]int32, 0, len(fi.addrs))
+	mark := func(id int32) {
+		if !keep[id] {
+			keep[id] = true
+			work = append(work, id)
+		}
+	}
+	for _, a := range fi.addrs {
+		mark(a.depth)
+	}
+	for _, f := range fi.funcs {
+		for _, in := range f.inlines {
+			mark(in.die)
+		}
+	}
+	for len(work) > 0 {
+		d := &fi.dies[work[len(work)-1]]
+		work = work[:len(work)-1]
+		for _, ref := range [2]uint64{d.origin, d.spec} {
+			if ref == 0 {
+				continue
+			}
+			if i, ok := fi.byOff(ref); ok {
+				mark(int32(i))
+			}
+		}
+	}
+	n := 0
+	for _, k := range keep {
+		if k {
+			n++
+		}
+	}
+	newID := make([]int32, len(fi.dies))
+	dies := make([]dieInfo, 0, n)
+	offs := make([]uint32, 0, n)
+	for i, k := range keep {
+		newID[i] = -1
+		if k {
+			newID[i] = int32(len(dies))
+			dies = append(dies, fi.dies[i])
+			offs = append(offs, fi.offs[i])
+		}
+	}
+	fi.dies, fi.offs = dies, offs
+	for i := range fi.addrs {
+		fi.addrs[i].depth = newID[fi.addrs[i].depth]
+	}
+	for _, f := range fi.funcs {
+		for i := range f.inlines {
+			f.inlines[i].die = newID[f.inlines[i].die]
+		}
+	}
+}
+
 // functions returns u's function index, decoding it on first use.
 func (o *Object) functions(u *unit) (*funcIndex, error) {
 	u.funcsOnce.Do(func() {
 		u.funcs, u.funcsErr = o.decodeFunctions(u)
+		// The unit's DIEs are indexed: its raw bytes are needed again only
+		// for a rare cross-unit reference, so they need not stay resident.
+		o.sec.releaseInfo(u.h.off, u.h.end)
+		if u.funcs != nil {
+			// Also after an error: the DIEs decoded so far are used.
+			u.funcs.named = make([]atomic.Pointer[named], len(u.funcs.dies))
+		}
 	})
 	return u.funcs, u.funcsErr
 }
@@ -270,27 +414,4 @@ func (fi *funcIndex) chain(pc uint64) []int32 {
 		out[a], out[b] = out[b], out[a]
 	}
 	return out
-}
-
-// implicitDeclFile reports whether the DIE at off gives DW_AT_decl_file as an
-// implicit constant, which llvm-symbolizer 14 does not read (declform.go).
-func (o *Object) implicitDeclFile(off dwarf.Offset) bool {
-	if o.sec == nil {
-		return false
-	}
-	o.forms.init(o.sec.info, o.sec.abbrev, o.byteOrder)
-	return o.forms.has(off, declFileImplicit)
-}
-
-// indexedRanges reports whether the DIE at off gives DW_AT_ranges as
-// DW_FORM_rnglistx. binutils 2.40 reads such an index as a section offset
-// (read_rangelist), finds no valid list there and so drops the DIE's
-// ranges: clang's DWARF 5 inlined subroutines with several ranges vanish
-// from addr2line's inline chains.
-func (o *Object) indexedRanges(off dwarf.Offset) bool {
-	if o.sec == nil {
-		return false
-	}
-	o.forms.init(o.sec.info, o.sec.abbrev, o.byteOrder)
-	return o.forms.has(off, rangesIndexed)
 }

@@ -1,9 +1,6 @@
 package symbolize
 
-import (
-	"debug/dwarf"
-	"sync"
-)
+import "sync"
 
 // GNU addr2line names the innermost function of an address in two ways
 // (binutils 2.40, dwarf2.c _bfd_dwarf2_find_nearest_line_with_alt):
@@ -23,7 +20,7 @@ import (
 // prints. Concurrent lookups (SymbolizeMany) see some valid order.
 type gnuState struct {
 	mu    sync.Mutex
-	funcs map[dwarf.Offset]*gnuFunc
+	funcs map[uint64]*gnuFunc // by DIE offset
 }
 
 // gnuFunc is bfd's struct funcinfo state for one function DIE.
@@ -49,7 +46,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		return name
 	}
 	inner := &frames[0]
-	if len(chain) == 0 && inner.File == "" && o.dw != nil && !o.zdebug {
+	if len(chain) == 0 && inner.File == "" && o.sec != nil && !o.zdebug {
 		if v, ok := o.gnuVarAt(pc); ok && v.declLine > 0 {
 			if lt, err := o.lineTable(v.u); err == nil && v.declFile >= 0 {
 				if name, ok := lt.fileName(uint32(v.declFile)); ok {
@@ -72,14 +69,14 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 	o.gnu.mu.Lock()
 	defer o.gnu.mu.Unlock()
 	if o.gnu.funcs == nil {
-		o.gnu.funcs = map[dwarf.Offset]*gnuFunc{}
+		o.gnu.funcs = map[uint64]*gnuFunc{}
 	}
 	state := func(id int32) *gnuFunc {
 		di := &fi.dies[id]
 		g, ok := o.gnu.funcs[di.off]
 		if !ok {
-			r := o.resolve(fi, di)
-			g = &gnuFunc{linkage: r.linkage != "" || r.name != "" && u != nil && cLikeLanguages[u.lang]}
+			r := o.resolvedDIE(fi, id)
+			g = &gnuFunc{linkage: r.linkage != noStr || r.name(o, fi, di) != noStr && u != nil && cLikeLanguages[u.lang]}
 			o.gnu.funcs[di.off] = g
 		}
 		return g
@@ -110,31 +107,39 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 // firstRangeLow is bfd's function->arange.low: the start of the DIE's first
 // address range in DW_AT_ranges order (extended down by a range that ends
 // where it starts), not the lowest address.
-func (o *Object) firstRangeLow(off dwarf.Offset) (uint64, bool) {
-	r := o.dw.Reader()
-	r.Seek(off)
-	e, err := r.Next()
-	if err != nil || e == nil || e.Offset != off {
+func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
+	u := o.units.unitAt(off)
+	if u == nil {
 		return 0, false
 	}
-	rs := o.dieRanges(e)
+	r, err := o.newDIEReader(&u.h)
+	if err != nil {
+		return 0, false
+	}
+	r.seek(off)
+	_, a, _ := r.next(func(uint32) bool { return true })
+	if a == nil || r.b.err != nil {
+		return 0, false
+	}
+	_, low, high, ranges := o.readDieInfo(&u.h, off, a, r.vals)
+	rs := o.dieRanges(&u.h, low, high, ranges, nil)
 	if len(rs) == 0 {
 		return 0, false
 	}
-	low := rs[0][0]
+	first := rs[0][0]
 	for _, rg := range rs[1:] {
-		if rg[1] == low {
-			low = rg[0]
+		if rg[1] == first {
+			first = rg[0]
 		}
 	}
-	return low, true
+	return first, true
 }
 
 // gnuChain drops the subroutines bfd cannot place (indexedRanges).
 func (o *Object) gnuChain(chain []int32, fi *funcIndex) []int32 {
 	out := chain[:0:0]
 	for _, id := range chain {
-		if !o.indexedRanges(fi.dies[id].off) {
+		if fi.dies[id].flags&dieRangesIndexed == 0 {
 			out = append(out, id)
 		}
 	}

@@ -1,7 +1,6 @@
 package symbolize
 
 import (
-	"debug/dwarf"
 	"sort"
 	"sync"
 )
@@ -60,33 +59,40 @@ type gnuVarIndex struct {
 func (o *Object) gnuVarAt(addr uint64) (gnuVar, bool) {
 	o.gnuVars.once.Do(func() {
 		vars := map[uint64]gnuVar{}
-		byOff := map[dwarf.Offset]*unit{}
+		isVar := func(tag uint32) bool { return tag == tagVariable }
 		for _, u := range o.units.units {
-			byOff[u.off] = u
-		}
-		r := o.dw.Reader()
-		var cur *unit
-		for {
-			e, err := r.Next()
-			if err != nil || e == nil {
-				break
+			r, err := o.newDIEReader(&u.h)
+			if err != nil {
+				continue
 			}
-			switch e.Tag {
-			case dwarf.TagCompileUnit, dwarf.TagPartialUnit:
-				cur = byOff[e.Offset]
-			case dwarf.TagVariable:
-				loc, ok := e.Val(dwarf.AttrLocation).([]byte)
-				if !ok || len(loc) != 9 || loc[0] != 0x03 || cur == nil { // DW_OP_addr, 64-bit
+			for {
+				_, a, done := r.next(isVar)
+				if done {
+					break
+				}
+				if a == nil || a.tag != tagVariable {
 					continue
 				}
-				a := o.byteOrder.Uint64(loc[1:])
-				if _, dup := vars[a]; dup {
+				v := gnuVar{u: u, declFile: -1, declLine: -1}
+				var loc []byte
+				for i, s := range a.attrs {
+					switch s.attr {
+					case atLocation:
+						loc = o.blockOf(r.vals[i])
+					case atDeclFile:
+						v.declFile = intOf(r.vals[i], -1)
+					case atDeclLine:
+						v.declLine = intOf(r.vals[i], -1)
+					}
+				}
+				if len(loc) != 9 || loc[0] != 0x03 { // DW_OP_addr, 64-bit
 					continue
 				}
-				v := gnuVar{u: cur, declFile: -1, declLine: -1}
-				v.declFile = asInt(e.Val(dwarf.AttrDeclFile), -1)
-				v.declLine = asInt(e.Val(dwarf.AttrDeclLine), -1)
-				vars[a] = v
+				at := o.byteOrder.Uint64(loc[1:])
+				if _, dup := vars[at]; dup {
+					continue
+				}
+				vars[at] = v
 			}
 		}
 		o.gnuVars.vars = vars

@@ -26,6 +26,7 @@ type lineSeq struct {
 
 // lineTable is one unit's decoded line program.
 type lineTable struct {
+	size    uint64 // bytes of the program in .debug_line, header included
 	version int
 	files   []string // by DWARF file index, already joined like llvm-symbolizer does
 	seqs    []lineSeq
@@ -121,7 +122,13 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 		opLens[i] = b.u8()
 	}
 
-	t := &lineTable{version: version}
+	// A row takes 3-6 bytes of program: start near the upper bound of the
+	// row count rather than regrowing (run trims the table afterwards).
+	t := &lineTable{version: version, rows: make([]lineRow, 0, unitLen/3+16)}
+	t.size = 4 + unitLen // the length field, then the unit
+	if dwarf64 {
+		t.size += 8
+	}
 	var dirs []string
 	var rawFiles []rawFile
 	if version >= 5 {
@@ -408,8 +415,12 @@ func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase 
 			}
 		}
 	}
-	// Rows after the last end_sequence belong to no sequence.
+	// Rows after the last end_sequence belong to no sequence. The table
+	// lives as long as the object: keep it at its exact size.
 	t.rows = t.rows[:seqFirst]
+	if cap(t.rows)-len(t.rows) > len(t.rows)/8 {
+		t.rows = append([]lineRow(nil), t.rows...)
+	}
 	// llvm sorts sequences by low pc (stable, as the table order breaks ties).
 	sort.SliceStable(t.seqs, func(i, j int) bool { return t.seqs[i].start < t.seqs[j].start })
 	return b.err

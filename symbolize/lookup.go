@@ -1,79 +1,139 @@
 package symbolize
 
-import "debug/dwarf"
-
-// origin resolves a DIE reference: from the unit's own index when possible,
-// else by decoding the DIE (a cross-unit DW_FORM_ref_addr).
-func (o *Object) dieAt(fi *funcIndex, off dwarf.Offset) (*dieInfo, bool) {
-	if i, ok := fi.byOff[off]; ok {
-		return &fi.dies[i], true
+// dieAt resolves a DIE reference: from the unit's own index when possible,
+// else by decoding the one DIE (a cross-unit DW_FORM_ref_addr).
+func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
+	if fi != nil {
+		if i, ok := fi.byOff(off); ok {
+			return &fi.dies[i], true
+		}
 	}
-	r := o.dw.Reader()
-	r.Seek(off)
-	e, err := r.Next()
-	if err != nil || e == nil || e.Offset != off {
+	u := o.units.unitAt(off)
+	if u == nil {
 		return nil, false
 	}
-	di := readDieInfo(e)
+	r, err := o.newDIEReader(&u.h)
+	if err != nil {
+		return nil, false
+	}
+	r.seek(off)
+	_, a, _ := r.next(func(uint32) bool { return true })
+	if a == nil || r.b.err != nil {
+		return nil, false
+	}
+	di, _, _, _ := o.readDieInfo(&u.h, off, a, r.vals)
 	return &di, true
 }
 
 // resolved is a DIE's naming attributes after following DW_AT_specification
 // and DW_AT_abstract_origin the way llvm's DWARFDie::findRecursively does
-// (each attribute independently; the first DIE in the walk that has it wins).
+// (each attribute independently; the first DIE in the walk that has it wins;
+// an empty string counts as absent). The DW_AT_name candidates are kept in
+// walk order and checked for emptiness only when a frame needs the short
+// name: C++ frames show the linkage name, and reading every DW_AT_name
+// would page in much of .debug_str for nothing.
 type resolved struct {
-	name, linkage      string
+	linkage            strRef
+	names              [4]strRef // DW_AT_name candidates, in walk order
+	nNames             uint8
+	moreNames          bool // more than len(names) candidates: rescan
 	declFile, declLine int64
-	declFileDIE        dwarf.Offset // the DIE declFile came from
+	// declFileImplicit: declFile came as DW_FORM_implicit_const, which
+	// llvm-symbolizer 14 does not read (see dieDeclFileImplicit).
+	declFileImplicit bool
 }
 
 func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
-	r := resolved{declFile: -1, declLine: -1}
-	haveName, haveLinkage := false, false
-	work := []*dieInfo{di}
-	seen := map[dwarf.Offset]bool{di.off: true}
+	r := resolved{linkage: noStr, declFile: -1, declLine: -1}
+	o.walkDIE(fi, di, func(d *dieInfo) {
+		if d.name != noStr {
+			if int(r.nNames) < len(r.names) {
+				r.names[r.nNames] = d.name
+				r.nNames++
+			} else {
+				r.moreNames = true
+			}
+		}
+		if r.linkage == noStr && o.nonEmpty(d.linkage) {
+			r.linkage = d.linkage
+		}
+		if r.declFile < 0 && d.declFile >= 0 {
+			r.declFile = int64(d.declFile)
+			r.declFileImplicit = d.flags&dieDeclFileImplicit != 0
+		}
+		if r.declLine < 0 && d.declLine >= 0 {
+			r.declLine = int64(d.declLine)
+		}
+	})
+	return r
+}
+
+// name returns the resolved DW_AT_name: the first non-empty candidate.
+func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo) strRef {
+	for _, n := range r.names[:r.nNames] {
+		if o.nonEmpty(n) {
+			return n
+		}
+	}
+	if !r.moreNames {
+		return noStr
+	}
+	found := noStr
+	o.walkDIE(fi, di, func(d *dieInfo) {
+		if found == noStr && o.nonEmpty(d.name) {
+			found = d.name
+		}
+	})
+	return found
+}
+
+// walkDIE visits di and the DIEs its DW_AT_abstract_origin and
+// DW_AT_specification lead to, in llvm's findRecursively order.
+func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, visit func(*dieInfo)) {
+	// The walk is short (a concrete DIE, its abstract origin, that one's
+	// declaration), so fixed arrays serve as stack and visited set.
+	var workArr [8]*dieInfo
+	var seenArr [33]uint64
+	work := append(workArr[:0], di)
+	seen := append(seenArr[:0], di.off)
+	isSeen := func(off uint64) bool {
+		for _, s := range seen {
+			if s == off {
+				return true
+			}
+		}
+		return false
+	}
 	for steps := 0; len(work) > 0 && steps < 32; steps++ {
 		d := work[len(work)-1]
 		work = work[:len(work)-1]
-		if !haveName && d.name != "" {
-			r.name, haveName = d.name, true
-		}
-		if !haveLinkage && d.linkage != "" {
-			r.linkage, haveLinkage = d.linkage, true
-		}
-		if r.declFile < 0 && d.declFile >= 0 {
-			r.declFile, r.declFileDIE = d.declFile, d.off
-		}
-		if r.declLine < 0 && d.declLine >= 0 {
-			r.declLine = d.declLine
-		}
-		for _, ref := range []dwarf.Offset{d.origin, d.spec} {
-			if ref != 0 && !seen[ref] {
-				seen[ref] = true
+		visit(d)
+		for _, ref := range [2]uint64{d.origin, d.spec} {
+			if ref != 0 && !isSeen(ref) {
+				seen = append(seen, ref)
 				if n, ok := o.dieAt(fi, ref); ok {
 					work = append(work, n)
 				}
 			}
 		}
 	}
-	return r
 }
 
 // funcName picks the name a frame shows for a DIE under opts.
-func (o *Object) funcName(r resolved, opts LookupOptions) string {
+func (o *Object) funcName(fi *funcIndex, di *dieInfo, r *resolved, opts LookupOptions) string {
 	switch opts.Functions {
 	case FunctionsNone:
 		return ""
 	case FunctionsShort:
-		return r.name
+		return o.str(r.name(o, fi, di))
 	}
-	if r.linkage != "" {
+	if r.linkage != noStr {
 		if opts.Demangle {
-			return o.names.demangle(r.linkage, opts.Style)
+			return o.demangleRef(r.linkage, opts.Style)
 		}
-		return r.linkage
+		return o.str(r.linkage)
 	}
-	return r.name
+	return o.str(r.name(o, fi, di))
 }
 
 // lookup builds the frames for pc following llvm's
@@ -82,7 +142,7 @@ func (o *Object) funcName(r resolved, opts LookupOptions) string {
 func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	var frames []Frame
 	var u *unit
-	if o.dw != nil && !(opts.Style == StyleGNU && o.zdebug) {
+	if o.sec != nil && !(opts.Style == StyleGNU && o.zdebug) {
 		u = o.units.unitFor(pc)
 		if u == nil && opts.Style == StyleGNU {
 			u = o.gnuUnitFor(pc)
@@ -121,14 +181,15 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			}
 		}
 	}
-	describe := func(f *Frame, di *dieInfo) {
-		r := o.resolve(fi, di)
-		f.Function = o.funcName(r, opts)
+	describe := func(f *Frame, id int32) {
+		di := &fi.dies[id]
+		r, name := o.describeDIE(fi, id, opts)
+		f.Function = name
 		if r.declLine > 0 {
 			f.StartLine = int(r.declLine)
 		}
 		f.StartFile = fileName(r.declFile)
-		if opts.Style == StyleLLVM && f.StartFile != "" && o.implicitDeclFile(r.declFileDIE) {
+		if opts.Style == StyleLLVM && f.StartFile != "" && r.declFileImplicit {
 			f.StartFile = ""
 		}
 		if di.hasLowPC {
@@ -148,7 +209,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		// getLineInfoForAddress: the innermost subroutine's name and start,
 		// the line table's row.
 		var f Frame
-		describe(&f, &fi.dies[chain[0]])
+		describe(&f, chain[0])
 		setLine(&f)
 		frames = append(frames, f)
 	default:
@@ -156,14 +217,14 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		for i, id := range chain {
 			di := &fi.dies[id]
 			var f Frame
-			describe(&f, di)
+			describe(&f, id)
 			if i == 0 {
 				setLine(&f)
 			} else {
 				f.File = fileName(callFile)
 				f.Line, f.Column, f.Discriminator = int(callLine), int(callCol), int(discr)
 			}
-			callFile, callLine, callCol, discr = di.callFile, di.callLine, di.callCol, di.discr
+			callFile, callLine, callCol, discr = int64(di.callFile), int64(di.callLine), int64(di.callCol), int64(di.discr)
 			f.Inlined = i+1 < len(chain)
 			frames = append(frames, f)
 		}
@@ -178,7 +239,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			last := &frames[len(frames)-1]
 			last.Function = s.name
 			if opts.Demangle {
-				last.Function = o.names.demangle(s.name, opts.Style)
+				last.Function = o.demangleSym(s, opts.Style)
 			}
 			last.StartAddress, last.HasStartAddress = s.addr, true
 			if last.File == "" && s.local {

@@ -1,7 +1,7 @@
 package symbolize
 
 import (
-	"debug/dwarf"
+	"bytes"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
@@ -19,10 +19,12 @@ type Object struct {
 	buildID   []byte
 	byteOrder binary.ByteOrder
 
-	sec   *debugSections
-	dw    *dwarf.Data // nil without DWARF
-	units unitIndex
-	syms  symtab
+	files []*mappedFile // the binary and its debug file, unmapped by Close
+
+	sec         *debugSections // nil without DWARF
+	units       unitIndex
+	abbrevCache abbrevCache
+	syms        symtab
 	// debugSyms is the separate debug file's symbol table: binutils names
 	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
 	debugSyms *symtab
@@ -30,11 +32,11 @@ type Object struct {
 	// 2.40's addr2line does not read (StyleGNU answers from symbols only).
 	zdebug bool
 
-	names   nameCache
-	forms   declForms
-	gnu     gnuState
-	gnuSeqs gnuSeqIndex
-	gnuVars gnuVarIndex
+	names    nameCache
+	refNames refNames
+	gnu      gnuState
+	gnuSeqs  gnuSeqIndex
+	gnuVars  gnuVarIndex
 }
 
 // Open opens the ELF file at path and indexes it: symbol tables and the root
@@ -49,16 +51,24 @@ func Open(path string, opts *Options) (o *Object, err error) {
 		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
 	}
 	defer f.Close()
+	m, err := mapFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			o, err = nil, fmt.Errorf("symbolize: open %s: corrupt ELF or DWARF (decoder panic: %v)", path, p)
 		}
+		if o == nil {
+			m.close()
+		}
 	}()
-	ef, err := elf.NewFile(f)
+	ef, err := elf.NewFile(bytes.NewReader(m.data))
 	if err != nil {
 		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
 	}
-	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder}
+	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*mappedFile{m}}
+	dwarfData := m
 	o.buildID = buildIDOf(ef)
 	o.syms, _ = readSymtab(ef)
 
@@ -68,8 +78,16 @@ func Open(path string, opts *Options) (o *Object, err error) {
 			df, ferr := os.Open(dpath)
 			if ferr == nil {
 				defer df.Close()
-				if def, eerr := elf.NewFile(df); eerr == nil && hasDWARF(def) {
+				dm, merr := mapFile(df)
+				var def *elf.File
+				var eerr error = merr
+				if merr == nil {
+					def, eerr = elf.NewFile(bytes.NewReader(dm.data))
+				}
+				if eerr == nil && hasDWARF(def) {
 					dwarfFile = def
+					dwarfData = dm
+					o.files = append(o.files, dm)
 					o.debugPath = dpath
 					if ds, err := readSymtab(def); err == nil && len(ds.syms) > 0 {
 						o.debugSyms = &ds
@@ -82,13 +100,13 @@ func Open(path string, opts *Options) (o *Object, err error) {
 		}
 	}
 	if hasDWARF(dwarfFile) {
-		if err := o.loadDWARF(dwarfFile); err != nil {
-			o.dw = nil
+		if err := o.loadDWARF(dwarfFile, dwarfData); err != nil {
+			o.sec = nil
 			o.units = unitIndex{}
 			return o, fmt.Errorf("symbolize: open %s: %w", o.debugPath, err)
 		}
 	}
-	if o.dw == nil && len(o.syms.syms) == 0 {
+	if o.sec == nil && len(o.syms.syms) == 0 {
 		return o, fmt.Errorf("symbolize: open %s: %w", path, ErrNoDebugInfo)
 	}
 	return o, nil
@@ -103,21 +121,16 @@ func hasDWARF(f *elf.File) bool {
 	return false
 }
 
-func (o *Object) loadDWARF(f *elf.File) error {
+func (o *Object) loadDWARF(f *elf.File, file *mappedFile) error {
 	o.zdebug = f.Section(".debug_info") == nil && f.Section(".zdebug_info") != nil
-	sec, err := readDebugSections(f)
+	sec, err := readDebugSections(f, file)
 	if err != nil {
 		return err
 	}
-	o.sec = sec
-	d, err := sec.newDWARF()
-	if err != nil {
-		return err
-	}
-	o.dw = d
-	if d == nil {
+	if len(sec.info) == 0 {
 		return nil
 	}
+	o.sec = sec
 	return o.buildUnitIndex()
 }
 
@@ -126,8 +139,15 @@ func (o *Object) Close() error {
 	if o == nil {
 		return nil
 	}
-	o.sec, o.dw, o.units, o.syms = nil, nil, unitIndex{}, symtab{}
-	return nil
+	o.sec, o.units, o.syms = nil, unitIndex{}, symtab{}
+	var err error
+	for _, m := range o.files {
+		if cerr := m.close(); cerr != nil && err == nil {
+			err = fmt.Errorf("symbolize: close %s: %w", o.path, cerr)
+		}
+	}
+	o.files = nil
+	return err
 }
 
 // Path returns the path the object was opened from.

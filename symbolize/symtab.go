@@ -3,6 +3,7 @@ package symbolize
 import (
 	"debug/elf"
 	"sort"
+	"sync/atomic"
 )
 
 // symbol is an ELF symbol-table entry the engine can name addresses with.
@@ -15,14 +16,16 @@ type symbol struct {
 	local      bool   // file applies for llvm too (it names locals only)
 	kind       elf.SymType
 	section    elf.SectionIndex
-	order      int  // position in the table, for bfd's tie-breaking
-	hiddenNote bool // bfd skips it: local, hidden, untyped, size 0 (annobin)
+	order      int   // position in the table, for bfd's tie-breaking
+	hiddenNote bool  // bfd skips it: local, hidden, untyped, size 0 (annobin)
+	idx        int32 // index in symtab.syms, for the demangled-name cache
 }
 
 // symtab is a symbol table sorted by address, as llvm-symbolizer keeps it.
 type symtab struct {
-	syms []symbol
-	secs []allocSection // SHF_ALLOC sections in header order, for StyleGNU
+	syms      []symbol
+	secs      []allocSection            // SHF_ALLOC sections in header order, for StyleGNU
+	demangled []atomic.Pointer[symName] // by symbol index, filled on use
 }
 
 // allocSection is a loaded section's address range.
@@ -97,6 +100,10 @@ func readSymtab(f *elf.File) (symtab, error) {
 		}
 		return a.size < b.size
 	})
+	for i := range t.syms {
+		t.syms[i].idx = int32(i)
+	}
+	t.demangled = make([]atomic.Pointer[symName], len(t.syms))
 	return t, err
 }
 

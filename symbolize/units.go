@@ -1,16 +1,16 @@
 package symbolize
 
 import (
-	"debug/dwarf"
 	"fmt"
 	"sort"
 	"sync"
 )
 
-// unit is one compilation unit: what its root DIE says, plus its line table
-// and function index, each decoded once on first use (errors cached too).
+// unit is one compilation unit: its header and what its root DIE says, plus
+// its line table and function index, each decoded once on first use (errors
+// cached too).
 type unit struct {
-	off      dwarf.Offset // offset of the root DIE
+	h        cuHeader
 	compDir  string
 	stmtList int64 // DW_AT_stmt_list, -1 when absent
 	lang     int64
@@ -32,40 +32,38 @@ type unitRange struct {
 	minBegin   uint64
 }
 
-// unitIndex is every unit of an object and its sorted address ranges.
+// unitIndex is every unit of an object, in section order, and its sorted
+// address ranges.
 type unitIndex struct {
 	units  []*unit
 	ranges []unitRange
 }
 
-// buildUnitIndex reads the root DIE of every compilation unit and records
-// its ranges; a unit that declares none gets its line table's sequences.
+// buildUnitIndex reads the header and root DIE of every compilation unit
+// and records its ranges; a unit that declares none gets its line table's
+// sequences. Only the root DIEs are touched: the rest of .debug_info is read
+// when a lookup needs a unit.
 func (o *Object) buildUnitIndex() error {
-	r := o.dw.Reader()
 	var idx unitIndex
-	for {
-		e, err := r.Next()
+	var rs [][2]uint64
+	for off := uint64(0); off < uint64(len(o.sec.info)); {
+		h, err := parseUnitHeader(o.sec.info, off, o.byteOrder)
 		if err != nil {
 			return fmt.Errorf("read compilation units: %w", err)
 		}
-		if e == nil {
-			break
+		off = h.end
+		u, ranges, err := o.readUnitRoot(h)
+		if err != nil {
+			return fmt.Errorf("read compilation units: %w", err)
 		}
-		r.SkipChildren()
-		if e.Tag != dwarf.TagCompileUnit && e.Tag != dwarf.TagPartialUnit && e.Tag != dwarf.TagSkeletonUnit {
+		if u == nil {
 			continue
 		}
-		u := &unit{off: e.Offset, stmtList: -1}
-		u.compDir, _ = e.Val(dwarf.AttrCompDir).(string)
-		if v, ok := e.Val(dwarf.AttrStmtList).(int64); ok {
-			u.stmtList = v
-		}
-		u.lang, _ = e.Val(dwarf.AttrLanguage).(int64)
 		ui := int32(len(idx.units))
 		idx.units = append(idx.units, u)
-		rs, err := o.dw.Ranges(e)
+		rs, err = o.rangesOf(&u.h, ranges[0], ranges[1], ranges[2], rs[:0])
 		if err != nil {
-			rs = nil // fall back to the line table below
+			rs = rs[:0] // fall back to the line table below
 		}
 		n := 0
 		for _, rg := range rs {
@@ -94,6 +92,64 @@ func (o *Object) buildUnitIndex() error {
 	return nil
 }
 
+// readUnitRoot decodes a unit's root DIE; nil for units that are not
+// compilation units (type units). ranges are its low_pc, high_pc and ranges
+// values, to be resolved once the bases are known.
+func (o *Object) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
+	var ranges [3]attrVal
+	r, err := o.newDIEReader(&h)
+	if err != nil {
+		return nil, ranges, err
+	}
+	_, a, _ := r.next(func(uint32) bool { return true })
+	if r.b.err != nil {
+		return nil, ranges, r.b.err
+	}
+	if a == nil {
+		return nil, ranges, nil
+	}
+	if a.tag != tagCompileUnit && a.tag != tagPartialUnit && a.tag != tagSkeletonUnit {
+		return nil, ranges, nil
+	}
+	u := &unit{h: h, stmtList: -1}
+	// The bases first: strx and addrx values before them depend on them.
+	var compDir, entry attrVal
+	for i, s := range a.attrs {
+		v := r.vals[i]
+		switch s.attr {
+		case atStrOffsetsBase:
+			u.h.strOffsetsBase = v.v
+		case atAddrBase:
+			u.h.addrBase = v.v
+		case atRnglistsBase:
+			u.h.rnglistsBase = v.v
+		case atCompDir:
+			compDir = v
+		case atStmtList:
+			if v.kind == valSecOff || v.kind == valConst {
+				u.stmtList = int64(v.v)
+			}
+		case atLanguage:
+			u.lang = intOf(v, 0)
+		case atLowpc:
+			ranges[0] = v
+		case atHighpc:
+			ranges[1] = v
+		case atRanges:
+			ranges[2] = v
+		case atEntrypc:
+			entry = v
+		}
+	}
+	if a, ok := o.addrOf(&u.h, entry); ok {
+		u.h.base = a
+	} else if a, ok := o.addrOf(&u.h, ranges[0]); ok {
+		u.h.base = a
+	}
+	u.compDir = o.str(o.strOf(&u.h, compDir))
+	return u, ranges, nil
+}
+
 // unitFor returns the first unit (in end order) whose ranges contain pc.
 func (idx *unitIndex) unitFor(pc uint64) *unit {
 	i := sort.Search(len(idx.ranges), func(i int) bool { return idx.ranges[i].end > pc })
@@ -114,7 +170,7 @@ func (o *Object) lineTable(u *unit) (*lineTable, error) {
 			}
 		}()
 		if u.stmtList < 0 {
-			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.off)
+			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.h.off)
 			return
 		}
 		u.lines, u.linesErr = decodeLineProgram(lineProgramInput{
@@ -124,6 +180,20 @@ func (o *Object) lineTable(u *unit) (*lineTable, error) {
 		if u.linesErr != nil {
 			u.linesErr = fmt.Errorf("%s: %w", o.debugPath, u.linesErr)
 		}
+		if u.lines != nil {
+			// Rows and file names are copied out: the program's bytes
+			// need not stay resident.
+			o.sec.releaseLine(uint64(u.stmtList), uint64(u.stmtList)+u.lines.size)
+		}
 	})
 	return u.lines, u.linesErr
+}
+
+// unitAt returns the unit whose DIEs contain the .debug_info offset off.
+func (idx *unitIndex) unitAt(off uint64) *unit {
+	i := sort.Search(len(idx.units), func(i int) bool { return idx.units[i].h.end > off })
+	if i < len(idx.units) && idx.units[i].h.dieOff <= off {
+		return idx.units[i]
+	}
+	return nil
 }

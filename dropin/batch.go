@@ -1,0 +1,161 @@
+package dropin
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Batch sizes: a batch is at most maxBatch stdin lines, cut into chunks of
+// batchChunk answers that the workers take in turn. Answers of big C++
+// binaries run to kilobytes, so a batch's output stays a few MB.
+const (
+	maxBatch      = 512
+	batchChunk    = 16
+	minParallel   = 2 * batchChunk // smaller batches are answered inline
+	maxBatchProcs = 8
+)
+
+// batcher answers the stdin lines that were already buffered together. The
+// lines are classified in order on the session's goroutine: a query for a
+// module that is already open is a job; anything else (a new module to
+// open, an invalid or over-long line) is answered in place, after the jobs
+// before it, so stdout and stderr keep the sequential order. Jobs are
+// answered in parallel by workers with their own printers into per-chunk
+// buffers, which are then written in input order. Module lookups must
+// therefore be safe for concurrent use, as *symbolize.Object's are.
+type batcher struct {
+	s     *llvmSession
+	out   io.Writer
+	lines []batchLine
+	jobs  []batchJob
+
+	workers []*batchWorker
+	chunks  []bytes.Buffer
+}
+
+type batchLine struct {
+	text    string
+	tooLong bool
+}
+
+type batchJob struct {
+	cmd  command
+	r    request
+	mod  Module
+	addr uint64
+}
+
+// batchWorker is one worker's printer; dst is retargeted per chunk.
+type batchWorker struct {
+	dst *bytes.Buffer
+	p   printer
+}
+
+func (w *batchWorker) Write(b []byte) (int, error) { return w.dst.Write(b) }
+
+func newBatcher(s *llvmSession, out io.Writer) *batcher {
+	b := &batcher{s: s, out: out}
+	n := min(runtime.GOMAXPROCS(0), maxBatchProcs)
+	if n > 1 {
+		for i := 0; i < n; i++ {
+			w := &batchWorker{}
+			w.p = newPrinter(s.cfg.print, w, s.errOut)
+			b.workers = append(b.workers, w)
+		}
+	}
+	return b
+}
+
+func (b *batcher) add(line string, tooLong bool) {
+	b.lines = append(b.lines, batchLine{line, tooLong})
+}
+
+func (b *batcher) full() bool { return len(b.lines) >= maxBatch }
+
+// run answers every line added since the last run.
+func (b *batcher) run() {
+	for _, l := range b.lines {
+		if !l.tooLong && b.tryJob(l.text) {
+			continue
+		}
+		b.runJobs()
+		if l.tooLong {
+			b.s.reject(fmt.Sprintf("line of more than %d bytes", maxQueryLine))
+		} else {
+			b.s.answerStdin(l.text)
+		}
+	}
+	b.runJobs()
+	b.lines = b.lines[:0]
+}
+
+// tryJob queues line as a job if it is a valid query for an open module.
+func (b *batcher) tryJob(line string) bool {
+	s := b.s
+	q, ok := parseQuery(stripNewlines(line), s.cfg.obj)
+	if !ok {
+		return false
+	}
+	if _, open := s.modules.entries[q.module]; !open {
+		return false
+	}
+	// get, in input order, updates the cache's recency as answering the
+	// line in place would.
+	mod, _ := s.modules.get(q.module)
+	if mod == nil {
+		return false
+	}
+	addr := q.offset - s.cfg.adjustVMA
+	b.jobs = append(b.jobs, batchJob{cmd: q.cmd, r: request{module: q.module, addr: q.offset, hasAddr: true}, mod: mod, addr: addr})
+	return true
+}
+
+// runJobs answers the queued jobs and writes their answers in order.
+func (b *batcher) runJobs() {
+	jobs := b.jobs
+	if len(jobs) == 0 {
+		return
+	}
+	defer func() { b.jobs = b.jobs[:0] }()
+	if len(jobs) < minParallel || len(b.workers) < 2 {
+		for _, j := range jobs {
+			b.s.respond(b.s.printer, j.cmd, j.r, j.mod, j.addr)
+		}
+		return
+	}
+	n := (len(jobs) + batchChunk - 1) / batchChunk
+	for len(b.chunks) < n {
+		b.chunks = append(b.chunks, bytes.Buffer{})
+	}
+	var next atomic.Int32
+	work := func(w *batchWorker) {
+		for {
+			c := int(next.Add(1)) - 1
+			if c >= n {
+				return
+			}
+			w.dst = &b.chunks[c]
+			w.dst.Reset()
+			for _, j := range jobs[c*batchChunk : min((c+1)*batchChunk, len(jobs))] {
+				b.s.respond(w.p, j.cmd, j.r, j.mod, j.addr)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for _, w := range b.workers[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	work(b.workers[0])
+	wg.Wait()
+	for c := 0; c < n; c++ {
+		b.out.Write(b.chunks[c].Bytes())
+	}
+}

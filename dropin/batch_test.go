@@ -1,0 +1,94 @@
+package dropin
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// runLLVMFrom runs the face on stdin read through r.
+func runLLVMFrom(args []string, r io.Reader, open Opener) (stdout, stderr string) {
+	var o, e bytes.Buffer
+	RunLLVMSymbolizer(args, Env{Stdin: r, Stdout: &o, Stderr: &e, Open: open, Version: "test"})
+	return o.String(), e.String()
+}
+
+// TestBatchMatchesLineByLine feeds the same mixed input once as a whole
+// (answered in parallel batches) and once a byte at a time (every line
+// answered alone, as over a runtime's pipe): stdout and stderr must be the
+// same, answers in input order, module errors and rejected lines in place.
+func TestBatchMatchesLineByLine(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	lines := []string{
+		`CODE "testdata/t" 0x1190`,
+		`DATA "testdata/t" 0x4044`,
+		`testdata/t 0x1060`,
+		`FRAME "testdata/t" 0x1060`,
+		`garbage line`,
+		``,
+		`CODE "no/such/module" 0x10`,
+		`CODE "testdata/t" 0x1`,
+		strings.Repeat("x", maxQueryLine+10),
+	}
+	var in strings.Builder
+	for i := 0; i < 3*maxBatch; i++ {
+		// Mostly valid queries, so long parallel runs form between the
+		// lines answered in place.
+		l := lines[i%3]
+		if i%97 == 0 {
+			l = lines[3+(i/97)%(len(lines)-3)]
+		}
+		in.WriteString(l + "\n")
+	}
+	for _, args := range [][]string{
+		{"--inlines"},
+		{"--output-style=GNU", "--addresses"},
+		{"--output-style=JSON"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			wantOut, wantErr := runLLVMFrom(args, iotest.OneByteReader(strings.NewReader(in.String())), fakeOpener)
+			gotOut, gotErr := runLLVMFrom(args, strings.NewReader(in.String()), fakeOpener)
+			if gotOut != wantOut {
+				t.Errorf("batched stdout differs from line-by-line (%d vs %d bytes)", len(gotOut), len(wantOut))
+			}
+			if gotErr != wantErr {
+				t.Errorf("batched stderr differs from line-by-line:\n%s\nvs\n%s", gotErr, wantErr)
+			}
+			if n := strings.Count(wantOut, "/src/t.c"); n < maxBatch {
+				t.Errorf("only %d answers name the fixture's source file", n)
+			}
+		})
+	}
+}
+
+// TestBatchEngine runs the real engine on a C++ fixture, batched and line by
+// line: concurrent lookups (run it with -race) must answer exactly as
+// sequential ones.
+func TestBatchEngine(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, name := range []string{"cxx-O2-dw5", "c-O2-zstd"} {
+		bin := filepath.Join("..", "testdata", "elf", name)
+		if _, err := os.Stat(bin); err != nil {
+			t.Skipf("fixture %s not present: %v", bin, err)
+		}
+		var in strings.Builder
+		for a := 0x1000; a < 0x1000+4*maxBatch*3; a += 3 {
+			fmt.Fprintf(&in, "0x%x\n", a)
+		}
+		args := []string{"--obj=" + bin, "--inlining", "--demangle"}
+		wantOut, wantErr := runLLVMFrom(args, iotest.OneByteReader(strings.NewReader(in.String())), OpenEngine)
+		gotOut, gotErr := runLLVMFrom(args, strings.NewReader(in.String()), OpenEngine)
+		if gotOut != wantOut || gotErr != wantErr {
+			t.Errorf("%s: batched output differs from line-by-line (%d vs %d bytes)", name, len(gotOut), len(wantOut))
+		}
+		if !strings.Contains(wantOut, ".c") && !strings.Contains(wantOut, ".cc") {
+			t.Errorf("%s: no source locations in the answers", name)
+		}
+	}
+}

@@ -1,0 +1,730 @@
+package symbolize
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync"
+)
+
+// This file is the engine's own .debug_info reader. debug/dwarf decodes
+// every attribute of every DIE into an Entry with a []Field and copies every
+// string; on a big C++ unit that allocation dominates both the first lookup
+// and the peak RSS. Here a DIE is walked straight from the section bytes:
+// attributes the engine does not need are skipped by size, and strings stay
+// section offsets (strRef) until a frame actually prints them.
+
+// DWARF tags, attributes and forms the reader needs (DWARF 5, section 7).
+const (
+	tagVariable          = 0x34
+	tagCompileUnit       = 0x11
+	tagInlinedSubroutine = 0x1d
+	tagSubprogram        = 0x2e
+	tagPartialUnit       = 0x3c
+	tagSkeletonUnit      = 0x4a
+
+	atLocation         = 0x02
+	atName             = 0x03
+	atStmtList         = 0x10
+	atLowpc            = 0x11
+	atHighpc           = 0x12
+	atLanguage         = 0x13
+	atCompDir          = 0x1b
+	atAbstractOrigin   = 0x31
+	atDeclFile         = 0x3a
+	atDeclLine         = 0x3b
+	atSpecification    = 0x47
+	atRanges           = 0x55
+	atEntrypc          = 0x52
+	atCallColumn       = 0x57
+	atCallFile         = 0x58
+	atCallLine         = 0x59
+	atLinkageName      = 0x6e
+	atStrOffsetsBase   = 0x72
+	atAddrBase         = 0x73
+	atRnglistsBase     = 0x74
+	atMIPSLinkageName  = 0x2007
+	atGNUDiscriminator = 0x2136
+
+	formAddr          = 0x01
+	formFlag          = 0x0c
+	formRefAddr       = 0x10
+	formRef1          = 0x11
+	formRef2          = 0x12
+	formRef4          = 0x13
+	formRef8          = 0x14
+	formRefUdata      = 0x15
+	formIndirect      = 0x16
+	formSecOffset     = 0x17
+	formExprloc       = 0x18
+	formFlagPresent   = 0x19
+	formStrx          = 0x1a
+	formAddrx         = 0x1b
+	formRefSup4       = 0x1c
+	formStrpSup       = 0x1d
+	formRefSig8       = 0x20
+	formImplicitConst = 0x21
+	formLoclistx      = 0x22
+	formRnglistx      = 0x23
+	formRefSup8       = 0x24
+	formStrx1         = 0x25
+	formStrx2         = 0x26
+	formStrx3         = 0x27
+	formStrx4         = 0x28
+	formAddrx1        = 0x29
+	formAddrx2        = 0x2a
+	formAddrx3        = 0x2b
+	formAddrx4        = 0x2c
+	formGNUAddrIndex  = 0x1f01
+	formGNUStrIndex   = 0x1f02
+	formGNURefAlt     = 0x1f20
+	formGNUStrpAlt    = 0x1f21
+)
+
+// strRef names a NUL-terminated string without copying it: the section in
+// the top two bits, the offset below. noStr means absent (or empty).
+type strRef uint64
+
+const (
+	strSecStr     = 0 << 62
+	strSecLineStr = 1 << 62
+	strSecInfo    = 2 << 62
+	strOffMask    = 1<<62 - 1
+	noStr         = strRef(^uint64(0))
+)
+
+// cuHeader is a unit header plus the bases its root DIE declares.
+type cuHeader struct {
+	off       uint64 // of the unit header
+	end       uint64 // first byte after the unit
+	dieOff    uint64 // of the root DIE
+	version   int
+	unitType  uint8
+	addrSize  int
+	dwarf64   bool
+	abbrevOff uint64
+
+	strOffsetsBase, addrBase, rnglistsBase uint64
+	base                                   uint64 // DW_AT_entry_pc, else DW_AT_low_pc: the range-list base
+}
+
+func (h *cuHeader) offSize() int {
+	if h.dwarf64 {
+		return 8
+	}
+	return 4
+}
+
+// parseUnitHeader reads the unit header at off in .debug_info.
+func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (cuHeader, error) {
+	h := cuHeader{off: off}
+	if off >= uint64(len(info)) {
+		return h, fmt.Errorf("unit offset 0x%x beyond .debug_info", off)
+	}
+	b := &buf{name: ".debug_info", data: info[off:], off: int(off), bo: bo}
+	n := uint64(b.u32())
+	if n == 0xffffffff {
+		h.dwarf64 = true
+		n = b.u64()
+	} else if n >= 0xfffffff0 {
+		return h, fmt.Errorf("bad unit length 0x%x in .debug_info at 0x%x", n, off)
+	}
+	if b.err != nil {
+		return h, b.err
+	}
+	if n > uint64(b.left()) {
+		return h, fmt.Errorf("truncated .debug_info: unit at 0x%x has length 0x%x beyond the section", off, n)
+	}
+	h.end = off + uint64(b.pos) + n
+	b.data = b.data[:b.pos+int(n)]
+	h.version = int(b.u16())
+	if h.version < 2 || h.version > 5 {
+		return h, fmt.Errorf("unsupported DWARF version %d in unit at 0x%x", h.version, off)
+	}
+	if h.version >= 5 {
+		h.unitType = b.u8()
+		h.addrSize = int(b.u8())
+		h.abbrevOff = b.uintN(h.offSize())
+		switch h.unitType {
+		case 4, 5: // skeleton, split_compile: dwo_id
+			b.u64()
+		case 2, 6: // type, split_type: signature and type offset
+			b.u64()
+			b.uintN(h.offSize())
+		}
+	} else {
+		h.unitType = 1
+		h.abbrevOff = b.uintN(h.offSize())
+		h.addrSize = int(b.u8())
+	}
+	if b.err != nil {
+		return h, b.err
+	}
+	switch h.addrSize {
+	case 1, 2, 4, 8:
+	default:
+		return h, fmt.Errorf("unit at 0x%x: unsupported address size %d", off, h.addrSize)
+	}
+	h.dieOff = off + uint64(b.pos)
+	return h, nil
+}
+
+// attrSpec is one attribute of an abbreviation.
+type attrSpec struct {
+	attr, form uint32
+	implicit   int64 // DW_FORM_implicit_const's value
+}
+
+// abbrev is one abbreviation; size is the byte size of its attributes when
+// every form has a fixed size in this unit format (-1 otherwise), so DIEs
+// the engine ignores are skipped in one step.
+type abbrev struct {
+	tag      uint32
+	children bool
+	size     int
+	attrs    []attrSpec
+}
+
+// abbrevTable maps codes to abbreviations; codes are nearly always dense
+// from 1, so a slice serves them and a map the rest.
+type abbrevTable struct {
+	dense  []abbrev
+	sparse map[uint64]*abbrev
+}
+
+func (t *abbrevTable) get(code uint64) *abbrev {
+	if code-1 < uint64(len(t.dense)) {
+		return &t.dense[code-1]
+	}
+	return t.sparse[code]
+}
+
+// abbrevKey identifies a parsed table: fixed form sizes depend on the unit
+// format as well as on the table.
+type abbrevKey struct {
+	off      uint64
+	addrSize int
+	dwarf64  bool
+	version  int
+}
+
+// abbrevCache shares parsed tables between units (gcc and clang give every
+// unit its own, but linkers and dwz share them).
+type abbrevCache struct {
+	mu sync.Mutex
+	m  map[abbrevKey]*abbrevTable
+}
+
+func (o *Object) abbrevs(h *cuHeader) (*abbrevTable, error) {
+	k := abbrevKey{h.abbrevOff, h.addrSize, h.dwarf64, h.version}
+	c := &o.abbrevCache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.m[k]; ok {
+		return t, nil
+	}
+	t, err := parseAbbrevs(o.sec.abbrev, h, o.byteOrder)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[abbrevKey]*abbrevTable{}
+	}
+	c.m[k] = t
+	return t, nil
+}
+
+func parseAbbrevs(sec []byte, h *cuHeader, bo binary.ByteOrder) (*abbrevTable, error) {
+	if h.abbrevOff >= uint64(len(sec)) {
+		return nil, fmt.Errorf("abbreviation offset 0x%x beyond .debug_abbrev (size 0x%x)", h.abbrevOff, len(sec))
+	}
+	b := &buf{name: ".debug_abbrev", data: sec[h.abbrevOff:], off: int(h.abbrevOff), bo: bo}
+	t := &abbrevTable{}
+	for b.err == nil {
+		code := b.uleb()
+		if code == 0 {
+			break
+		}
+		a := abbrev{tag: uint32(b.uleb()), children: b.u8() != 0}
+		for b.err == nil {
+			at, form := b.uleb(), b.uleb()
+			if at == 0 && form == 0 {
+				break
+			}
+			s := attrSpec{attr: uint32(at), form: uint32(form)}
+			if form == formImplicitConst {
+				s.implicit = b.sleb()
+			}
+			a.attrs = append(a.attrs, s)
+		}
+		a.size = 0
+		for _, s := range a.attrs {
+			n := fixedFormSize(s.form, h)
+			if n < 0 {
+				a.size = -1
+				break
+			}
+			a.size += n
+		}
+		if code == uint64(len(t.dense))+1 && t.sparse == nil {
+			t.dense = append(t.dense, a)
+			continue
+		}
+		if t.sparse == nil {
+			t.sparse = map[uint64]*abbrev{}
+		}
+		t.sparse[code] = &a
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	return t, nil
+}
+
+// fixedFormSize is the encoded size of form in unit h, -1 when it varies.
+func fixedFormSize(form uint32, h *cuHeader) int {
+	switch form {
+	case formAddr:
+		return h.addrSize
+	case formData1, formRef1, formFlag, formStrx1, formAddrx1:
+		return 1
+	case formData2, formRef2, formStrx2, formAddrx2:
+		return 2
+	case formStrx3, formAddrx3:
+		return 3
+	case formData4, formRef4, formStrx4, formAddrx4, formRefSup4:
+		return 4
+	case formData8, formRef8, formRefSig8, formRefSup8:
+		return 8
+	case formData16:
+		return 16
+	case formFlagPresent, formImplicitConst:
+		return 0
+	case formStrp, formLineStrp, formSecOffset, formStrpSup, formGNURefAlt, formGNUStrpAlt:
+		return h.offSize()
+	case formRefAddr:
+		if h.version <= 2 {
+			return h.addrSize
+		}
+		return h.offSize()
+	}
+	return -1
+}
+
+// valKind says how to read an attrVal.
+type valKind uint8
+
+const (
+	valNone     valKind = iota // a block, expression or other value the engine ignores
+	valConst                   // data, flag, udata: v
+	valSigned                  // sdata, implicit_const: int64(v)
+	valAddr                    // v is an address
+	valAddrx                   // v is an index into .debug_addr
+	valRef                     // v is a .debug_info offset
+	valStr                     // v is a strRef
+	valStrx                    // v is an index into .debug_str_offsets
+	valSecOff                  // sec_offset
+	valRnglistx                // v is an index into the unit's range-list offsets
+	valBlock                   // a block or expression: n bytes at .debug_info offset v
+)
+
+type attrVal struct {
+	kind valKind
+	n    uint32 // valBlock's length
+	v    uint64
+}
+
+// blockOf returns a block value's bytes, nil for other values.
+func (o *Object) blockOf(v attrVal) []byte {
+	if v.kind != valBlock || v.v+uint64(v.n) > uint64(len(o.sec.info)) {
+		return nil
+	}
+	return o.sec.info[v.v : v.v+uint64(v.n)]
+}
+
+// block reads n bytes as a valBlock value.
+func block(b *buf, n uint64) attrVal {
+	if n > uint64(b.left()) {
+		b.fail("block beyond unit")
+		return attrVal{}
+	}
+	start := uint64(b.off + b.pos)
+	b.bytes(int(n))
+	return attrVal{kind: valBlock, n: uint32(n), v: start}
+}
+
+// readAttr decodes one attribute value at b's position.
+func readAttr(b *buf, form uint32, implicit int64, h *cuHeader) attrVal {
+	for form == formIndirect && b.err == nil {
+		form = uint32(b.uleb())
+	}
+	switch form {
+	case formAddr:
+		return attrVal{kind: valAddr, v: b.uintN(h.addrSize)}
+	case formData1, formFlag:
+		return attrVal{kind: valConst, v: uint64(b.u8())}
+	case formData2:
+		return attrVal{kind: valConst, v: uint64(b.u16())}
+	case formData4:
+		return attrVal{kind: valConst, v: uint64(b.u32())}
+	case formData8:
+		return attrVal{kind: valConst, v: b.u64()}
+	case formUdata:
+		return attrVal{kind: valConst, v: b.uleb()}
+	case formSdata:
+		return attrVal{kind: valSigned, v: uint64(b.sleb())}
+	case formImplicitConst:
+		return attrVal{kind: valSigned, v: uint64(implicit)}
+	case formFlagPresent:
+		return attrVal{kind: valConst, v: 1}
+	case formRef1:
+		return attrVal{kind: valRef, v: h.off + uint64(b.u8())}
+	case formRef2:
+		return attrVal{kind: valRef, v: h.off + uint64(b.u16())}
+	case formRef4:
+		return attrVal{kind: valRef, v: h.off + uint64(b.u32())}
+	case formRef8:
+		return attrVal{kind: valRef, v: h.off + b.u64()}
+	case formRefUdata:
+		return attrVal{kind: valRef, v: h.off + b.uleb()}
+	case formRefAddr:
+		if h.version <= 2 {
+			return attrVal{kind: valRef, v: b.uintN(h.addrSize)}
+		}
+		return attrVal{kind: valRef, v: b.uintN(h.offSize())}
+	case formString:
+		start := uint64(b.off + b.pos)
+		for b.pos < len(b.data) && b.data[b.pos] != 0 {
+			b.pos++
+		}
+		if b.pos >= len(b.data) {
+			b.fail("unterminated string")
+			return attrVal{}
+		}
+		b.pos++
+		return attrVal{kind: valStr, v: uint64(strSecInfo) | start}
+	case formStrp:
+		return attrVal{kind: valStr, v: uint64(strSecStr) | b.uintN(h.offSize())&strOffMask}
+	case formLineStrp:
+		return attrVal{kind: valStr, v: uint64(strSecLineStr) | b.uintN(h.offSize())&strOffMask}
+	case formStrx, formGNUStrIndex:
+		return attrVal{kind: valStrx, v: b.uleb()}
+	case formStrx1:
+		return attrVal{kind: valStrx, v: uint64(b.u8())}
+	case formStrx2:
+		return attrVal{kind: valStrx, v: uint64(b.u16())}
+	case formStrx3:
+		return attrVal{kind: valStrx, v: b.u24()}
+	case formStrx4:
+		return attrVal{kind: valStrx, v: uint64(b.u32())}
+	case formAddrx, formGNUAddrIndex:
+		return attrVal{kind: valAddrx, v: b.uleb()}
+	case formAddrx1:
+		return attrVal{kind: valAddrx, v: uint64(b.u8())}
+	case formAddrx2:
+		return attrVal{kind: valAddrx, v: uint64(b.u16())}
+	case formAddrx3:
+		return attrVal{kind: valAddrx, v: b.u24()}
+	case formAddrx4:
+		return attrVal{kind: valAddrx, v: uint64(b.u32())}
+	case formSecOffset:
+		return attrVal{kind: valSecOff, v: b.uintN(h.offSize())}
+	case formRnglistx:
+		return attrVal{kind: valRnglistx, v: b.uleb()}
+	case formLoclistx:
+		b.uleb()
+	case formData16:
+		b.bytes(16)
+	case formBlock1:
+		return block(b, uint64(b.u8()))
+	case formBlock2:
+		return block(b, uint64(b.u16()))
+	case formBlock4:
+		return block(b, uint64(b.u32()))
+	case formBlock, formExprloc:
+		return block(b, b.uleb())
+	case formRefSig8, formRefSup8:
+		b.u64()
+	case formRefSup4:
+		b.u32()
+	case formStrpSup, formGNURefAlt, formGNUStrpAlt:
+		b.uintN(h.offSize())
+	default:
+		b.fail(fmt.Sprintf("unknown attribute form 0x%x", form))
+	}
+	return attrVal{}
+}
+
+// dieReader walks the DIEs of one unit.
+type dieReader struct {
+	o    *Object
+	h    *cuHeader
+	tab  *abbrevTable
+	b    buf
+	vals []attrVal // the current DIE's values, aligned with its abbrev's attrs
+}
+
+func (o *Object) newDIEReader(h *cuHeader) (*dieReader, error) {
+	tab, err := o.abbrevs(h)
+	if err != nil {
+		return nil, fmt.Errorf("unit at 0x%x: %w", h.off, err)
+	}
+	r := &dieReader{o: o, h: h, tab: tab}
+	r.b = buf{name: ".debug_info", data: o.sec.info[h.off:h.end], off: int(h.off), bo: o.byteOrder}
+	r.b.pos = int(h.dieOff - h.off)
+	return r, nil
+}
+
+// seek positions the reader at the DIE at section offset off.
+func (r *dieReader) seek(off uint64) {
+	r.b.pos = int(off - r.h.off)
+}
+
+// next reads the next DIE's abbreviation: nil and off with a zero code (a
+// null entry ending a sibling list); done at the end of the unit or on error.
+// Only when want(tag) are the attribute values decoded into r.vals;
+// otherwise they are skipped.
+func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, done bool) {
+	b := &r.b
+	if b.err != nil || b.left() == 0 {
+		return 0, nil, true
+	}
+	off = uint64(b.off + b.pos)
+	code := b.uleb()
+	if code == 0 {
+		return off, nil, b.err != nil
+	}
+	a = r.tab.get(code)
+	if a == nil {
+		b.fail(fmt.Sprintf("unknown abbreviation code %d", code))
+		return off, nil, true
+	}
+	r.vals = r.vals[:0]
+	if want != nil && want(a.tag) {
+		for _, s := range a.attrs {
+			r.vals = append(r.vals, readAttr(b, s.form, s.implicit, r.h))
+		}
+	} else if a.size >= 0 {
+		b.bytes(a.size)
+	} else {
+		for _, s := range a.attrs {
+			readAttr(b, s.form, s.implicit, r.h)
+		}
+	}
+	return off, a, b.err != nil
+}
+
+// strOf resolves a string value to a strRef; noStr when it is not a string
+// or cannot be resolved. The string's bytes are not touched here, so
+// indexing a unit does not page in .debug_str; nonEmpty checks them later.
+func (o *Object) strOf(h *cuHeader, v attrVal) strRef {
+	switch v.kind {
+	case valStr:
+	case valStrx:
+		offs := o.sec.strOffsets
+		n := uint64(h.offSize())
+		p := h.strOffsetsBase + v.v*n
+		if p+n > uint64(len(offs)) || p < h.strOffsetsBase {
+			return noStr
+		}
+		var off uint64
+		if n == 8 {
+			off = o.byteOrder.Uint64(offs[p:])
+		} else {
+			off = uint64(o.byteOrder.Uint32(offs[p:]))
+		}
+		v.v = uint64(strSecStr) | off&strOffMask
+	default:
+		return noStr
+	}
+	sec := o.strSection(strRef(v.v))
+	off := v.v & strOffMask
+	if off >= uint64(len(sec)) {
+		return noStr
+	}
+	return strRef(v.v)
+}
+
+// nonEmpty reports whether s names a non-empty string.
+func (o *Object) nonEmpty(s strRef) bool {
+	if s == noStr {
+		return false
+	}
+	sec := o.strSection(s)
+	off := uint64(s) & strOffMask
+	return off < uint64(len(sec)) && sec[off] != 0
+}
+
+func (o *Object) strSection(s strRef) []byte {
+	switch uint64(s) &^ strOffMask {
+	case strSecStr:
+		return o.sec.str
+	case strSecLineStr:
+		return o.sec.lineStr
+	case strSecInfo:
+		return o.sec.info
+	}
+	return nil
+}
+
+// str copies the string s names; "" for noStr or a bad offset.
+func (o *Object) str(s strRef) string {
+	if s == noStr {
+		return ""
+	}
+	v, _ := cstringAt(o.strSection(s), uint64(s)&strOffMask)
+	return v
+}
+
+// addrOf resolves an address value (DW_FORM_addr or an index into
+// .debug_addr).
+func (o *Object) addrOf(h *cuHeader, v attrVal) (uint64, bool) {
+	switch v.kind {
+	case valAddr:
+		return v.v, true
+	case valAddrx:
+		return o.debugAddr(h, v.v)
+	}
+	return 0, false
+}
+
+func (o *Object) debugAddr(h *cuHeader, idx uint64) (uint64, bool) {
+	n := uint64(h.addrSize)
+	p := h.addrBase + idx*n
+	if idx > uint64(len(o.sec.addr)) || p+n > uint64(len(o.sec.addr)) || p < h.addrBase {
+		return 0, false
+	}
+	b := buf{data: o.sec.addr[p : p+n], bo: o.byteOrder}
+	return b.uintN(int(n)), true
+}
+
+// intOf returns a constant value as debug/dwarf's int64 would hold it.
+func intOf(v attrVal, def int64) int64 {
+	switch v.kind {
+	case valConst, valSigned:
+		return int64(v.v)
+	}
+	return def
+}
+
+// rangesOf returns the address ranges of a DIE from its DW_AT_low_pc,
+// DW_AT_high_pc and DW_AT_ranges values, as debug/dwarf's Data.Ranges does
+// (low/high first, then the range list); empty ranges are kept for the
+// caller to drop.
+func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) ([][2]uint64, error) {
+	lo, loOK := o.addrOf(h, low)
+	if loOK {
+		switch high.kind {
+		case valAddr, valAddrx:
+			if hi, ok := o.addrOf(h, high); ok {
+				dst = append(dst, [2]uint64{lo, hi})
+			}
+		case valConst, valSigned:
+			dst = append(dst, [2]uint64{lo, lo + high.v})
+		}
+	}
+	switch ranges.kind {
+	case valSecOff, valConst:
+		if h.version >= 5 && o.sec.rnglists != nil {
+			return o.rnglist(h, ranges.v, dst)
+		}
+		if ranges.kind == valConst && h.version >= 4 {
+			return dst, nil // a constant is not a rangelistptr in DWARF 4+
+		}
+		if o.sec.ranges != nil {
+			return o.dwarf2Ranges(h, ranges.v, dst)
+		}
+	case valRnglistx:
+		if h.version >= 5 && o.sec.rnglists != nil {
+			n := uint64(h.offSize())
+			p := h.rnglistsBase + ranges.v*n
+			if ranges.v > uint64(len(o.sec.rnglists)) || p+n > uint64(len(o.sec.rnglists)) {
+				return nil, fmt.Errorf("DW_FORM_rnglistx %d out of range", ranges.v)
+			}
+			b := buf{data: o.sec.rnglists[p : p+n], bo: o.byteOrder}
+			return o.rnglist(h, h.rnglistsBase+b.uintN(int(n)), dst)
+		}
+	}
+	return dst, nil
+}
+
+func (o *Object) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
+	if off > uint64(len(o.sec.ranges)) {
+		return nil, fmt.Errorf("invalid range offset %d (max %d)", off, len(o.sec.ranges))
+	}
+	b := &buf{name: ".debug_ranges", data: o.sec.ranges[off:], off: int(off), bo: o.byteOrder}
+	base := h.base
+	maxAddr := ^uint64(0) >> uint((8-h.addrSize)*8)
+	for b.left() > 0 && b.err == nil {
+		lo, hi := b.uintN(h.addrSize), b.uintN(h.addrSize)
+		if lo == 0 && hi == 0 {
+			break
+		}
+		if lo == maxAddr {
+			base = hi
+		} else {
+			dst = append(dst, [2]uint64{base + lo, base + hi})
+		}
+	}
+	return dst, nil
+}
+
+// rnglist decodes the DWARF 5 range list at off in .debug_rnglists.
+func (o *Object) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
+	if off > uint64(len(o.sec.rnglists)) {
+		return nil, fmt.Errorf("invalid rnglist offset %d (max %d)", off, len(o.sec.rnglists))
+	}
+	b := &buf{name: ".debug_rnglists", data: o.sec.rnglists[off:], off: int(off), bo: o.byteOrder}
+	base := h.base
+	addr := func(idx uint64) (uint64, error) {
+		a, ok := o.debugAddr(h, idx)
+		if !ok {
+			return 0, fmt.Errorf("DW_FORM_addrx index %d out of range", idx)
+		}
+		return a, nil
+	}
+	for {
+		op := b.u8()
+		if b.err != nil {
+			return nil, b.err
+		}
+		switch op {
+		case 0: // DW_RLE_end_of_list
+			return dst, nil
+		case 1: // base_addressx
+			a, err := addr(b.uleb())
+			if err != nil {
+				return nil, err
+			}
+			base = a
+		case 2: // startx_endx
+			si, ei := b.uleb(), b.uleb()
+			s, err := addr(si)
+			if err != nil {
+				return nil, err
+			}
+			e, err := addr(ei)
+			if err != nil {
+				return nil, err
+			}
+			dst = append(dst, [2]uint64{s, e})
+		case 3: // startx_length
+			si, n := b.uleb(), b.uleb()
+			s, err := addr(si)
+			if err != nil {
+				return nil, err
+			}
+			dst = append(dst, [2]uint64{s, s + n})
+		case 4: // offset_pair
+			a, c := b.uleb(), b.uleb()
+			dst = append(dst, [2]uint64{base + a, base + c})
+		case 5: // base_address
+			base = b.uintN(h.addrSize)
+		case 6: // start_end
+			s, e := b.uintN(h.addrSize), b.uintN(h.addrSize)
+			dst = append(dst, [2]uint64{s, e})
+		case 7: // start_length
+			s, n := b.uintN(h.addrSize), b.uleb()
+			dst = append(dst, [2]uint64{s, s + n})
+		}
+	}
+}
