@@ -46,7 +46,11 @@ func sectionData(f *elf.File, file []byte, name string) ([]byte, error) {
 	// buffer of that size rather than growing one.
 	const limit = 1 << 32
 	r := s.Open()
-	if s.Flags&elf.SHF_COMPRESSED != 0 && s.Size > 0 && s.Size < limit {
+	// The header's size is only trusted for the allocation when the
+	// compression ratio it implies is plausible: a corrupt header must not
+	// make a small file allocate gigabytes.
+	plausible := s.Size <= 256*s.FileSize+1<<16
+	if s.Flags&elf.SHF_COMPRESSED != 0 && s.Size > 0 && s.Size < limit && plausible {
 		data := make([]byte, s.Size)
 		n, err := io.ReadFull(r, data)
 		if err != nil && err != io.ErrUnexpectedEOF {
