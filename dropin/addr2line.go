@@ -158,7 +158,7 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 		defer mod.Close()
 	}
 	a := &a2lSession{cfg: cfg, elf: ef, section: sec, mod: mod, is32: ef.Class == elf.ELFCLASS32}
-	out := bufio.NewWriter(env.Stdout)
+	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)
 	defer out.Flush()
 	if len(cfg.inputs) > 0 {
 		for _, in := range cfg.inputs {
@@ -166,7 +166,7 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 		}
 		return 0
 	}
-	r := bufio.NewReader(env.Stdin)
+	r := bufio.NewReaderSize(env.Stdin, stdinBufferSize)
 	for {
 		chunk, err := readChunk(r, a2lStdinChunk)
 		if chunk == "" && err != nil {
@@ -174,8 +174,11 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 		}
 		a.translate(out, a.address(chunk))
 		// "fflush() is essential for using this command as a server child
-		// process" (addr2line.c): one answer per address, flushed.
-		out.Flush()
+		// process" (addr2line.c): a client that waits for this answer gets
+		// it now; queries already buffered are answered in one write.
+		if !completeLineBuffered(r) {
+			out.Flush()
+		}
 		if err != nil {
 			break
 		}

@@ -13,7 +13,9 @@ import (
 )
 
 // Module is what the faces need from an opened object; *symbolize.Object
-// provides it.
+// provides it. Lookups may run concurrently (the llvm-symbolizer face
+// answers buffered queries on several goroutines), so implementations must
+// be safe for concurrent use.
 type Module interface {
 	Symbolize(addr uint64, opts symbolize.LookupOptions) ([]symbolize.Frame, error)
 	Data(addr uint64) (symbolize.DataSymbol, bool)
