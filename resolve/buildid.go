@@ -1,14 +1,14 @@
 package resolve
 
 import (
-	"bytes"
 	"debug/elf"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // elfInfo is what locating a module needs to know about a candidate file,
@@ -48,64 +48,8 @@ func parseELFInfo(r io.ReaderAt) (info elfInfo, err error) {
 		return elfInfo{}, err
 	}
 	info.exec = f.Type == elf.ET_EXEC
-	for _, s := range f.Sections {
-		if s.Type != elf.SHT_NOTE {
-			continue
-		}
-		if id, ok := buildIDNote(s.Open(), f.ByteOrder, s.Size); ok {
-			info.buildID = id
-			return info, nil
-		}
-	}
-	// Files without section headers (rare: sstripped) keep notes in PT_NOTE.
-	for _, p := range f.Progs {
-		if p.Type != elf.PT_NOTE {
-			continue
-		}
-		if id, ok := buildIDNote(p.Open(), f.ByteOrder, p.Filesz); ok {
-			info.buildID = id
-			return info, nil
-		}
-	}
+	info.buildID = hex.EncodeToString(symbolize.BuildIDOf(f))
 	return info, nil
 }
 
-// maxNoteBytes bounds how much of one note section is read.
-const maxNoteBytes = 1 << 16
-
-// buildIDNote scans an ELF note area for NT_GNU_BUILD_ID with owner "GNU".
-func buildIDNote(r io.Reader, order binary.ByteOrder, size uint64) (string, bool) {
-	if size > maxNoteBytes {
-		size = maxNoteBytes
-	}
-	data := make([]byte, size)
-	n, _ := io.ReadFull(r, data)
-	data = data[:n]
-	for len(data) >= 12 {
-		namesz := uint64(order.Uint32(data[0:]))
-		descsz := uint64(order.Uint32(data[4:]))
-		typ := order.Uint32(data[8:])
-		data = data[12:]
-		nameEnd := align4(namesz)
-		descEnd := nameEnd + align4(descsz)
-		if nameEnd > uint64(len(data)) || nameEnd+descsz > uint64(len(data)) {
-			return "", false
-		}
-		name := bytes.TrimRight(data[:namesz], "\x00")
-		if typ == ntGNUBuildID && string(name) == "GNU" && descsz > 0 {
-			return hex.EncodeToString(data[nameEnd : nameEnd+descsz]), true
-		}
-		if descEnd > uint64(len(data)) {
-			return "", false
-		}
-		data = data[descEnd:]
-	}
-	return "", false
-}
-
-func align4(n uint64) uint64 { return (n + 3) &^ 3 }
-
 var errNoOpener = errors.New("no symbolizer configured")
-
-// ntGNUBuildID is NT_GNU_BUILD_ID (elf.h); debug/elf has no name for it.
-const ntGNUBuildID = 3

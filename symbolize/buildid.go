@@ -11,15 +11,31 @@ import (
 
 const ntGNUBuildID = 3
 
-// buildIDOf returns the GNU build-id note of f, nil when it has none. Every
-// SHT_NOTE section is searched (the note is usually .note.gnu.build-id).
-func buildIDOf(f *elf.File) []byte {
+// maxNoteBytes bounds how much of one note area is read.
+const maxNoteBytes = 1 << 20
+
+// BuildIDOf returns the GNU build-id note of f, nil when it has none. Every
+// SHT_NOTE section is searched (the note is usually .note.gnu.build-id),
+// then the PT_NOTE segments of files without section headers.
+func BuildIDOf(f *elf.File) []byte {
 	for _, s := range f.Sections {
-		if s.Type != elf.SHT_NOTE || s.Size > 1<<20 {
+		if s.Type != elf.SHT_NOTE || s.Size > maxNoteBytes {
 			continue
 		}
 		data, err := s.Data()
 		if err != nil {
+			continue
+		}
+		if id := parseBuildIDNote(data, f.ByteOrder); id != nil {
+			return id
+		}
+	}
+	for _, p := range f.Progs {
+		if p.Type != elf.PT_NOTE || p.Filesz > maxNoteBytes {
+			continue
+		}
+		data := make([]byte, p.Filesz)
+		if _, err := io.ReadFull(p.Open(), data); err != nil {
 			continue
 		}
 		if id := parseBuildIDNote(data, f.ByteOrder); id != nil {
@@ -72,7 +88,7 @@ func ReadBuildID(path string) (id []byte, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("read build-id of %s: %w", path, err)
 	}
-	return buildIDOf(ef), nil
+	return BuildIDOf(ef), nil
 }
 
 // VerifyBuildID checks that the ELF file at path has build-id want; the

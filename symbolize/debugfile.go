@@ -31,7 +31,7 @@ func FindDebugFile(path string, opts *Options) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find debug file for %s: %w", path, err)
 	}
-	return findDebugFile(path, ef, buildIDOf(ef), opts.debugDirs())
+	return findDebugFile(path, ef, BuildIDOf(ef), opts.debugDirs())
 }
 
 func findDebugFile(path string, ef *elf.File, id []byte, dirs []string) (found string, err error) {

@@ -69,7 +69,7 @@ func Open(path string, opts *Options) (o *Object, err error) {
 	}
 	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*mappedFile{m}}
 	dwarfData := m
-	o.buildID = buildIDOf(ef)
+	o.buildID = BuildIDOf(ef)
 	o.syms, _ = readSymtab(ef)
 
 	dwarfFile := ef
