@@ -2984,6 +2984,10 @@ type Unary struct {
 }
 
 func (u *Unary) print(ps *printState) {
+	// sanitrace change: LLVM 14 parenthesises every operand.
+	if ps.llvmStyle && printLLVM14Unary(ps, u) {
+		return
+	}
 	op, _ := u.Op.(*Operator)
 	expr := u.Expr
 
@@ -3169,6 +3173,10 @@ type Binary struct {
 }
 
 func (b *Binary) print(ps *printState) {
+	// sanitrace change: LLVM 14 parenthesises every operand.
+	if ps.llvmStyle && printLLVM14Binary(ps, b) {
+		return
+	}
 	op, _ := b.Op.(*Operator)
 
 	if op != nil && strings.Contains(op.Name, "cast") {
@@ -3391,6 +3399,10 @@ type Trinary struct {
 }
 
 func (t *Trinary) print(ps *printState) {
+	// sanitrace change: LLVM 14 parenthesises every operand.
+	if ps.llvmStyle && printLLVM14Trinary(ps, t) {
+		return
+	}
 	if isDesignatedInitializer(t) {
 		ps.writeByte('[')
 		ps.print(t.First)

@@ -297,6 +297,7 @@ func doDemangle(name string, options ...Option) (ret AST, err error) {
 	clones := true
 	verbose := false
 	abiTags := true
+	llvm14 := false
 	for _, o := range options {
 		switch {
 		case o == NoParams:
@@ -308,7 +309,9 @@ func doDemangle(name string, options ...Option) (ret AST, err error) {
 			abiTags = false
 		case o == Verbose:
 			verbose = true
-		case o == NoTemplateParams || o == NoEnclosingParams || o == LLVMStyle || isMaxLength(o):
+		case o == LLVMStyle:
+			llvm14 = true
+		case o == NoTemplateParams || o == NoEnclosingParams || isMaxLength(o):
 			// These are valid options but only affect
 			// printing of the AST.
 		case o == NoRust:
@@ -318,8 +321,15 @@ func doDemangle(name string, options ...Option) (ret AST, err error) {
 		}
 	}
 
-	st := &state{str: name, verbose: verbose, abiTags: abiTags}
+	st := &state{str: name, verbose: verbose, abiTags: abiTags, llvm14: llvm14}
 	a := st.encoding(params, notForLocalName)
+
+	// sanitrace change: LLVM 14 takes everything from a '.' after the
+	// encoding to the end as one suffix: "f() (.isra.0.cold)".
+	if clones && llvm14 && len(st.str) > 0 && st.str[0] == '.' {
+		a = &Clone{Base: a, Suffix: st.str}
+		st.advance(len(st.str))
+	}
 
 	// Accept a clone suffix.
 	if clones {
@@ -340,6 +350,9 @@ type state struct {
 	str       string        // remainder of string to demangle
 	verbose   bool          // whether to use verbose demangling
 	abiTags   bool          // whether to include ABI tags
+	// sanitrace change: llvm14 makes the parser accept and reject
+	// what LLVM 14's demangler does (set by the LLVMStyle option).
+	llvm14 bool
 	off       int           // offset of str within original string
 	subs      substitutions // substitutions
 	templates []*Template   // templates being processed
@@ -869,7 +882,7 @@ func (st *state) prefix() AST {
 					base = st.demangleType(false)
 				}
 				next = &Constructor{
-					Name: getLast(last),
+					Name: st.cdtorName(last, getLast(last)),
 					Base: base,
 				}
 				if len(st.str) > 0 && st.str[0] == 'B' {
@@ -892,7 +905,7 @@ func (st *state) prefix() AST {
 						st.fail("unknown destructor type")
 					}
 					st.advance(2)
-					next = &Destructor{Name: getLast(last)}
+					next = &Destructor{Name: st.cdtorName(last, getLast(last))}
 					if len(st.str) > 0 && st.str[0] == 'B' {
 						next = st.taggedName(next)
 					}
@@ -1489,9 +1502,16 @@ func (st *state) specialName() AST {
 			base := st.demangleType(false)
 			return &Special2{Prefix: "construction vtable for ", Val1: base, Middle: "-in-", Val2: derived}
 		case 'F':
+			if st.llvm14 {
+				// sanitrace change: LLVM 14 knows no TF or TJ.
+				st.fail("unrecognized special T name code")
+			}
 			t := st.demangleType(false)
 			return &Special{Prefix: "typeinfo fn for ", Val: t}
 		case 'J':
+			if st.llvm14 {
+				st.fail("unrecognized special T name code")
+			}
 			t := st.demangleType(false)
 			return &Special{Prefix: "java Class for ", Val: t}
 		case 'H':
@@ -1510,6 +1530,10 @@ func (st *state) specialName() AST {
 			st.fail("expected special name code")
 		}
 		c := st.str[0]
+		if st.llvm14 && c != 'V' && c != 'R' {
+			// sanitrace change: LLVM 14 knows only GV and GR.
+			st.fail("unrecognized special G name code")
+		}
 		st.advance(1)
 		switch c {
 		case 'V':
@@ -3955,4 +3979,27 @@ func (st *state) findArgumentPack(a AST) *ArgumentPack {
 		return true
 	})
 	return ret
+}
+
+// cdtorName returns the name a constructor or destructor of the class
+// last prints, given upstream's choice name. sanitrace change: LLVM 14
+// prints the class's base name, and its demangler gives none for a
+// closure, an unnamed type or an ABI-tagged name: "failure[abi:cxx11]::~()".
+func (st *state) cdtorName(last, name AST) AST {
+	if !st.llvm14 {
+		return name
+	}
+	for {
+		switch a := last.(type) {
+		case *Template:
+			last = a.Name
+			continue
+		case *Qualified:
+			last = a.Name
+			continue
+		case *TaggedName, *Closure, *UnnamedType:
+			return &Name{Name: ""}
+		}
+		return name
+	}
 }
