@@ -347,12 +347,12 @@ func doDemangle(name string, options ...Option) (ret AST, err error) {
 
 // A state holds the current state of demangling a string.
 type state struct {
-	str       string        // remainder of string to demangle
-	verbose   bool          // whether to use verbose demangling
-	abiTags   bool          // whether to include ABI tags
+	str     string // remainder of string to demangle
+	verbose bool   // whether to use verbose demangling
+	abiTags bool   // whether to include ABI tags
 	// sanitrace change: llvm14 makes the parser accept and reject
 	// what LLVM 14's demangler does (set by the LLVMStyle option).
-	llvm14 bool
+	llvm14    bool
 	off       int           // offset of str within original string
 	subs      substitutions // substitutions
 	templates []*Template   // templates being processed
