@@ -54,8 +54,17 @@ type qline struct {
 // NewScanner returns a Scanner reading r; name is used in InputRange and
 // error messages ("-" for stdin).
 func NewScanner(r io.Reader, name string) *Scanner {
-	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), name: name}
+	return &Scanner{r: bufio.NewReaderSize(r, readBufferSize), name: name}
 }
+
+// readBufferSize is large because most of a log is skipped at memory speed
+// and each read is a system call.
+const readBufferSize = 1 << 20
+
+// Buffered reports how many input bytes are read but not yet scanned. A
+// streaming caller flushes its output when this is 0: the next Next may
+// block on input, and whoever watches the output should see the report now.
+func (s *Scanner) Buffered() int { return s.r.Buffered() }
 
 // Next returns the next report, or io.EOF after the last one. A report cut
 // off by the end of the input is still returned, marked Truncated. Other

@@ -22,10 +22,18 @@ type JSON struct {
 	started bool
 	n       int
 	closed  bool
+	buf     bytes.Buffer  // one report's bytes, reused
+	enc     *json.Encoder // writes into buf
 }
 
 // NewJSON returns a JSON renderer writing to w. Call Close at the end.
-func NewJSON(w io.Writer) *JSON { return &JSON{w: w} }
+func NewJSON(w io.Writer) *JSON {
+	j := &JSON{w: w}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetEscapeHTML(false) // "<null>" and "=>" read better unescaped
+	j.enc.SetIndent("    ", "  ")
+	return j
+}
 
 // The wire types mirror schema v1. Pointers and omitempty make "unknown"
 // come out as null (required fields) or absent (optional ones), as
@@ -103,11 +111,8 @@ func (j *JSON) Report(r *parse.Report) error {
 	if r == nil {
 		return errors.New("render json: nil report")
 	}
-	body, err := marshalReport(r)
-	if err != nil {
-		return fmt.Errorf("render json: report from %s line %d: %w", r.Input.Name, r.Input.FirstLine, err)
-	}
-	var b bytes.Buffer
+	b := &j.buf
+	b.Reset()
 	if !j.started {
 		b.WriteString(jsonHead)
 		j.started = true
@@ -116,7 +121,10 @@ func (j *JSON) Report(r *parse.Report) error {
 		b.WriteByte(',')
 	}
 	b.WriteString("\n    ")
-	b.Write(body)
+	if err := j.enc.Encode(toJSON(r)); err != nil {
+		return fmt.Errorf("render json: report from %s line %d: %w", r.Input.Name, r.Input.FirstLine, err)
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline: the separator comes with the next report
 	j.n++
 	if _, err := j.w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("render json: %w", err)
@@ -141,17 +149,6 @@ func (j *JSON) Close() error {
 		return fmt.Errorf("render json: %w", err)
 	}
 	return nil
-}
-
-func marshalReport(r *parse.Report) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // "<null>" and "=>" read better unescaped
-	enc.SetIndent("    ", "  ")
-	if err := enc.Encode(toJSON(r)); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 func toJSON(r *parse.Report) jsonReport {

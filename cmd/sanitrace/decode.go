@@ -91,7 +91,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		return &exitError{code: exitUsage, err: err}
 	}
 
-	out := bufio.NewWriter(stdout)
+	out := bufio.NewWriterSize(stdout, 256<<10)
 	var w reportWriter
 	var closeJSON func() error
 	switch fl.format {
@@ -208,6 +208,11 @@ func decodeInput(name string, stdin io.Reader, res *resolve.Resolver, w reportWr
 		}
 		if err := w.Report(rep); err != nil {
 			return found, &writeError{fmt.Errorf("write output: %w", err)}
+		}
+		// Flush when the next report may have to wait for input (a live
+		// pipe); a file or a burst of input is written in large blocks.
+		if sc.Buffered() > 0 {
+			continue
 		}
 		if err := out.Flush(); err != nil {
 			return found, &writeError{fmt.Errorf("write output: %w", err)}
