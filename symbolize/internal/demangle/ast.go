@@ -163,23 +163,10 @@ func (ps *printState) printList(args []AST, skip func(AST) bool) {
 			ps.writeString(", ")
 		}
 
-		needsParen := false
-		if ps.llvmStyle {
-			if p, ok := a.(hasPrec); ok {
-				if p.prec() >= precComma {
-					needsParen = true
-				}
-			}
-		}
-		if needsParen {
-			ps.startScope('(')
-		}
-
+		// sanitrace change: LLVM 14 (NodeArray::printWithComma) never
+		// parenthesises a list element; its expressions carry their own
+		// parentheses.
 		ps.print(a)
-
-		if needsParen {
-			ps.endScope(')')
-		}
 
 		first = false
 	}
@@ -2238,7 +2225,10 @@ func (pe *PackExpansion) print(ps *printState) {
 	// unable to locate and expand the pack.
 	if pe.Pack == nil {
 		if ps.llvmStyle {
+			// sanitrace change: LLVM 14 writes "..." after an
+			// expansion with no pack in it ("auto...").
 			ps.print(pe.Base)
+			ps.writeString("...")
 		} else {
 			parenthesize(ps, pe.Base)
 			ps.writeString("...")

@@ -3258,7 +3258,16 @@ func (st *state) exprPrimary() AST {
 			st.fail("expected mangled name")
 		}
 		st.advance(1)
+		// sanitrace change: the template parameters of an encoding
+		// inside an expression are its own, not the enclosing ones
+		// (as in LLVM's parseEncoding); upstream resolved its "T_"
+		// against the outermost template, printing
+		// "decltype(__declval<0ul>(0))" for
+		// "decltype(__declval<std::integral_constant<...> >(0))".
+		templates, lambdaLevel := st.templates, st.lambdaTemplateLevel
+		st.templates, st.lambdaTemplateLevel = nil, 0
 		ret = st.encoding(true, notForLocalName)
+		st.templates, st.lambdaTemplateLevel = templates, lambdaLevel
 	} else {
 		t := st.demangleType(false)
 
