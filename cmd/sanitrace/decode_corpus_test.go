@@ -72,7 +72,6 @@ func physical(frames []frameJSON) [][]frameJSON {
 type corpusTally struct {
 	cases, reports, reportsOK, stacks, stacksOK int
 	frames, framesOK                            int // in-case physical frames
-	framesSpacing                               int // identical but for "> >" template spacing
 	otherFrames, otherOK                        int // frames in system modules: module+offset only
 	summaries, summariesOK                      int // clang cases: SUMMARY as the runtime symbolized it
 	diffs                                       []string
@@ -121,23 +120,19 @@ func TestDecodeCorpus(t *testing.T) {
 		all.stacksOK += tally.stacksOK
 		all.frames += tally.frames
 		all.framesOK += tally.framesOK
-		all.framesSpacing += tally.framesSpacing
 		all.otherFrames += tally.otherFrames
 		all.otherOK += tally.otherOK
 		all.summaries += tally.summaries
 		all.summariesOK += tally.summariesOK
 	}
 	strict := 100 * float64(all.framesOK) / float64(max(all.frames, 1))
-	lenient := 100 * float64(all.framesOK+all.framesSpacing) / float64(max(all.frames, 1))
-	t.Logf("corpus: %d cases; reports %d/%d; stacks %d/%d; case-binary frames identical to llvm-symbolizer %d/%d (%.2f%%), %.2f%% counting %d that differ only in \"> >\" template spacing; system-module frames with the right module+offset %d/%d; clang SUMMARY lines as the runtime printed them %d/%d",
-		all.cases, all.reportsOK, all.reports, all.stacksOK, all.stacks, all.framesOK, all.frames, strict, lenient, all.framesSpacing, all.otherOK, all.otherFrames, all.summariesOK, all.summaries)
-	// The spacing class is the demangler's (docs/differences.md, decode):
-	// llvm-symbolizer 14 prints "> >", the engine ">>" for now.
+	t.Logf("corpus: %d cases; reports %d/%d; stacks %d/%d; case-binary frames identical to llvm-symbolizer %d/%d (%.2f%%); system-module frames with the right module+offset %d/%d; clang SUMMARY lines as the runtime printed them %d/%d",
+		all.cases, all.reportsOK, all.reports, all.stacksOK, all.stacks, all.framesOK, all.frames, strict, all.otherOK, all.otherFrames, all.summariesOK, all.summaries)
 	if all.summariesOK != all.summaries {
 		t.Errorf("%d of %d SUMMARY lines differ from the runtime's", all.summaries-all.summariesOK, all.summaries)
 	}
-	if lenient < 99 {
-		t.Errorf("only %.2f%% of case-binary frames identical, want >= 99%%", lenient)
+	if strict < 99 {
+		t.Errorf("only %.2f%% of case-binary frames identical, want >= 99%%", strict)
 	}
 }
 
@@ -239,11 +234,8 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 				}
 				tally.frames++
 				if placeOK {
-					switch sameChain(&tally, where, chain, wf.LLVMSymbolizer) {
-					case chainSame:
+					if sameChain(&tally, where, chain, wf.LLVMSymbolizer) {
 						tally.framesOK++
-					case chainSpacing:
-						tally.framesSpacing++
 					}
 				}
 			}
@@ -253,7 +245,7 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 		}
 		if ri < len(symbolizedSummaries) && symbolizedSummaries[ri] != "" && strings.HasPrefix(w.Summary.Module, "/build/ci/cases/") {
 			tally.summaries++
-			if want := g.Tool + ": " + symbolizedSummaries[ri]; templateSpacing(g.Summary) == templateSpacing(want) {
+			if want := g.Tool + ": " + symbolizedSummaries[ri]; g.Summary == want {
 				tally.summariesOK++
 			} else {
 				tally.diff("report %d: summary %q, want %q", ri, g.Summary, want)
@@ -264,23 +256,6 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 		}
 	}
 	return tally
-}
-
-type chainMatch int
-
-const (
-	chainDiffers chainMatch = iota
-	chainSame
-	chainSpacing // the same but for the spacing between closing template brackets
-)
-
-// templateSpacing removes the space that LLVM 14's demangler prints between
-// closing template brackets ("> >"), which newer demanglers do not.
-func templateSpacing(s string) string {
-	for strings.Contains(s, "> >") {
-		s = strings.ReplaceAll(s, "> >", ">>")
-	}
-	return s
 }
 
 // clangSummaries returns the SUMMARY texts of the symbolized run of a
@@ -306,7 +281,7 @@ func clangSummaries(t *testing.T, dir string) []string {
 }
 
 // sameChain compares a decoded inline chain with llvm-symbolizer's.
-func sameChain(tally *corpusTally, where string, chain []frameJSON, want []llvmAnswer) chainMatch {
+func sameChain(tally *corpusTally, where string, chain []frameJSON, want []llvmAnswer) bool {
 	format := func(fn, file string, line, col int) string {
 		return fmt.Sprintf("%s %s:%d:%d", fn, file, line, col)
 	}
@@ -318,20 +293,16 @@ func sameChain(tally *corpusTally, where string, chain []frameJSON, want []llvmA
 		w = append(w, format(str(a.Function), str(a.File), intOr0(a.Line), intOr0(a.Column)))
 	}
 	gs, ws := strings.Join(g, " | "), strings.Join(w, " | ")
-	match := chainSame
 	if gs != ws {
-		if templateSpacing(gs) != templateSpacing(ws) {
-			tally.diff("%s:\n    got  %s\n    want %s", where, gs, ws)
-			return chainDiffers
-		}
-		match = chainSpacing
+		tally.diff("%s:\n    got  %s\n    want %s", where, gs, ws)
+		return false
 	}
 	known := len(want) > 0 && (str(want[0].Function) != "" || str(want[0].File) != "")
 	for _, f := range chain {
 		if known && f.Symbolized != "sanitrace" {
 			tally.diff("%s: symbolized %q, want \"sanitrace\"", where, f.Symbolized)
-			return chainDiffers
+			return false
 		}
 	}
-	return match
+	return true
 }
