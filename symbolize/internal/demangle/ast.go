@@ -412,7 +412,9 @@ func (t *Template) print(ps *printState) {
 		return
 	}
 	// We need an extra space after operator<.
-	if ps.last == '<' {
+	// sanitrace change: LLVM 14 writes none ("operator<<<char>",
+	// "operator<<int>").
+	if ps.last == '<' && !ps.llvmStyle {
 		ps.writeByte(' ')
 	}
 

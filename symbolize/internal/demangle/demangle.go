@@ -456,7 +456,7 @@ func (st *state) encoding(params bool, local forLocalNameType) AST {
 	}
 
 	a, explicitObjectParameter := st.name()
-	a = simplify(a)
+	a = simplify(a, st.llvm14)
 
 	if !params {
 		// Don't demangle the parameters.
@@ -550,7 +550,7 @@ func (st *state) encoding(params bool, local forLocalNameType) AST {
 		st.lambdaTemplateLevel = oldLambdaTemplateLevel
 	}
 
-	ft = simplify(ft)
+	ft = simplify(ft, st.llvm14)
 
 	// For a local name, discard the return type, so that it
 	// doesn't get confused with the top level return type.
@@ -3842,8 +3842,10 @@ func isLower(c byte) bool {
 }
 
 // simplify replaces template parameters with their expansions, and
-// merges qualifiers.
-func simplify(a AST) AST {
+// merges qualifiers. sanitrace change: llvm14 keeps qualifiers applied to
+// a qualified type apart, as LLVM 14 prints them: "ctype<char> const const&"
+// for "RKT_" with T_ = "ctype<char> const".
+func simplify(a AST, llvm14 bool) AST {
 	seen := make(map[AST]bool)
 	skip := func(a AST) bool {
 		if seen[a] {
@@ -3852,7 +3854,8 @@ func simplify(a AST) AST {
 		seen[a] = true
 		return false
 	}
-	if r := a.Copy(simplifyOne, skip); r != nil {
+	one := func(a AST) AST { return simplifyOne(a, llvm14) }
+	if r := a.Copy(one, skip); r != nil {
 		return r
 	}
 	return a
@@ -3860,7 +3863,7 @@ func simplify(a AST) AST {
 
 // simplifyOne simplifies a single AST.  It returns nil if there is
 // nothing to do.
-func simplifyOne(a AST) AST {
+func simplifyOne(a AST, llvm14 bool) AST {
 	switch a := a.(type) {
 	case *TemplateParam:
 		if a.Template != nil && a.Index < len(a.Template.Args) {
@@ -3885,7 +3888,7 @@ func simplifyOne(a AST) AST {
 		if ft, ok := a.Base.(*FunctionType); ok {
 			return &MethodWithQualifiers{Method: ft, Qualifiers: a.Qualifiers, RefQualifier: ""}
 		}
-		if t, ok := a.Base.(*TypeWithQualifiers); ok {
+		if t, ok := a.Base.(*TypeWithQualifiers); ok && !llvm14 {
 			return &TypeWithQualifiers{Base: t.Base, Qualifiers: mergeQualifiers(a.Qualifiers, t.Qualifiers)}
 		}
 		if m, ok := a.Base.(*MethodWithQualifiers); ok {
@@ -3948,7 +3951,7 @@ func simplifyOne(a AST) AST {
 				if b == nil {
 					b = a.Base
 				}
-				exprs[i] = simplify(b)
+				exprs[i] = simplify(b, llvm14)
 			}
 			return &ExprList{Exprs: exprs}
 		}
