@@ -15,6 +15,7 @@ import (
 // inline chain innermost first; an unknown address gives one empty Frame.
 type Object interface {
 	SymbolizeMany(addrs []uint64, opts symbolize.LookupOptions) [][]symbolize.Frame
+	Data(addr uint64) (symbolize.DataSymbol, bool) // the global containing addr
 	Close() error
 }
 
@@ -116,6 +117,7 @@ type job struct {
 // in place: one SymbolizeMany per module for the whole report.
 func (r *Resolver) Report(rep *parse.Report) {
 	ctx := r.context(rep)
+	r.globals(rep, ctx)
 	batches := make(map[*module][]job)
 	var order []*module // deterministic batch order
 	for si := range rep.Stacks {

@@ -13,6 +13,7 @@ import (
 
 // fakeObject answers from a table and records every batch it gets.
 type fakeObject struct {
+	globals map[uint64]symbolize.DataSymbol
 	answers map[uint64][]symbolize.Frame
 	batches [][]uint64
 	closed  bool
@@ -29,6 +30,11 @@ func (o *fakeObject) SymbolizeMany(addrs []uint64, _ symbolize.LookupOptions) []
 		}
 	}
 	return out
+}
+
+func (o *fakeObject) Data(addr uint64) (symbolize.DataSymbol, bool) {
+	g, ok := o.globals[addr]
+	return g, ok
 }
 
 func (o *fakeObject) Close() error { o.closed = true; return nil }
