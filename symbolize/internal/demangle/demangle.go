@@ -3720,6 +3720,11 @@ func (st *state) substitution(forPrefix bool) AST {
 			case *TemplateParam:
 				index = a.Index
 			case *LambdaAuto:
+				// sanitrace change: in LLVM 14 a substituted
+				// lambda "auto" stays "auto".
+				if st.llvm14 {
+					return nil
+				}
 				// A lambda auto parameter is represented
 				// as a template parameter, so we may have
 				// to change back when substituting.
