@@ -879,7 +879,16 @@ func (st *state) prefix() AST {
 				st.advance(1)
 				var base AST
 				if inheriting {
+					nsubs := len(st.subs)
 					base = st.demangleType(false)
+					// sanitrace change: LLVM 14 parses the
+					// inherited base as a name, which is no
+					// substitution candidate itself; later
+					// S<n>_ count without it (or fail, as
+					// llvm-symbolizer 14 does).
+					if st.llvm14 && len(st.subs) > nsubs && st.subs[len(st.subs)-1] == base {
+						st.subs = st.subs[:len(st.subs)-1]
+					}
 				}
 				next = &Constructor{
 					Name: st.cdtorName(last, getLast(last)),
