@@ -108,6 +108,33 @@ func Filter(name string, options ...Option) string {
 // If the name does not appear to be a C++ or Rust symbol name at all,
 // the error will be ErrNotMangledName.
 func ToString(name string, options ...Option) (string, error) {
+	// sanitrace change: without a MaxLength option the output is
+	// bounded anyway, and a name whose demangling would pass the bound
+	// is an error rather than a truncated string: hostile names nest
+	// substitutions so that the output doubles with each one.
+	for _, o := range options {
+		if isMaxLength(o) {
+			return toString(name, options)
+		}
+	}
+	options = append(options[:len(options):len(options)], MaxLength(defaultMaxLengthPow))
+	s, err := toString(name, options)
+	if err == nil && len(s) >= 1<<defaultMaxLengthPow {
+		return "", ErrTooLong
+	}
+	return s, err
+}
+
+// defaultMaxLengthPow bounds ToString's output at 1 MiB when the caller
+// sets no MaxLength; real names stay far below (the longest of libLLVM,
+// Boost and libstdc++ demangle to some 30 kB).
+const defaultMaxLengthPow = 20
+
+// ErrTooLong is returned by ToString when a name would demangle to more
+// than the default maximum length. sanitrace change.
+var ErrTooLong = errors.New("demangled name too long")
+
+func toString(name string, options []Option) (string, error) {
 	if strings.HasPrefix(name, "_R") {
 		return rustToString(name, options)
 	}
