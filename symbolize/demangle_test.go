@@ -1,8 +1,10 @@
 package symbolize
 
 import (
+	"bufio"
 	"debug/dwarf"
 	"debug/elf"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,5 +113,113 @@ func TestDemangleMatchesReferenceTools(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d names identical", ref.tool, len(names)-bad, len(names))
+	}
+}
+
+// updateDemangle rewrites testdata/demangle/names.txt's reference columns
+// from the installed tools (llvm-cxxfilt-14 and c++filt), never from our
+// own output.
+var updateDemangle = flag.Bool("update-demangle", false, "rewrite testdata/demangle/names.txt from llvm-cxxfilt-14 and c++filt")
+
+// demangleCase is one line of testdata/demangle/names.txt: a real mangled
+// name and what llvm-cxxfilt 14 and binutils 2.40 c++filt print for it.
+type demangleCase struct {
+	name, llvm, gnu string
+}
+
+const demangleCorpus = "testdata/demangle/names.txt"
+
+// readDemangleCorpus reads the committed corpus; "#" lines are comments.
+func readDemangleCorpus(tb testing.TB) (header []string, cases []demangleCase) {
+	tb.Helper()
+	f, err := os.Open(demangleCorpus)
+	if err != nil {
+		tb.Fatalf("open %s: %v", demangleCorpus, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		if strings.HasPrefix(sc.Text(), "#") {
+			header = append(header, sc.Text())
+			continue
+		}
+		parts := strings.Split(sc.Text(), "\t")
+		if len(parts) != 3 {
+			tb.Fatalf("%s:%d: %d fields, want 3 (mangled, llvm, gnu)", demangleCorpus, line, len(parts))
+		}
+		cases = append(cases, demangleCase{parts[0], parts[1], parts[2]})
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatalf("read %s: %v", demangleCorpus, err)
+	}
+	return header, cases
+}
+
+// TestDemangleCorpus checks the committed corpus of real names (from the
+// cpp-heavy benchmark binary, libstdc++, libLLVM-14, libclang-14, Boost and
+// ICU, chosen to cover every class of difference fixed in
+// internal/demangle) against the recorded outputs of both reference tools.
+// It needs no external tool; -update-demangle re-records the references.
+func TestDemangleCorpus(t *testing.T) {
+	header, cases := readDemangleCorpus(t)
+	if *updateDemangle {
+		names := make([]string, len(cases))
+		for i, c := range cases {
+			names[i] = c.name
+		}
+		llvm := filterAll(t, tool(t, "llvm-cxxfilt-14"), names)
+		gnu := filterAll(t, tool(t, "c++filt"), names)
+		var b strings.Builder
+		for _, h := range header {
+			b.WriteString(h + "\n")
+		}
+		for i, c := range cases {
+			cases[i] = demangleCase{c.name, llvm[i], gnu[i]}
+			b.WriteString(c.name + "\t" + llvm[i] + "\t" + gnu[i] + "\n")
+		}
+		if err := os.WriteFile(demangleCorpus, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var c nameCache
+	for _, style := range []struct {
+		style NameStyle
+		tool  string
+		want  func(demangleCase) string
+	}{
+		{StyleLLVM, "llvm-cxxfilt 14", func(d demangleCase) string { return d.llvm }},
+		{StyleGNU, "c++filt 2.40", func(d demangleCase) string { return d.gnu }},
+	} {
+		bad := 0
+		for _, d := range cases {
+			if got := c.demangle(d.name, style.style); got != style.want(d) {
+				bad++
+				if bad <= 10 {
+					t.Errorf("%s %s:\n got  %s\n want %s", style.tool, d.name, got, style.want(d))
+				}
+			}
+		}
+		t.Logf("%s: %d of %d names identical", style.tool, len(cases)-bad, len(cases))
+	}
+}
+
+// BenchmarkDemangle demangles the committed corpus in both styles, without
+// the name cache: the cost of the first sight of each name.
+func BenchmarkDemangle(b *testing.B) {
+	_, cases := readDemangleCorpus(b)
+	for _, style := range []struct {
+		name  string
+		style NameStyle
+	}{{"llvm", StyleLLVM}, {"gnu", StyleGNU}} {
+		b.Run(style.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				var c nameCache
+				for _, d := range cases {
+					c.demangle(d.name, style.style)
+				}
+			}
+		})
 	}
 }
