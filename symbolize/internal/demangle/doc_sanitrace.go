@@ -14,9 +14,33 @@
 //     space, reproducing libiberty's last-character state.
 //   - GNU style names an inheriting constructor after its base class.
 //   - VendorQualifier.Copy kept the old type (staticcheck SA4006).
+//   - LLVMStyle prints expressions as LLVM 14 does (llvm14expr.go): every
+//     operand of a prefix, postfix, binary, conditional or subscript
+//     expression in parentheses ("&(corpus::Order::id)", "!(x::value)",
+//     "(fp0.base()) - (fp.base())"), "sizeof (T)", casts and calls without
+//     extra parentheses, list elements never parenthesised.
+//   - The template parameters of an encoding inside an expression
+//     (L_Z...E) are its own, not the enclosing ones (both styles):
+//     "decltype(__declval<std::integral_constant<unsigned long, 0ul> >(0))",
+//     not "__declval<0ul>".
+//   - With LLVMStyle the parser follows LLVM 14 (state.llvm14): one clone
+//     suffix from the first '.' to the end ("(.isra.0.cold)"); GTt, GA, GI,
+//     Gr, TF and TJ special names rejected (llvm-symbolizer 14 prints them
+//     mangled); no substitution for an inherited constructor's base (CI1,
+//     CI2); a substituted lambda "auto" stays "auto"; nested qualifiers are
+//     not merged ("ctype<char> const const&"); constructors and destructors
+//     of closures, unnamed types and ABI-tagged classes have an empty name
+//     ("failure[abi:cxx11]::~()").
+//   - LLVMStyle prints a pack expansion with no pack in it with "..."
+//     ("'lambda'(auto...)") and no space in "operator<<<char>".
+//   - ToString bounds its output at 1 MiB when no MaxLength is given and
+//     returns ErrTooLong past it (substitution nesting can double the output
+//     per symbol character).
 //
 // TestDemangleMatchesReferenceTools in package symbolize checks the result
 // against llvm-cxxfilt 14 and c++filt on every mangled name of the fixtures
-// and the shared corpus.
+// and the shared corpus; TestDemangleCorpus against the recorded outputs of
+// both tools for 3556 real names (symbolize/testdata/demangle/names.txt);
+// TestLLVM14Classes here has one real name per class above.
 
 package demangle
