@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -253,6 +254,9 @@ func (t *Text) stack(s parse.Stack) {
 }
 
 func (t *Text) frame(i int, f parse.Frame) string {
+	if !f.HasPC && f.HasOffset && f.Module != "" {
+		return t.tsanFrame(i, f)
+	}
 	p := t.pal
 	user := Classify(f) == User
 	var b strings.Builder
@@ -310,6 +314,39 @@ func (t *Text) frame(i int, f parse.Frame) string {
 		line += fn // the raw line of an unparsed frame
 	}
 	return line + dimIf(p, marker)
+}
+
+// tsanFrame renders a frame in ThreadSanitizer's format ("    #%n %f %S %M"):
+// no pc, "<null>" for an unknown function or file, and always the module's
+// base name and offset, as the runtime prints it when it symbolizes itself.
+func (t *Text) tsanFrame(i int, f parse.Frame) string {
+	p := t.pal
+	fn, file := "<null>", "<null>"
+	if f.Function != "" {
+		fn = f.Function
+	}
+	if f.File != "" {
+		file = fileLineCol(f)
+	}
+	mod := fmt.Sprintf(" (%s+0x%x)", filepath.Base(f.Module), f.Offset)
+	if f.BuildID != "" {
+		mod += " (BuildId: " + f.BuildID + ")"
+	}
+	marker := ""
+	if f.Symbolized == parse.SymbolizedSanitrace && t.opts.Color {
+		marker = " (sanitrace)"
+	}
+	head := fmt.Sprintf("    #%d ", i)
+	if Classify(f) != User {
+		return head + p.system.Sprint(fn+" "+file+mod) + dimIf(p, marker)
+	}
+	if f.Function != "" {
+		fn = p.function.Sprint(fn)
+	}
+	if f.File != "" {
+		file = p.file.Sprint(file)
+	}
+	return head + fn + " " + file + dimIf(p, mod) + dimIf(p, marker)
 }
 
 // dimIf dims s, and writes nothing at all for "" (no empty escape pairs).

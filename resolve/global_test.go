@@ -43,3 +43,26 @@ func TestTSanGlobalLocation(t *testing.T) {
 		})
 	}
 }
+
+func TestTSanStripsInterceptorPrefix(t *testing.T) {
+	root := t.TempDir()
+	copyFile(t, demoBin, filepath.Join(root, "race"))
+	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{
+		0x10: {{Function: "__interceptor_pthread_mutex_lock"}},
+	}}
+	r := New(Options{BinaryDirs: []string{root}, Open: func(string) (Object, error) { return obj, nil }})
+	defer r.Close()
+	for _, tool := range []string{"ThreadSanitizer", "AddressSanitizer"} {
+		f := parse.Frame{Index: 0, Module: "race", Offset: 0x10, HasOffset: true}
+		rep := &parse.Report{Tool: tool, Input: parse.InputRange{Name: "log"}, Stacks: []parse.Stack{{Frames: []parse.Frame{f}}}}
+		r.Report(rep)
+		got := rep.Stacks[0].Frames[0].Function
+		want := "__interceptor_pthread_mutex_lock"
+		if tool == "ThreadSanitizer" {
+			want = "pthread_mutex_lock"
+		}
+		if got != want {
+			t.Errorf("%s: function %q, want %q", tool, got, want)
+		}
+	}
+}

@@ -178,6 +178,28 @@ func (r *Resolver) Report(rep *parse.Report) {
 		expandStack(&rep.Stacks[si], si, answers)
 	}
 	summary(rep)
+	if rep.Tool == "ThreadSanitizer" {
+		stripInterceptorPrefix(rep)
+	}
+}
+
+// tsanInterceptorPrefix is what ThreadSanitizer removes from function names
+// when it prints a stack (compiler-rt tsan_report.cpp passes it to
+// RenderFrame as strip_func_prefix); its SUMMARY line keeps the full name.
+const tsanInterceptorPrefix = "__interceptor_"
+
+// stripInterceptorPrefix prints sanitrace's answers in a TSan report the
+// way the runtime prints its own: "pthread_mutex_lock", not
+// "__interceptor_pthread_mutex_lock".
+func stripInterceptorPrefix(rep *parse.Report) {
+	for si := range rep.Stacks {
+		for fi := range rep.Stacks[si].Frames {
+			f := &rep.Stacks[si].Frames[fi]
+			if f.Symbolized == parse.SymbolizedSanitrace {
+				f.Function = strings.TrimPrefix(f.Function, tsanInterceptorPrefix)
+			}
+		}
+	}
 }
 
 // symbolizable reports whether a module name can be a file: not empty,

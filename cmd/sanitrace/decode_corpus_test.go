@@ -234,7 +234,7 @@ func decodeCase(t *testing.T, corpus, dir string) corpusTally {
 				}
 				tally.frames++
 				if placeOK {
-					if sameChain(&tally, where, chain, wf.LLVMSymbolizer) {
+					if sameChain(&tally, where, chain, runtimeNames(w.Tool, wf.LLVMSymbolizer)) {
 						tally.framesOK++
 					}
 				}
@@ -276,6 +276,25 @@ func clangSummaries(t *testing.T, dir string) []string {
 	var out []string
 	for _, r := range exp.Reports {
 		out = append(out, r.Summary.Text)
+	}
+	return out
+}
+
+// runtimeNames turns llvm-symbolizer's answer into what the runtime prints
+// from it: ThreadSanitizer drops the "__interceptor_" prefix of function
+// names in its stacks (compiler-rt tsan_report.cpp); the other tools print
+// the answer as it is.
+func runtimeNames(tool string, answer []llvmAnswer) []llvmAnswer {
+	if tool != "ThreadSanitizer" {
+		return answer
+	}
+	out := make([]llvmAnswer, len(answer))
+	for i, a := range answer {
+		if a.Function != nil {
+			fn := strings.TrimPrefix(*a.Function, "__interceptor_")
+			a.Function = &fn
+		}
+		out[i] = a
 	}
 	return out
 }
