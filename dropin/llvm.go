@@ -202,6 +202,8 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	c.inlines = p.hasFlag(idInlines, idNoInlines, true)
 	c.lookup.Style = symbolize.StyleLLVM
 	c.basenames = p.has(idBasenames)
+	// llvm-symbolizer: --basenames wins over --relativenames.
+	c.lookup.RelativeNames = p.has(idRelativeNames) && !c.basenames
 	c.debugDirs = p.all(idDebugFileDirectory)
 	c.inputs = p.inputs
 	c.print.style = c.style

@@ -29,6 +29,7 @@ type lineTable struct {
 	size    uint64 // bytes of the program in .debug_line, header included
 	version int
 	files   []string // by DWARF file index, already joined like llvm-symbolizer does
+	rel     []string // the same without the compilation directory (--relativenames)
 	seqs    []lineSeq
 	rows    []lineRow
 }
@@ -162,9 +163,11 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 		return nil, b.err
 	}
 	t.files = make([]string, len(rawFiles))
+	t.rel = make([]string, len(rawFiles))
 	for i, f := range rawFiles {
 		if f.valid {
-			t.files[i] = joinFileName(version, in.compDir, dirs, f)
+			t.files[i] = joinFileName(version, in.compDir, dirs, f, false)
+			t.rel[i] = joinFileName(version, in.compDir, dirs, f, true)
 		}
 	}
 	b.pos = progStart
@@ -287,22 +290,24 @@ func readForm(b *buf, form uint64, in lineProgramInput, dwarf64 bool) (s string,
 func isAbs(p string) bool { return strings.HasPrefix(p, "/") }
 
 // joinFileName builds a file's path as llvm-symbolizer 14 does
-// (Prologue::getFileNameByIndex with AbsoluteFilePath): no normalisation,
-// so "/usr/bin/../lib/gcc/..." stays verbatim.
-func joinFileName(version int, compDir string, dirs []string, f rawFile) string {
+// (Prologue::getFileNameByIndex): no normalisation, so
+// "/usr/bin/../lib/gcc/..." stays verbatim. relative is RelativeFilePath
+// (--relativenames): no compilation directory, and in DWARF 5 not directory
+// 0 either, which is the compilation directory again.
+func joinFileName(version int, compDir string, dirs []string, f rawFile, relative bool) string {
 	if isAbs(f.name) {
 		return f.name
 	}
 	var includeDir string
 	if version >= 5 {
-		if f.dir < uint64(len(dirs)) {
+		if f.dir < uint64(len(dirs)) && (f.dir != 0 || !relative) {
 			includeDir = dirs[f.dir]
 		}
 	} else if f.dir > 0 && f.dir <= uint64(len(dirs)) {
 		includeDir = dirs[f.dir-1]
 	}
 	var p string
-	if compDir != "" && !isAbs(includeDir) {
+	if !relative && compDir != "" && !isAbs(includeDir) {
 		p = compDir
 	}
 	p = llvmAppend(p, includeDir)
@@ -387,7 +392,9 @@ func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase 
 				dir := b.uleb()
 				b.uleb()
 				b.uleb()
-				t.files = append(t.files, joinFileName(version, in.compDir, dirs, rawFile{name: name, dir: dir, valid: true}))
+				f := rawFile{name: name, dir: dir, valid: true}
+				t.files = append(t.files, joinFileName(version, in.compDir, dirs, f, false))
+				t.rel = append(t.rel, joinFileName(version, in.compDir, dirs, f, true))
 			case 4: // DW_LNE_set_discriminator
 				st.discr = uint32(b.uleb())
 			}
@@ -470,4 +477,13 @@ func (t *lineTable) fileName(i uint32) (string, bool) {
 		return t.files[i], true
 	}
 	return "", false
+}
+
+// fileNameAs is fileName, relative to the compilation directory when
+// relative is set (llvm-symbolizer --relativenames).
+func (t *lineTable) fileNameAs(i uint32, relative bool) (string, bool) {
+	if relative && int(i) < len(t.rel) && (t.version >= 5 || i > 0) {
+		return t.rel[i], true
+	}
+	return t.fileName(i)
 }

@@ -165,7 +165,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		if lt == nil || i < 0 {
 			return ""
 		}
-		s, _ := lt.fileName(uint32(i))
+		s, _ := lt.fileNameAs(uint32(i), opts.RelativeNames)
 		return s
 	}
 	setLine := func(f *Frame) {
@@ -173,7 +173,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			return
 		}
 		if row, ok := lt.lookup(pc); ok {
-			if name, ok := lt.fileName(row.fileIndex(opts.Style)); ok {
+			if name, ok := lt.fileNameAs(row.fileIndex(opts.Style), opts.RelativeNames); ok {
 				f.File = name
 				f.Line = int(row.line)
 				f.Column = int(row.col)

@@ -35,6 +35,9 @@ type LookupOptions struct {
 	Demangle  bool
 	Functions FunctionNames
 	Style     NameStyle
+	// RelativeNames gives file names as the line table records them,
+	// without the compilation directory (llvm-symbolizer --relativenames).
+	RelativeNames bool
 }
 
 // Frame is one frame of a symbolized address: with Inlines, an address

@@ -162,6 +162,8 @@ func TestSymbolizeFlagGoldens(t *testing.T) {
 			{"functions-none", []string{"--functions=none", "--exe=" + bin}, ""},
 			{"no-demangle", []string{"-demangle=false", "--obj", bin}, ""},
 			{"basenames", []string{"-s", "-e" + bin}, ""},
+			{"relativenames", []string{"--obj=" + bin, "--relativenames"}, ""},
+			{"relativenames-json", []string{"--obj=" + bin, "--relativenames", "--output-style=JSON"}, ""},
 			{"json-pretty", []string{"--obj=" + bin, "--output-style=JSON", "--pretty-print"}, ""},
 			{"json-argv-pretty", append([]string{"--obj=" + bin, "--output-style=JSON", "-p"}, faceHexList(code[:4], "0x")...), "-"},
 			{"verbose", []string{"--obj=" + bin, "--verbose"}, ""},
