@@ -45,10 +45,16 @@ func mangledNames(t *testing.T, path string, into map[string]bool) {
 	}
 }
 
+// gnuFilterArgs makes c++filt demangle as addr2line -C does: addr2line
+// calls bfd_demangle with DMGL_PARAMS | DMGL_ANSI, c++filt adds
+// DMGL_VERBOSE unless given -i (--no-verbose), and verbose libiberty
+// spells out std::string in full and keeps the hash of legacy Rust names.
+var gnuFilterArgs = []string{"-i"}
+
 // filterAll pipes names, one per line, through a c++filt-like tool.
-func filterAll(t *testing.T, bin string, names []string) []string {
+func filterAll(t *testing.T, bin string, names []string, args ...string) []string {
 	t.Helper()
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdin = strings.NewReader(strings.Join(names, "\n") + "\n")
 	out, err := cmd.Output()
 	if err != nil {
@@ -64,7 +70,7 @@ func filterAll(t *testing.T, bin string, names []string) []string {
 // TestDemangleMatchesReferenceTools demangles every mangled name of the
 // fixtures (and of the shared corpus binaries, when present) and compares
 // with llvm-cxxfilt 14 (the demangler of llvm-symbolizer 14) and binutils'
-// c++filt (addr2line -C's), byte for byte: "> >" spacing, empty packs,
+// c++filt -i (addr2line -C's options), byte for byte: "> >" spacing, empty packs,
 // inheriting constructors, unresolved names.
 func TestDemangleMatchesReferenceTools(t *testing.T) {
 	llvm := tool(t, "llvm-cxxfilt-14")
@@ -101,7 +107,7 @@ func TestDemangleMatchesReferenceTools(t *testing.T) {
 		tool  string
 	}{
 		{StyleLLVM, filterAll(t, llvm, names), "llvm-cxxfilt-14"},
-		{StyleGNU, filterAll(t, gnu, names), "c++filt"},
+		{StyleGNU, filterAll(t, gnu, names, gnuFilterArgs...), "c++filt -i"},
 	} {
 		bad := 0
 		for i, n := range names {
@@ -117,12 +123,12 @@ func TestDemangleMatchesReferenceTools(t *testing.T) {
 }
 
 // updateDemangle rewrites testdata/demangle/names.txt's reference columns
-// from the installed tools (llvm-cxxfilt-14 and c++filt), never from our
+// from the installed tools (llvm-cxxfilt-14 and c++filt -i), never from our
 // own output.
-var updateDemangle = flag.Bool("update-demangle", false, "rewrite testdata/demangle/names.txt from llvm-cxxfilt-14 and c++filt")
+var updateDemangle = flag.Bool("update-demangle", false, "rewrite testdata/demangle/names.txt from llvm-cxxfilt-14 and c++filt -i")
 
 // demangleCase is one line of testdata/demangle/names.txt: a real mangled
-// name and what llvm-cxxfilt 14 and binutils 2.40 c++filt print for it.
+// name and what llvm-cxxfilt 14 and binutils 2.40 c++filt -i (addr2line -C) print for it.
 type demangleCase struct {
 	name, llvm, gnu string
 }
@@ -169,7 +175,7 @@ func TestDemangleCorpus(t *testing.T) {
 			names[i] = c.name
 		}
 		llvm := filterAll(t, tool(t, "llvm-cxxfilt-14"), names)
-		gnu := filterAll(t, tool(t, "c++filt"), names)
+		gnu := filterAll(t, tool(t, "c++filt"), names, gnuFilterArgs...)
 		var b strings.Builder
 		for _, h := range header {
 			b.WriteString(h + "\n")
@@ -189,7 +195,7 @@ func TestDemangleCorpus(t *testing.T) {
 		want  func(demangleCase) string
 	}{
 		{StyleLLVM, "llvm-cxxfilt 14", func(d demangleCase) string { return d.llvm }},
-		{StyleGNU, "c++filt 2.40", func(d demangleCase) string { return d.gnu }},
+		{StyleGNU, "c++filt -i 2.40", func(d demangleCase) string { return d.gnu }},
 	} {
 		bad := 0
 		for _, d := range cases {

@@ -2009,23 +2009,9 @@ type Constructor struct {
 }
 
 func (c *Constructor) print(ps *printState) {
-	if c.Base != nil && !ps.llvmStyle {
-		// sanitrace change: libiberty names an inheriting constructor
-		// after the base class it inherits from, unqualified and without
-		// template arguments; LLVM prints the class's own name.
-		base := c.Base
-		for {
-			if t, ok := base.(*Template); ok {
-				base = t.Name
-			} else if q, ok := base.(*Qualified); ok {
-				base = q.Name
-			} else {
-				break
-			}
-		}
-		ps.print(base)
-		return
-	}
+	// sanitrace change: in the GNU style Name is libiberty's last name
+	// (state.lastName), which for an inheriting constructor is the last
+	// name of the base class it inherits from.
 	ps.print(c.Name)
 	// We don't include the base class in the demangled string.
 }

@@ -165,11 +165,33 @@ func toString(name string, options []Option) (string, error) {
 		}
 	}
 
+	// sanitrace change: libiberty (binutils 2.40) refuses a name whose
+	// component array, two per character, would pass its recursion
+	// limit of 2048 (PR 87675): c++filt and addr2line -C print names
+	// longer than 1024 bytes mangled.
+	if len(name) > gnuMaxMangledLen && !hasOption(options, LLVMStyle) {
+		return "", ErrNotMangledName
+	}
+
 	a, err := ToAST(name, options...)
 	if err != nil {
 		return "", err
 	}
 	return ASTToString(a, options...), nil
+}
+
+// gnuMaxMangledLen is the longest name libiberty demangles:
+// DEMANGLE_RECURSION_LIMIT / 2. sanitrace change.
+const gnuMaxMangledLen = 1024
+
+// hasOption reports whether options contains o.
+func hasOption(options []Option, o Option) bool {
+	for _, x := range options {
+		if x == o {
+			return true
+		}
+	}
+	return false
 }
 
 // ToAST demangles a C++ symbol name into an abstract syntax tree
@@ -379,8 +401,14 @@ type state struct {
 	abiTags bool   // whether to include ABI tags
 	// sanitrace change: llvm14 makes the parser accept and reject
 	// what LLVM 14's demangler does (set by the LLVMStyle option).
-	llvm14    bool
-	off       int           // offset of str within original string
+	llvm14 bool
+	// sanitrace change: lastName is libiberty's d_info.last_name, the
+	// last source name parsed (template arguments and ABI tags restore
+	// it); in the GNU style a constructor or destructor is named after
+	// it, whatever the enclosing class is: a closure's constructor takes
+	// the name of the last parameter type of its signature.
+	lastName AST
+	off      int           // offset of str within original string
 	subs      substitutions // substitutions
 	templates []*Template   // templates being processed
 
@@ -670,6 +698,8 @@ func isCDtorConversion(a AST) bool {
 //
 //	<tagged-name> ::= <name> B <source-name>
 func (st *state) taggedName(a AST) AST {
+	// sanitrace change: an ABI tag is no name for a constructor.
+	defer func(last AST) { st.lastName = last }(st.lastName)
 	for len(st.str) > 0 && st.str[0] == 'B' {
 		st.advance(1)
 		tag := st.sourceName()
@@ -1161,6 +1191,7 @@ func (st *state) sourceName() AST {
 	}
 
 	n := &Name{Name: id}
+	st.lastName = n
 	return n
 }
 
@@ -2604,6 +2635,10 @@ func (st *state) templateArgs() ([]AST, AST) {
 	}
 	st.advance(1)
 
+	// sanitrace change: template arguments do not change the name of a
+	// later constructor (libiberty's d_template_args_1).
+	last := st.lastName
+
 	var (
 		ret        []AST
 		constraint AST
@@ -2620,6 +2655,7 @@ func (st *state) templateArgs() ([]AST, AST) {
 		}
 	}
 	st.advance(1)
+	st.lastName = last
 	return ret, constraint
 }
 
@@ -3647,6 +3683,17 @@ var subAST = map[byte]AST{
 	'd': &Qualified{Scope: &Name{Name: "std"}, Name: &Name{Name: "iostream"}},
 }
 
+// stdSubLastName is the name a constructor or destructor gets after a
+// standard substitution (libiberty's set_last_name). sanitrace change.
+var stdSubLastName = map[byte]AST{
+	'a': &Name{Name: "allocator"},
+	'b': &Name{Name: "basic_string"},
+	's': &Name{Name: "basic_string"},
+	'i': &Name{Name: "basic_istream"},
+	'o': &Name{Name: "basic_ostream"},
+	'd': &Name{Name: "basic_iostream"},
+}
+
 // verboseAST maps standard substitution codes to the long form of the
 // corresponding AST.  We use this when the Verbose option is used, to
 // match the standard demangler.
@@ -3857,6 +3904,9 @@ func (st *state) substitution(forPrefix bool) AST {
 		if !ok {
 			st.failEarlier("unrecognized substitution code", 1)
 		}
+		if n, ok := stdSubLastName[c]; ok {
+			st.lastName = n
+		}
 
 		if len(st.str) > 0 && st.str[0] == 'B' {
 			a = st.taggedName(a)
@@ -4040,7 +4090,10 @@ func (st *state) findArgumentPack(a AST) *ArgumentPack {
 // closure, an unnamed type or an ABI-tagged name: "failure[abi:cxx11]::~()".
 func (st *state) cdtorName(last, name AST) AST {
 	if !st.llvm14 {
-		return name
+		if st.lastName == nil {
+			st.fail("constructor or destructor before any name")
+		}
+		return st.lastName
 	}
 	for {
 		switch a := last.(type) {
