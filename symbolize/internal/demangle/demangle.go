@@ -407,8 +407,8 @@ type state struct {
 	// it); in the GNU style a constructor or destructor is named after
 	// it, whatever the enclosing class is: a closure's constructor takes
 	// the name of the last parameter type of its signature.
-	lastName AST
-	off      int           // offset of str within original string
+	lastName  AST
+	off       int           // offset of str within original string
 	subs      substitutions // substitutions
 	templates []*Template   // templates being processed
 
