@@ -329,9 +329,27 @@ func allocToken(name string, options ...Option) (AST, error) {
 
 // The doDemangle function is the entry point into the demangler proper.
 func doDemangle(name string, options ...Option) (ret AST, err error) {
+	ret, triedNew, err := doDemangleSr(name, false, options)
+	if err != nil && triedNew {
+		// sanitrace change: as libiberty, read the name again
+		// with the old "sr <type> <name>" form when the new
+		// "sr <qualifier>+ E <name>" form failed.
+		ret, _, err = doDemangleSr(name, true, options)
+	}
+	return ret, err
+}
+
+// doDemangleSr demangles name, reading "sr" unresolved names in the GNU
+// style in the old form if srOld is set; triedNew reports that the new
+// form was tried (libiberty's unresolved_name_state == -1).
+func doDemangleSr(name string, srOld bool, options []Option) (ret AST, triedNew bool, err error) {
+	var st *state
 	// When the demangling routines encounter an error, they panic
 	// with a value of type demangleErr.
 	defer func() {
+		if st != nil {
+			triedNew = st.srTriedNew
+		}
 		if r := recover(); r != nil {
 			if de, ok := r.(demangleErr); ok {
 				ret = nil
@@ -366,11 +384,11 @@ func doDemangle(name string, options ...Option) (ret AST, err error) {
 		case o == NoRust:
 			// Unimportant here.
 		default:
-			return nil, fmt.Errorf("unrecognized demangler option %v", o)
+			return nil, false, fmt.Errorf("unrecognized demangler option %v", o)
 		}
 	}
 
-	st := &state{str: name, verbose: verbose, abiTags: abiTags, llvm14: llvm14}
+	st = &state{str: name, verbose: verbose, abiTags: abiTags, llvm14: llvm14, srOld: srOld}
 	a := st.encoding(params, notForLocalName)
 
 	// sanitrace change: LLVM 14 takes everything from a '.' after the
@@ -391,7 +409,7 @@ func doDemangle(name string, options ...Option) (ret AST, err error) {
 		st.fail("unparsed characters at end of mangled name")
 	}
 
-	return a, nil
+	return a, st.srTriedNew, nil
 }
 
 // A state holds the current state of demangling a string.
@@ -407,10 +425,15 @@ type state struct {
 	// it); in the GNU style a constructor or destructor is named after
 	// it, whatever the enclosing class is: a closure's constructor takes
 	// the name of the last parameter type of its signature.
-	lastName  AST
-	off       int           // offset of str within original string
-	subs      substitutions // substitutions
-	templates []*Template   // templates being processed
+	lastName AST
+	// sanitrace change: srOld reads "sr" as libiberty's old form
+	// (a type, then a name); srTriedNew records that the new form
+	// (qualifier levels up to 'E') was used, so a failure retries.
+	srOld      bool
+	srTriedNew bool
+	off        int           // offset of str within original string
+	subs       substitutions // substitutions
+	templates  []*Template   // templates being processed
 
 	// The number of entries in templates when we started parsing
 	// a lambda, plus 1 so that 0 means not parsing a lambda.
@@ -3136,6 +3159,29 @@ func (st *state) unresolvedName() AST {
 		if len(st.str) == 0 {
 			st.fail("expected unresolved type")
 		}
+		if !st.llvm14 {
+			// sanitrace change: libiberty's d_unresolved_name.
+			// Qualifier levels up to 'E' add no substitutions
+			// ("sr18has_SequenceTraitsIT_EE5value"), a type does
+			// ("srNS_6detail1XIT_EE5value" adds three); LLVM and
+			// upstream add none for either.
+			var t AST
+			c := st.str[0]
+			if !st.srOld && (isDigit(c) || isLower(c) || c == 'C' || c == 'U' || c == 'L') {
+				st.srTriedNew = true
+				t = st.unresolvedQualifiers()
+				if len(st.str) > 0 && st.str[0] == 'E' {
+					st.advance(1)
+				}
+			} else {
+				t = st.demangleType(false)
+			}
+			n, _ := st.unqualifiedName(nil)
+			if len(st.str) > 0 && st.str[0] == 'I' {
+				n = st.template(n)
+			}
+			return &Qualified{Scope: t, Name: n, LocalName: false}
+		}
 		switch st.str[0] {
 		case 'T', 'D', 'S':
 			t := st.demangleType(false)
@@ -3200,6 +3246,55 @@ func (st *state) unresolvedName() AST {
 //	                       ::= dn <destructor-name>
 //
 //	<simple-id> ::= <source-name> [ <template-args> ]
+//
+// unresolvedQualifiers parses the qualifier levels of a GNU-style
+// unresolved name as libiberty's d_prefix without substitutions does,
+// stopping before an 'E'. sanitrace change.
+func (st *state) unresolvedQualifiers() AST {
+	var ret AST
+	for {
+		if len(st.str) == 0 {
+			st.fail("expected unresolved qualifier")
+		}
+		switch c := st.str[0]; {
+		case c == 'D' && len(st.str) > 1 && (st.str[1] == 'T' || st.str[1] == 't'):
+			if ret != nil {
+				st.fail("decltype inside unresolved qualifier")
+			}
+			ret = st.demangleType(false)
+		case c == 'I':
+			if ret == nil {
+				st.fail("unexpected template arguments")
+			}
+			ret = st.template(ret)
+		case c == 'T':
+			if ret != nil {
+				st.fail("template parameter inside unresolved qualifier")
+			}
+			ret = st.templateParam()
+		case c == 'M':
+			st.advance(1)
+			continue
+		case c == 'S':
+			if ret != nil {
+				st.fail("substitution inside unresolved qualifier")
+			}
+			ret = st.substitution(true)
+			continue
+		default:
+			n, _ := st.unqualifiedName(nil)
+			if ret == nil {
+				ret = n
+			} else {
+				ret = &Qualified{Scope: ret, Name: n, LocalName: false}
+			}
+		}
+		if len(st.str) > 0 && st.str[0] == 'E' {
+			return ret
+		}
+	}
+}
+
 func (st *state) baseUnresolvedName() AST {
 	var n AST
 	if len(st.str) >= 2 && st.str[:2] == "on" {
