@@ -19,16 +19,23 @@ type nameKey struct {
 	name  string
 }
 
-// demangle returns name demangled the way the style's tool prints it:
-// llvm-symbolizer 14 demangles only "_Z" names, with LLVM 14's spelling
-// ("(.cold)" suffixes, "> >"); addr2line -C uses libiberty's ("[clone .cold]",
-// "> >" except after an empty pack). The demangler is our copy of
-// github.com/ianlancetaylor/demangle with those rules (internal/demangle).
+// demangle returns name demangled the way the style's tool prints it.
+//
+// llvm-symbolizer 14 demangles "_Z" names with its Itanium demangler only,
+// with LLVM 14's spelling ("(.cold)" suffixes, "> >"); it has no demangler
+// for Rust's legacy mangling, so "_ZN3std2rt10lang_start28_$u7b$...17h<hash>E"
+// stays an Itanium name ("std::rt::lang_start::_$u7b$$u7b$closure$u7d$$u7d$::h<hash>").
+// Rust v0 names ("_R") go to its Rust demangler, which prints no crate
+// disambiguators.
+//
+// addr2line -C uses libiberty: "[clone .cold]", "> >" except after an empty
+// pack, and its Rust demanglers for both manglings, without the hash or
+// crate disambiguators (bfd does not ask for DMGL_VERBOSE).
+//
+// The demangler is our copy of github.com/ianlancetaylor/demangle with
+// those rules (internal/demangle).
 func (c *nameCache) demangle(name string, style NameStyle) string {
-	if !strings.HasPrefix(name, "_Z") {
-		if style == StyleGNU && strings.HasPrefix(name, "_R") {
-			return c.demangleSlow(name, style)
-		}
+	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
 		return name
 	}
 	return c.demangleSlow(name, style)
@@ -39,19 +46,56 @@ func (c *nameCache) demangleSlow(name string, style NameStyle) string {
 	if v, ok := c.m.Load(k); ok {
 		return v.(string)
 	}
-	var opts []demangle.Option
+	var out string
 	if style == StyleLLVM {
-		opts = append(opts, demangle.LLVMStyle)
-	}
-	out, err := demangle.ToString(name, opts...)
-	if err != nil || (style == StyleLLVM && llvm14CannotDemangle(name)) {
-		out = name
-	} else if style == StyleLLVM {
-		// LLVM prints "operator<<char" for operator< with template args.
-		out = strings.ReplaceAll(out, "operator< <", "operator<<")
+		out = demangleLLVM14(name)
+	} else {
+		var err error
+		if out, err = demangle.ToString(name); err != nil {
+			out = name
+		}
 	}
 	c.m.Store(k, out)
 	return out
+}
+
+// demangleLLVM14 is llvm-symbolizer 14's demangling of a "_Z" or "_R" name;
+// a name it cannot demangle is printed as is.
+func demangleLLVM14(name string) string {
+	if strings.HasPrefix(name, "_Z") && llvm14CannotDemangle(name) {
+		return name
+	}
+	out, err := demangle.ToString(name, demangle.LLVMStyle, demangle.NoRust)
+	if err != nil {
+		var ok bool
+		if out, ok = llvm14DotSuffix(name); !ok {
+			return name
+		}
+	}
+	// LLVM prints "operator<<char" for operator< with template args.
+	return strings.ReplaceAll(out, "operator< <", "operator<<")
+}
+
+// llvm14DotSuffix handles an Itanium name that is not a function (so no
+// parameter types end it) followed by a '.' suffix, as rustc's legacy names
+// are after ThinLTO: "_ZN4core3ptr13drop_in_place17h<hash>E.llvm.123". LLVM
+// 14 ends the encoding at the '.' and prints "<name> (.llvm.123)"; the
+// fork's parser only accepts a suffix after a function type. The first '.'
+// whose prefix demangles is where LLVM's parse stopped: an earlier one lies
+// inside a length-prefixed identifier ("vtable.shim"), where the prefix is
+// cut short and fails.
+func llvm14DotSuffix(name string) (string, bool) {
+	for i := strings.IndexByte(name, '.'); i > 0; {
+		if out, err := demangle.ToString(name[:i], demangle.LLVMStyle, demangle.NoRust); err == nil {
+			return out + " (" + name[i:] + ")", true
+		}
+		j := strings.IndexByte(name[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return "", false
 }
 
 // llvm14CannotDemangle reports names LLVM 14's Itanium demangler rejects

@@ -46,6 +46,8 @@ func rustToString(name string, options []Option) (ret string, err error) {
 			rst.noGenericArgs = true
 		} else if isMaxLength(o) {
 			rst.max = maxLength(o)
+		} else if o == LLVMStyle {
+			rst.llvm14 = true
 		}
 	}
 
@@ -89,6 +91,9 @@ type rustState struct {
 	last          byte            // last byte written to buffer
 	noGenericArgs bool            // don't demangle generic arguments
 	max           int             // maximum output length
+	// sanitrace change: llvm14 prints constants as LLVM 14's Rust
+	// demangler does; otherwise as libiberty 2.40's (addr2line -C).
+	llvm14 bool
 }
 
 // fail panics with demangleErr, to be caught in rustToString.
@@ -244,7 +249,11 @@ func (rst *rustState) path(needsSeparator bool) {
 				fmt.Fprintf(&rst.buf, "#%d}", dis)
 				rst.last = '}'
 			}
-		} else {
+		} else if len(ident) > 0 {
+			// sanitrace change: an internal namespace with an
+			// empty name (a tuple struct's constructor, "Nc...0")
+			// prints nothing, as in rustc-demangle, libiberty and
+			// LLVM.
 			rst.writeString("::")
 			rst.writeString(ident)
 		}
@@ -842,7 +851,9 @@ func (rst *rustState) demangleConst() {
 
 	rst.advance(1)
 
-	if kind == signedInt && len(rst.str) > 0 && rst.str[0] == 'n' {
+	// sanitrace change: LLVM 14 takes a sign on any integer type,
+	// libiberty only on signed ones.
+	if (kind == signedInt || kind == unsignedInt && rst.llvm14) && len(rst.str) > 0 && rst.str[0] == 'n' {
 		rst.advance(1)
 		rst.writeByte('-')
 	}
@@ -850,6 +861,7 @@ func (rst *rustState) demangleConst() {
 	start := rst.str
 	digits := 0
 	val := uint64(0)
+	terminated := false
 digitLoop:
 	for len(rst.str) > 0 {
 		c := rst.str[0]
@@ -861,12 +873,15 @@ digitLoop:
 			digit = uint64(c - 'a' + 10)
 		case c == '_':
 			rst.advance(1)
+			terminated = true
 			break digitLoop
 		default:
 			rst.fail("expected hex digit or _")
 		}
 		rst.advance(1)
-		if val == 0 && digit == 0 && (len(rst.str) == 0 || rst.str[0] != '_') {
+		// sanitrace change: only the first digit can be a leading
+		// zero; past 16 digits val wraps and may be 0 again.
+		if digits == 0 && digit == 0 && (len(rst.str) == 0 || rst.str[0] != '_') {
 			rst.fail("invalid leading 0 in constant")
 		}
 		val *= 16
@@ -877,13 +892,23 @@ digitLoop:
 	if digits == 0 {
 		rst.fail("expected constant")
 	}
+	if !terminated {
+		rst.fail("expected _ after constant")
+	}
 
 	switch kind {
 	case signedInt, unsignedInt:
 		if digits > 16 {
 			// Value too big, just write out the string.
 			rst.writeString("0x")
-			rst.writeString(start[:digits])
+			if rst.llvm14 {
+				rst.writeString(start[:digits])
+			} else {
+				// sanitrace change: libiberty 2.40 is off by
+				// one here: "0x" then the digits after the
+				// first, then the '_'.
+				rst.writeString(start[1 : digits+1])
+			}
 		} else {
 			if !rst.skip {
 				fmt.Fprintf(&rst.buf, "%d", val)
@@ -911,11 +936,14 @@ digitLoop:
 			rst.writeString(`\r`)
 		} else if val == '\n' {
 			rst.writeString(`\n`)
-		} else if val == '\\' {
+		} else if val == '\\' && rst.llvm14 {
 			rst.writeString(`\\`)
-		} else if val == '\'' {
+		} else if val == '\'' && rst.llvm14 {
 			rst.writeString(`\'`)
-		} else if val >= ' ' && val <= '~' {
+		} else if rst.llvm14 && val >= ' ' && val <= '~' || val > ' ' && val < '~' {
+			// sanitrace change: libiberty 2.40 escapes
+			// neither '\\' nor '\'', and writes ' ' and '~'
+			// as \u{20} and \u{7e}.
 			// printable ASCII character
 			rst.writeByte(byte(val))
 		} else {
@@ -1001,6 +1029,14 @@ func (rst *rustState) decimalNumber() int {
 		rst.fail("expected number")
 	}
 
+	// sanitrace change: a decimal number has no leading zeros, so "0"
+	// ends it ("0s_023_x": an empty identifier, then a disambiguated
+	// one), as in rustc-demangle, libiberty and LLVM.
+	if rst.str[0] == '0' {
+		rst.advance(1)
+		return 0
+	}
+
 	val := 0
 	for len(rst.str) > 0 && isDigit(rst.str[0]) {
 		add := int(rst.str[0] - '0')
@@ -1078,13 +1114,6 @@ func oldRustToString(name string, options []Option) (string, bool) {
 
 		if val == 0 {
 			return "", false
-		}
-
-		// An optional trailing underscore can separate the
-		// length from the identifier.
-		if len(name) > 0 && name[0] == '_' {
-			name = name[1:]
-			val--
 		}
 
 		if len(name) < val {
