@@ -3228,7 +3228,10 @@ func (b *Binary) print(ps *printState) {
 	if op != nil && strings.HasPrefix(op.Name, "()") {
 		if ty, ok := b.Left.(*Typed); ok {
 			if ft, ok := ty.Type.(*FunctionType); ok {
-				if ft.Return == nil {
+				// sanitrace change: libiberty prints only the
+				// name of a called encoding, return type or not:
+				// "(std::declval<int>)()".
+				if ft.Return == nil || !ps.llvmStyle {
 					left = ty.Name
 				} else {
 					if op.Name != "() " {

@@ -3177,10 +3177,14 @@ func (st *state) unresolvedName() AST {
 				t = st.demangleType(false)
 			}
 			n, _ := st.unqualifiedName(nil)
+			// The template arguments apply to the qualified
+			// name, which matters for parentheses around a
+			// callee: "(std::declval<T&>)()".
+			var q AST = &Qualified{Scope: t, Name: n, LocalName: false}
 			if len(st.str) > 0 && st.str[0] == 'I' {
-				n = st.template(n)
+				q = st.template(q)
 			}
-			return &Qualified{Scope: t, Name: n, LocalName: false}
+			return q
 		}
 		switch st.str[0] {
 		case 'T', 'D', 'S':
