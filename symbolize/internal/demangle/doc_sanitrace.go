@@ -12,7 +12,21 @@
 //   - Empty elements of an argument pack print neither themselves nor a
 //     comma; in the GNU style a template closer right after one gets no
 //     space, reproducing libiberty's last-character state.
-//   - GNU style names an inheriting constructor after its base class.
+//   - GNU style follows libiberty (binutils 2.40) as addr2line -C calls
+//     it, with DMGL_PARAMS | DMGL_ANSI ("c++filt -i"; plain c++filt adds
+//     DMGL_VERBOSE): a constructor or destructor is named after the last
+//     source name parsed (state.lastName; template arguments and ABI tags
+//     keep it, Sa/Sb/Ss/Si/So/Sd set it), so a closure's constructor takes
+//     a parameter type's name ("{lambda(std::optional<float> const&)#3}::
+//     optional(...)"), an unnamed type's destructor the enclosing class's
+//     and an inheriting constructor its base's; names longer than 1024
+//     bytes are refused (DEMANGLE_RECURSION_LIMIT, PR 87675) and print
+//     mangled; "sr" unresolved names are read as d_unresolved_name does
+//     (qualifier levels up to 'E' without substitutions, a type with its
+//     substitutions, and the whole name again in the old "sr <type>
+//     <name>" form if the new one fails); a called encoding (L_Z...E)
+//     prints its name only and a templated unresolved name is templated
+//     as a whole: "(std::declval<T&>)()".
 //   - VendorQualifier.Copy kept the old type (staticcheck SA4006).
 //   - LLVMStyle prints expressions as LLVM 14 does (llvm14expr.go): every
 //     operand of a prefix, postfix, binary, conditional or subscript
@@ -38,9 +52,10 @@
 //     per symbol character).
 //
 // TestDemangleMatchesReferenceTools in package symbolize checks the result
-// against llvm-cxxfilt 14 and c++filt on every mangled name of the fixtures
-// and the shared corpus; TestDemangleCorpus against the recorded outputs of
-// both tools for 3556 real names (symbolize/testdata/demangle/names.txt);
-// TestLLVM14Classes here has one real name per class above.
+// against llvm-cxxfilt 14 and c++filt -i on every mangled name of the
+// fixtures and the shared corpus; TestDemangleCorpus against the recorded
+// outputs of both tools for 3619 real names
+// (symbolize/testdata/demangle/names.txt); TestLLVM14Classes and
+// TestGNUClasses here have one real name per class above.
 
 package demangle
