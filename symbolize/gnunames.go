@@ -21,6 +21,9 @@ import "sync"
 type gnuState struct {
 	mu    sync.Mutex
 	funcs map[uint64]*gnuFunc // by DIE offset
+
+	unitsOnce sync.Once
+	lostFrom  uint64 // .debug_info offset of the first unit bfd cannot parse (gnuReadable)
 }
 
 // gnuFunc is bfd's struct funcinfo state for one function DIE.
@@ -46,8 +49,14 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		return name
 	}
 	inner := &frames[0]
+	if u != nil && !o.gnuReadable(u) {
+		// bfd never parsed the unit: no line either (gnuChain already
+		// dropped the functions, so frames holds this one frame).
+		*inner = Frame{}
+		u = nil
+	}
 	if len(chain) == 0 && inner.File == "" && o.sec != nil && !o.zdebug {
-		if v, ok := o.gnuVarAt(pc); ok && v.declLine > 0 {
+		if v, ok := o.gnuVarAt(pc); ok && v.declLine > 0 && o.gnuReadable(v.u) {
 			if lt, err := o.lineTable(v.u); err == nil && v.declFile >= 0 {
 				if name, ok := lt.fileName(uint32(v.declFile)); ok {
 					inner.File, inner.Line = name, int(v.declLine)
@@ -135,8 +144,14 @@ func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
 	return first, true
 }
 
-// gnuChain drops the subroutines bfd cannot place (indexedRanges).
+// gnuChain drops the subroutines bfd cannot place (indexedRanges), and
+// all of them in a unit bfd never parses (gnuReadable).
 func (o *Object) gnuChain(chain []int32, fi *funcIndex) []int32 {
+	if len(chain) > 0 {
+		if u := o.units.unitAt(fi.dies[chain[0]].off); u != nil && !o.gnuReadable(u) {
+			return nil
+		}
+	}
 	out := chain[:0:0]
 	for _, id := range chain {
 		if fi.dies[id].flags&dieRangesIndexed == 0 {
@@ -153,4 +168,65 @@ func (o *Object) gnuSymtab() *symtab {
 		return o.debugSyms
 	}
 	return &o.syms
+}
+
+// gnuReadable reports whether bfd 2.40 parses unit u at all. Its
+// parse_comp_unit fails when the unit's DW_AT_ranges list holds an entry it
+// cannot read: read_rnglists knows no DW_RLE_base_addressx, startx_endx or
+// startx_length ("x-variants need .debug_addr support"), which is what Go
+// 1.25+ emits for every package. stash_comp_unit then stops trusting the
+// rest of .debug_info, so that unit and every later one are lost: addr2line
+// names every address of a Go binary from the symbol table, with
+// "go.go:?" (Go's only STT_FILE), where llvm-symbolizer reads the DWARF.
+func (o *Object) gnuReadable(u *unit) bool {
+	o.gnu.unitsOnce.Do(func() {
+		o.gnu.lostFrom = ^uint64(0)
+		for _, v := range o.units.units {
+			if !o.bfdReadsUnitRanges(v) {
+				o.gnu.lostFrom = v.h.off
+				break
+			}
+		}
+	})
+	return u.h.off < o.gnu.lostFrom
+}
+
+// bfdReadsUnitRanges replays bfd's read_rangelist on the unit's own
+// DW_AT_ranges (a section offset; DW_FORM_rnglistx is left alone).
+func (o *Object) bfdReadsUnitRanges(u *unit) bool {
+	_, ranges, err := o.readUnitRoot(u.h)
+	if err != nil {
+		return true
+	}
+	rg := ranges[2]
+	if rg.kind != valSecOff && rg.kind != valConst {
+		return true
+	}
+	if u.h.version <= 4 {
+		return o.sec.ranges == nil || rg.v <= uint64(len(o.sec.ranges))
+	}
+	if o.sec.rnglists == nil || rg.v >= uint64(len(o.sec.rnglists)) {
+		return false
+	}
+	b := &buf{name: ".debug_rnglists", data: o.sec.rnglists[rg.v:], off: int(rg.v), bo: o.byteOrder}
+	for b.left() > 0 && b.err == nil {
+		switch b.u8() {
+		case 0: // DW_RLE_end_of_list
+			return true
+		case 4: // offset_pair
+			b.uleb()
+			b.uleb()
+		case 5: // base_address
+			b.uintN(u.h.addrSize)
+		case 6: // start_end
+			b.uintN(u.h.addrSize)
+			b.uintN(u.h.addrSize)
+		case 7: // start_length
+			b.uintN(u.h.addrSize)
+			b.uleb()
+		default: // the x-variants and unknown kinds
+			return false
+		}
+	}
+	return false
 }
