@@ -1,7 +1,10 @@
 package main
 
 import (
+	"debug/elf"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +23,14 @@ type faceGoldenFixture struct {
 	extra    []string // flags for both tools
 	maxFuncs int
 	maxInl   int
+	// textOnly keeps the addresses inside executable sections: rustc's
+	// DWARF places functions the linker discarded at 0, and llvm 14 finds
+	// them there through .debug_aranges (docs/differences.md).
+	textOnly bool
+	// known masks a documented difference in one case's output (both the
+	// golden and ours go through it); the test fails once the raw outputs
+	// agree, so that the mask is dropped with the fix.
+	known map[string]func(string) string
 }
 
 var faceGoldenFixtures = []faceGoldenFixture{
@@ -41,6 +52,52 @@ var faceGoldenFixtures = []faceGoldenFixture{
 	{name: "debuglink/prog", src: "c-O2-dw5-pie"},
 	{name: "buildid/prog", src: "cxx-O2-dw5", maxFuncs: 20, maxInl: 8,
 		extra: []string{"--debug-file-directory=" + faceFixtureDir + "/buildid/debug"}},
+	// Rust (rustc 1.95, DWARF 4): legacy "_ZN...17h<hash>E" names, which
+	// llvm 14 demangles as Itanium names and addr2line with libiberty's
+	// Rust demangler, and v0 "_R" names.
+	{name: "rust-legacy-O", maxInl: 150, textOnly: true, known: map[string]func(string) string{"json": maskStartFileName}},
+	{name: "rust-v0-O", maxInl: 150, textOnly: true, known: map[string]func(string) string{"json": maskStartFileName}},
+	// Go 1.26 (DWARF 5, zlib sections, no linkage names); addr2line 2.40
+	// cannot parse its range lists and answers from the symbol table.
+	{name: "go-trimpath", maxFuncs: 150, maxInl: 40, known: map[string]func(string) string{"fiCa": goFirstFunction}},
+}
+
+// startFileName matches the JSON StartFileName values: for a Rust inline
+// frame whose abstract origin is in another unit, sanitrace resolves
+// DW_AT_decl_file in the wrong unit's line table (symbolize/lookup.go,
+// docs/differences.md).
+var startFileName = regexp.MustCompile(`"StartFileName":"[^"]*"`)
+
+func maskStartFileName(s string) string {
+	return startFileName.ReplaceAllString(s, `"StartFileName":"-"`)
+}
+
+// goFirstFunction: at the start of .text Go's "runtime.text" (size 0) and
+// the first function share the address; binutils 2.40 keeps the larger
+// symbol, sanitrace's findGNU the smaller (symbolize/symtab.go betterFit,
+// docs/differences.md).
+func goFirstFunction(s string) string {
+	return strings.ReplaceAll(s, "\nruntime.text\n", "\ninternal/abi.BoundsDecode\n")
+}
+
+// faceTextOnly keeps the addresses that lie in an executable section.
+func faceTextOnly(t *testing.T, bin string, addrs []uint64) []uint64 {
+	t.Helper()
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatalf("open %s: %v", bin, err)
+	}
+	defer f.Close()
+	var out []uint64
+	for _, a := range addrs {
+		for _, s := range f.Sections {
+			if s.Flags&elf.SHF_EXECINSTR != 0 && a >= s.Addr && a-s.Addr < s.Size {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func faceGoldenPath(tool, fixture, name string) string {
@@ -70,6 +127,9 @@ func TestSymbolizeGoldens(t *testing.T) {
 				maxInl = 30
 			}
 			addrs := faceFixtureAddresses(t, src, maxFuncs, maxInl)
+			if fx.textOnly {
+				addrs = faceTextOnly(t, src, addrs)
+			}
 			stdin := strings.Join(faceHexList(addrs, "0x"), "\n") + "\n"
 
 			cases := []struct {
@@ -106,11 +166,17 @@ func TestSymbolizeGoldens(t *testing.T) {
 						argv0, tool = "addr2line", "addr2line"
 					}
 					got, _, _ := faceRunFace(t, argv0, args(bin), in)
-					faceCompareGolden(t, faceGoldenPath(c.tool, fx.name, c.name), got, func() string {
+					path := faceGoldenPath(c.tool, fx.name, c.name)
+					record := func() string {
 						faceNeedTool(t, tool)
 						out, _, _ := faceRunTool(t, tool, args(ref), in)
 						return strings.ReplaceAll(out, `"ModuleName":"`+ref+`"`, `"ModuleName":"`+bin+`"`)
-					})
+					}
+					if mask := fx.known[c.name]; mask != nil {
+						faceCompareGoldenMasked(t, path, got, record, mask)
+						return
+					}
+					faceCompareGolden(t, path, got, record)
 				})
 			}
 		})
@@ -232,3 +298,31 @@ func faceAddOffset(addrs []uint64, off uint64) []uint64 {
 
 func faceDecimal(v uint64) string { return strconv.FormatUint(v, 10) }
 func faceOctal(v uint64) string   { return strconv.FormatUint(v, 8) }
+
+// faceCompareGoldenMasked is faceCompareGolden for a case with a known
+// difference: the golden holds the reference's raw output, the comparison
+// passes both through mask, and the test fails once the raw outputs agree
+// (the difference is gone: drop the mask).
+func faceCompareGoldenMasked(t *testing.T, path, got string, record func() string, mask func(string) string) {
+	t.Helper()
+	if *faceUpdate {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(record()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("golden %s missing (run go test -update with the reference tool installed): %v", path, err)
+	}
+	want := string(b)
+	if want == got {
+		t.Errorf("%s: output now matches the reference byte for byte: drop the known-difference mask", path)
+		return
+	}
+	if w, g := mask(want), mask(got); w != g {
+		t.Errorf("%s: output differs from the reference beyond the known difference (%d vs %d bytes)\n%s", path, len(got), len(want), faceFirstDiff(w, g))
+	}
+}
