@@ -83,9 +83,11 @@ func demangleLLVM14(name string) string {
 // fork's parser only accepts a suffix after a function type. The first '.'
 // whose prefix demangles is where LLVM's parse stopped: an earlier one lies
 // inside a length-prefixed identifier ("vtable.shim"), where the prefix is
-// cut short and fails.
+// cut short and fails. Only the first few dots are tried, which bounds the
+// work on hostile names.
 func llvm14DotSuffix(name string) (string, bool) {
-	for i := strings.IndexByte(name, '.'); i > 0; {
+	const maxTries = 8
+	for i, n := strings.IndexByte(name, '.'), 0; i > 0 && n < maxTries; n++ {
 		if out, err := demangle.ToString(name[:i], demangle.LLVMStyle, demangle.NoRust); err == nil {
 			return out + " (" + name[i:] + ")", true
 		}
