@@ -80,22 +80,25 @@ func demangleLLVM14(name string) string {
 // parameter types end it) followed by a '.' suffix, as rustc's legacy names
 // are after ThinLTO: "_ZN4core3ptr13drop_in_place17h<hash>E.llvm.123". LLVM
 // 14 ends the encoding at the '.' and prints "<name> (.llvm.123)"; the
-// fork's parser only accepts a suffix after a function type. The first '.'
-// whose prefix demangles is where LLVM's parse stopped: an earlier one lies
-// inside a length-prefixed identifier ("vtable.shim"), where the prefix is
-// cut short and fails. Only the first few dots are tried, which bounds the
-// work on hostile names.
+// fork's parser only accepts a suffix after a function type. At most one
+// '.' has a prefix that demangles: one inside a length-prefixed identifier
+// ("vtable.shim", "alloc..vec") cuts it short, and one past the end of the
+// encoding leaves a '.' in the prefix. Dots after an 'E' (the end of a
+// nested name) are tried first, and the tries are bounded, which bounds
+// the work on hostile names.
 func llvm14DotSuffix(name string) (string, bool) {
-	const maxTries = 8
-	for i, n := strings.IndexByte(name, '.'), 0; i > 0 && n < maxTries; n++ {
-		if out, err := demangle.ToString(name[:i], demangle.LLVMStyle, demangle.NoRust); err == nil {
-			return out + " (" + name[i:] + ")", true
+	const maxTries = 16
+	tries := 0
+	for _, afterE := range [2]bool{true, false} {
+		for i := 1; i < len(name) && tries < maxTries; i++ {
+			if name[i] != '.' || (name[i-1] == 'E') != afterE {
+				continue
+			}
+			tries++
+			if out, err := demangle.ToString(name[:i], demangle.LLVMStyle, demangle.NoRust); err == nil {
+				return out + " (" + name[i:] + ")", true
+			}
 		}
-		j := strings.IndexByte(name[i+1:], '.')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return "", false
 }
