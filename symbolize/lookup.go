@@ -41,6 +41,11 @@ type resolved struct {
 	// declFileImplicit: declFile came as DW_FORM_implicit_const, which
 	// llvm-symbolizer 14 does not read (see dieDeclFileImplicit).
 	declFileImplicit bool
+	// declUnit is the unit of the DIE that carries declFile when that is
+	// not the unit being searched (an abstract origin in another unit, as
+	// Rust emits): the file index is resolved in that unit's line table,
+	// as llvm's DWARFDie::getDeclFile does. nil: the searched unit.
+	declUnit *unit
 }
 
 func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
@@ -60,6 +65,11 @@ func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
 		if r.declFile < 0 && d.declFile >= 0 {
 			r.declFile = int64(d.declFile)
 			r.declFileImplicit = d.flags&dieDeclFileImplicit != 0
+			if fi != nil {
+				if _, local := fi.byOff(d.off); !local {
+					r.declUnit = o.units.unitAt(d.off)
+				}
+			}
 		}
 		if r.declLine < 0 && d.declLine >= 0 {
 			r.declLine = int64(d.declLine)
@@ -189,6 +199,12 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			f.StartLine = int(r.declLine)
 		}
 		f.StartFile = fileName(r.declFile)
+		if r.declUnit != nil {
+			f.StartFile = ""
+			if dlt, err := o.lineTable(r.declUnit); err == nil && dlt != nil && r.declFile >= 0 {
+				f.StartFile, _ = dlt.fileNameAs(uint32(r.declFile), opts.RelativeNames)
+			}
+		}
 		if opts.Style == StyleLLVM && f.StartFile != "" && r.declFileImplicit {
 			f.StartFile = ""
 		}

@@ -184,25 +184,13 @@ func (t *symtab) findGNU(addr uint64) (*symbol, bool) {
 	return nil, false
 }
 
-// betterFit is bfd's better_fit for two symbols at the same address: the
-// one reaching addr, then functions over other types, typed over untyped,
-// then the smaller (size 0 counts as 1); else the first in table order.
+// betterFit is binutils 2.40's choice between two symbols at the same
+// address (elf_find_function): the larger one (size 0 counts as 1), else
+// the first in table order. (2.41 changed this to prefer functions and the
+// smaller symbol; addr2line 2.40 is the reference: Go's "runtime.text",
+// size 0, loses to the function that starts with it.)
 func betterFit(s, best *symbol, addr uint64) bool {
-	size, bestSize := max(s.size, 1), max(best.size, 1)
-	if best.addr+bestSize <= addr {
-		return size > bestSize
-	}
-	if s.addr+size <= addr {
-		return false
-	}
-	isFunc := func(s *symbol) bool { return s.kind == elf.STT_FUNC || s.kind == elf.STT_GNU_IFUNC }
-	if isFunc(best) != isFunc(s) {
-		return isFunc(s)
-	}
-	if (best.kind == elf.STT_NOTYPE) != (s.kind == elf.STT_NOTYPE) {
-		return best.kind == elf.STT_NOTYPE
-	}
-	return size < bestSize
+	return max(s.size, 1) > max(best.size, 1)
 }
 
 // sectionOf returns the first allocated section containing addr, as

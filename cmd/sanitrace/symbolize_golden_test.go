@@ -4,7 +4,6 @@ import (
 	"debug/elf"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,29 +54,11 @@ var faceGoldenFixtures = []faceGoldenFixture{
 	// Rust (rustc 1.95, DWARF 4): legacy "_ZN...17h<hash>E" names, which
 	// llvm 14 demangles as Itanium names and addr2line with libiberty's
 	// Rust demangler, and v0 "_R" names.
-	{name: "rust-legacy-O", maxInl: 150, textOnly: true, known: map[string]func(string) string{"json": maskStartFileName}},
-	{name: "rust-v0-O", maxInl: 150, textOnly: true, known: map[string]func(string) string{"json": maskStartFileName}},
+	{name: "rust-legacy-O", maxInl: 150, textOnly: true},
+	{name: "rust-v0-O", maxInl: 150, textOnly: true},
 	// Go 1.26 (DWARF 5, zlib sections, no linkage names); addr2line 2.40
 	// cannot parse its range lists and answers from the symbol table.
-	{name: "go-trimpath", maxFuncs: 150, maxInl: 40, known: map[string]func(string) string{"fiCa": goFirstFunction}},
-}
-
-// startFileName matches the JSON StartFileName values: for a Rust inline
-// frame whose abstract origin is in another unit, sanitrace resolves
-// DW_AT_decl_file in the wrong unit's line table (symbolize/lookup.go,
-// docs/differences.md).
-var startFileName = regexp.MustCompile(`"StartFileName":"[^"]*"`)
-
-func maskStartFileName(s string) string {
-	return startFileName.ReplaceAllString(s, `"StartFileName":"-"`)
-}
-
-// goFirstFunction: at the start of .text Go's "runtime.text" (size 0) and
-// the first function share the address; binutils 2.40 keeps the larger
-// symbol, sanitrace's findGNU the smaller (symbolize/symtab.go betterFit,
-// docs/differences.md).
-func goFirstFunction(s string) string {
-	return strings.ReplaceAll(s, "\nruntime.text\n", "\ninternal/abi.BoundsDecode\n")
+	{name: "go-trimpath", maxFuncs: 150, maxInl: 40},
 }
 
 // faceTextOnly keeps the addresses that lie in an executable section.
