@@ -34,7 +34,14 @@ type batcher struct {
 	jobs  []batchJob
 
 	workers []*batchWorker
-	chunks  []bytes.Buffer
+	chunks  []bytes.Buffer // the batch being answered
+	spare   []bytes.Buffer // the chunks of the batch being written, then free
+
+	// written is closed when the in-flight write of the previous batch is
+	// done; nil when none is in flight. Writing batch N while batch N+1 is
+	// answered keeps both cores busy on big outputs (hundreds of MB of C++
+	// names); everything else that writes to out waits for it (drain).
+	written chan struct{}
 }
 
 type batchLine struct {
@@ -76,13 +83,24 @@ func (b *batcher) add(line string, tooLong bool) {
 
 func (b *batcher) full() bool { return len(b.lines) >= maxBatch }
 
-// run answers every line added since the last run.
+// drain waits until the batch being written is written, so out can be
+// used (or flushed) by the caller.
+func (b *batcher) drain() {
+	if b.written != nil {
+		<-b.written
+		b.written = nil
+	}
+}
+
+// run answers every line added since the last run. The answers of its last
+// parallel batch may still be being written: drain before touching out.
 func (b *batcher) run() {
 	for _, l := range b.lines {
 		if !l.tooLong && b.tryJob(l.text) {
 			continue
 		}
 		b.runJobs()
+		b.drain()
 		if l.tooLong {
 			b.s.reject(fmt.Sprintf("line of more than %d bytes", maxQueryLine))
 		} else {
@@ -122,6 +140,7 @@ func (b *batcher) runJobs() {
 	}
 	defer func() { b.jobs = b.jobs[:0] }()
 	if len(jobs) < minParallel || len(b.workers) < 2 {
+		b.drain()
 		for _, j := range jobs {
 			b.s.respond(b.s.printer, j.cmd, j.r, j.mod, j.addr)
 		}
@@ -155,7 +174,15 @@ func (b *batcher) runJobs() {
 	}
 	work(b.workers[0])
 	wg.Wait()
-	for c := 0; c < n; c++ {
-		b.out.Write(b.chunks[c].Bytes())
-	}
+	b.drain()
+	chunks := b.chunks[:n]
+	done := make(chan struct{})
+	b.written = done
+	go func() {
+		defer close(done)
+		for c := range chunks {
+			b.out.Write(chunks[c].Bytes())
+		}
+	}()
+	b.chunks, b.spare = b.spare, b.chunks
 }

@@ -141,10 +141,12 @@ func (s *llvmSession) serveStdin(r *bufio.Reader, out *bufio.Writer) {
 		}
 		if !completeLineBuffered(r) {
 			// The next read may block: the reader is waiting for this answer.
+			b.drain()
 			out.Flush()
 		}
 	}
 	b.run()
+	b.drain()
 }
 
 // completeLineBuffered reports whether r already holds a whole line, so
