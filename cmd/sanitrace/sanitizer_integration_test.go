@@ -70,6 +70,48 @@ func TestSanitizerIntegration(t *testing.T) {
 			}
 		})
 	}
+	// ThreadSanitizer also accepts an external symbolizer named exactly
+	// "addr2line" (one process per module, "-C -i -fe MODULE", each query
+	// followed by a 0xffffffffffffffff sentinel): sanitrace under that
+	// name must give the report binutils' addr2line gives.
+	t.Run("tsan-race-addr2line", func(t *testing.T) {
+		realA2L, err := exec.LookPath("addr2line")
+		if err != nil {
+			t.Skip("addr2line not found: no reference to compare with")
+		}
+		bin := filepath.Join(dir, "race-a2l")
+		build := exec.Command(clang, "-g", "-O1", "-fsanitize=thread", "-pthread",
+			"-ffile-prefix-map="+src+"=/build/sanitrace/src/sanitizer",
+			"-o", bin, filepath.Join(src, "race.c"))
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Skipf("build race.c with clang-14 -fsanitize=thread: %v\n%s", err, out)
+		}
+		refDir := filepath.Join(dir, "binutils")
+		if err := os.MkdirAll(refDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		refLink := filepath.Join(refDir, "addr2line")
+		if err := os.Symlink(realA2L, refLink); err != nil {
+			t.Fatal(err)
+		}
+		oursDir := filepath.Join(dir, "ours")
+		if err := os.MkdirAll(oursDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		oursLink := filepath.Join(oursDir, "addr2line")
+		if err := os.Symlink(filepath.Join(dir, "sanitrace"), oursLink); err != nil {
+			t.Fatal(err)
+		}
+		want := runSanitized(t, bin, "TSAN", refLink)
+		got := runSanitized(t, bin, "TSAN", oursLink)
+		if !strings.Contains(want, "race.c:") {
+			t.Fatalf("binutils addr2line did not symbolize the report:\n%s", want)
+		}
+		if nw, ng := normalizeReport(want), normalizeReport(got); nw != ng {
+			t.Errorf("reports differ (after normalising addresses and ids)\n%s\n--- with addr2line:\n%s\n--- with sanitrace:\n%s",
+				faceFirstDiff(nw, ng), want, got)
+		}
+	})
 	t.Run("malformed-lines-never-hang", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
