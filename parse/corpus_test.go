@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/corpustest"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
@@ -33,104 +33,6 @@ func corpusCases(t testing.TB) []string {
 	}
 	sort.Strings(dirs)
 	return dirs
-}
-
-// The subset of expected.json that the model covers.
-type expLog struct {
-	ReportCount int         `json:"report_count"`
-	Reports     []expReport `json:"reports"`
-}
-
-type expReport struct {
-	LineRange       [2]int  `json:"line_range"`
-	Tool            string  `json:"tool"`
-	Severity        string  `json:"severity"`
-	PID             *int    `json:"pid"`
-	Headline        string  `json:"headline"`
-	HeadlineBugType string  `json:"headline_bug_type"`
-	UBSanCheck      *string `json:"ubsan_check"`
-	Access          *struct {
-		Kind    string `json:"kind"`
-		Size    int    `json:"size"`
-		Address string `json:"address"`
-		Thread  string `json:"thread"`
-	} `json:"access"`
-	Locations []struct {
-		Text string `json:"text"`
-	} `json:"locations"`
-	Stacks []struct {
-		Title  string     `json:"title"`
-		Role   string     `json:"role"`
-		Frames []expFrame `json:"frames"`
-	} `json:"stacks"`
-	Summary *struct {
-		Raw string `json:"raw"`
-	} `json:"summary"`
-	Shadow *struct {
-		Rows []struct {
-			Address     string   `json:"address"`
-			Bytes       []string `json:"bytes"`
-			Current     bool     `json:"current"`
-			MarkedIndex *int     `json:"marked_index"`
-		} `json:"rows"`
-	} `json:"shadow"`
-	ShadowLegend *struct {
-		Granularity int `json:"granularity"`
-		Entries     []struct {
-			Name  string   `json:"name"`
-			Bytes []string `json:"bytes"`
-		} `json:"entries"`
-	} `json:"shadow_legend"`
-}
-
-type expFrame struct {
-	Index           int     `json:"index"`
-	PC              *string `json:"pc"`
-	Function        *string `json:"function"`
-	File            *string `json:"file"`
-	Line            *int    `json:"line"`
-	Column          *int    `json:"column"`
-	Module          *string `json:"module"`
-	ModuleOffset    *string `json:"module_offset"`
-	ModuleAsPrinted *string `json:"module_as_printed"`
-	BuildID         *string `json:"build_id"`
-	Inlined         bool    `json:"inlined"`
-	Raw             string  `json:"raw"`
-}
-
-// corpusRole maps the corpus's role names to the contract's.
-func corpusRole(r string) string {
-	switch {
-	case r == "error" || r == "access":
-		return "access"
-	case r == "thread_creation":
-		return "thread"
-	case r == "previous_access":
-		return "previous"
-	case strings.HasPrefix(r, "mutex_"):
-		return "mutex"
-	case strings.HasPrefix(r, "origin_"):
-		return "origin"
-	case r == "location_heap":
-		return "alloc"
-	case r == "stack_frame" || r == "sleep":
-		return "other"
-	}
-	return r
-}
-
-func str(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-func num(p *int) int {
-	if p == nil {
-		return 0
-	}
-	return *p
 }
 
 func parseAll(t testing.TB, r io.Reader, name string) []*Report {
@@ -161,7 +63,7 @@ func parseFile(t testing.TB, path string) []*Report {
 
 // compareExpected lists every difference between the parse of a log and
 // its expected.json.
-func compareExpected(got []*Report, exp expLog, lines []string) []string {
+func compareExpected(got []*Report, exp *corpustest.Log, lines []string) []string {
 	var d []string
 	diff := func(where string, g, e any) {
 		if !reflect.DeepEqual(g, e) {
@@ -174,7 +76,7 @@ func compareExpected(got []*Report, exp expLog, lines []string) []string {
 		p := fmt.Sprintf("report %d", i)
 		diff(p+" tool", g.Tool, e.Tool)
 		diff(p+" severity", g.Severity, e.Severity)
-		diff(p+" pid", g.PID, num(e.PID))
+		diff(p+" pid", g.PID, corpustest.Deref(e.PID))
 		diff(p+" message", g.Message, e.Headline)
 		wantKind := e.HeadlineBugType
 		if e.UBSanCheck != nil {
@@ -211,7 +113,7 @@ func compareExpected(got []*Report, exp expLog, lines []string) []string {
 			gs, es := g.Stacks[j], e.Stacks[j]
 			q := fmt.Sprintf("%s stack %d", p, j)
 			diff(q+" title", gs.Title, es.Title)
-			diff(q+" role", gs.Role, corpusRole(es.Role))
+			diff(q+" role", gs.Role, corpustest.Role(es.Role))
 			diff(q+" role detail", gs.RoleDetail, es.Role)
 			diff(q+" frame count", len(gs.Frames), len(es.Frames))
 			for k := range min(len(gs.Frames), len(es.Frames)) {
@@ -222,7 +124,7 @@ func compareExpected(got []*Report, exp expLog, lines []string) []string {
 	return d
 }
 
-func compareFrame(where string, g Frame, e expFrame) []string {
+func compareFrame(where string, g Frame, e corpustest.Frame) []string {
 	type view struct {
 		Index                  int
 		PC                     string
@@ -240,9 +142,16 @@ func compareFrame(where string, g Frame, e expFrame) []string {
 	if g.HasPC {
 		gv.PC = "0x" + strconv.FormatUint(g.PC, 16)
 	}
-	ev := view{Index: e.Index, PC: str(e.PC), Function: str(e.Function), File: str(e.File),
-		Line: num(e.Line), Column: num(e.Column), BuildID: str(e.BuildID), Inlined: e.Inlined,
-		Symbolized: SymbolizedNone, Raw: e.Raw, Adj0: true}
+	ev := view{
+		Index:    e.Index,
+		PC:       corpustest.Deref(e.PC),
+		Function: corpustest.Deref(e.Function),
+		File:     corpustest.Deref(e.File),
+		Line:     corpustest.Deref(e.Line),
+		Column:   corpustest.Deref(e.Column),
+		BuildID:  corpustest.Deref(e.BuildID),
+		Inlined:  e.Inlined, Symbolized: SymbolizedNone, Raw: e.Raw, Adj0: true,
+	}
 	if ev.Function != "" || ev.File != "" {
 		ev.Symbolized = SymbolizedReport
 	}
@@ -251,7 +160,7 @@ func compareFrame(where string, g Frame, e expFrame) []string {
 	// them only where the log printed them (module_as_printed).
 	if e.ModuleAsPrinted != nil {
 		ev.Module = *e.ModuleAsPrinted
-		ev.Offset = str(e.ModuleOffset)
+		ev.Offset = corpustest.Deref(e.ModuleOffset)
 		gv.Module = g.Module
 		if g.HasOffset {
 			gv.Offset = "0x" + strconv.FormatUint(g.Offset, 16)
@@ -263,7 +172,7 @@ func compareFrame(where string, g Frame, e expFrame) []string {
 	return nil
 }
 
-func compareShadow(p string, g *Report, e expReport) []string {
+func compareShadow(p string, g *Report, e corpustest.Report) []string {
 	var d []string
 	if (g.Shadow != nil) != (e.Shadow != nil || e.ShadowLegend != nil) {
 		return []string{fmt.Sprintf("%s shadow: got %v, want present=%v", p, g.Shadow != nil, e.Shadow != nil)}
@@ -298,19 +207,6 @@ func compareShadow(p string, g *Report, e expReport) []string {
 	return d
 }
 
-func loadExpected(t testing.TB, path string) expLog {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e expLog
-	if err := json.Unmarshal(data, &e); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return e
-}
-
 // TestCorpus parses both logs of every corpus case and compares the model
 // with expected.json / expected_unsymbolized.json field by field.
 func TestCorpus(t *testing.T) {
@@ -325,7 +221,10 @@ func TestCorpus(t *testing.T) {
 			name := filepath.Base(dir) + "/" + l.log
 			total++
 			pass := t.Run(name, func(t *testing.T) {
-				exp := loadExpected(t, filepath.Join(dir, l.exp))
+				exp, err := corpustest.Load(filepath.Join(dir, l.exp))
+				if err != nil {
+					t.Fatal(err)
+				}
 				got := parseFile(t, filepath.Join(dir, l.log))
 				reports += len(got)
 				data, err := os.ReadFile(filepath.Join(dir, l.log))

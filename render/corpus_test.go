@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/corpustest"
 	"github.com/sanitrace/sanitrace/parse"
 )
 
@@ -52,22 +52,16 @@ func scanLog(t *testing.T, path string) []*parse.Report {
 // into that inline chain, marked as symbolized by sanitrace.
 func fillFromReference(t *testing.T, reports []*parse.Report, path string) {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	doc, err := corpustest.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Reports []corpusReport `json:"reports"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	answers := map[string]corpusFrame{}
+	answers := map[string][]corpustest.LLVMAnswer{}
 	for _, r := range doc.Reports {
 		for _, s := range r.Stacks {
 			for _, f := range s.Frames {
-				if f.Module != nil && f.ModuleOffset != nil && len(f.LLVMSymbolizer) > 0 {
-					answers[*f.Module+"+"+*f.ModuleOffset] = f
+				if f.Module != "" && f.ModuleOffset != nil && len(f.LLVMSymbolizer) > 0 {
+					answers[f.Module+"+"+*f.ModuleOffset] = f.LLVMSymbolizer
 				}
 			}
 		}
@@ -77,18 +71,12 @@ func fillFromReference(t *testing.T, reports []*parse.Report, path string) {
 		for i := range r.Stacks {
 			var frames []parse.Frame
 			for _, f := range r.Stacks[i].Frames {
-				cf, ok := answers[fmt.Sprintf("%s+0x%x", f.Module, f.Offset)]
+				answer, ok := answers[fmt.Sprintf("%s+0x%x", f.Module, f.Offset)]
 				if !ok || !f.HasOffset || f.Symbolized != parse.SymbolizedNone {
 					frames = append(frames, f)
 					continue
 				}
-				for j, a := range cf.LLVMSymbolizer {
-					g := f
-					g.Function, g.File, g.Line, g.Column = a.Function, a.File, a.Line, a.Column
-					g.Inlined = j < len(cf.LLVMSymbolizer)-1
-					g.Symbolized = parse.SymbolizedSanitrace
-					frames = append(frames, g)
-				}
+				frames = append(frames, referenceChain(f, answer)...)
 				filled++
 			}
 			r.Stacks[i].Frames = frames
@@ -99,78 +87,7 @@ func fillFromReference(t *testing.T, reports []*parse.Report, path string) {
 	}
 }
 
-type corpusFrame struct {
-	PC              *string `json:"pc"`
-	Function        *string `json:"function"`
-	File            *string `json:"file"`
-	Line            *int    `json:"line"`
-	Column          *int    `json:"column"`
-	Module          *string `json:"module"`
-	ModuleOffset    *string `json:"module_offset"`
-	ModuleAsPrinted *string `json:"module_as_printed"`
-	BuildID         *string `json:"build_id"`
-	Inlined         bool    `json:"inlined"`
-	Raw             string  `json:"raw"`
-	LLVMSymbolizer  []struct {
-		Function string `json:"function"`
-		File     string `json:"file"`
-		Line     int    `json:"line"`
-		Column   int    `json:"column"`
-	} `json:"llvm_symbolizer"`
-}
-
-type corpusReport struct {
-	Tool            string `json:"tool"`
-	Severity        string `json:"severity"`
-	PID             int    `json:"pid"`
-	LineRange       [2]int `json:"line_range"`
-	Headline        string `json:"headline"`
-	HeadlineBugType string `json:"headline_bug_type"`
-	BugType         string `json:"bug_type"`
-	Access          *struct {
-		Kind    string `json:"kind"`
-		Size    int    `json:"size"`
-		Address string `json:"address"`
-		Thread  string `json:"thread"`
-	} `json:"access"`
-	Locations []struct {
-		Text string `json:"text"`
-	} `json:"locations"`
-	Stacks []struct {
-		Title  string        `json:"title"`
-		Role   string        `json:"role"`
-		Frames []corpusFrame `json:"frames"`
-	} `json:"stacks"`
-	Summary *struct {
-		Raw string `json:"raw"`
-	} `json:"summary"`
-	Shadow *struct {
-		Rows []struct {
-			Address     string   `json:"address"`
-			Bytes       []string `json:"bytes"`
-			Current     bool     `json:"current"`
-			MarkedIndex *int     `json:"marked_index"`
-		} `json:"rows"`
-	} `json:"shadow"`
-	ShadowLegend *struct {
-		Entries []struct {
-			Name  string   `json:"name"`
-			Bytes []string `json:"bytes"`
-		} `json:"entries"`
-	} `json:"shadow_legend"`
-}
-
 var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*m")
-
-// corpusRoles maps the corpus's finer stack roles onto the model's.
-var corpusRoles = map[string]string{
-	"access": "access", "error": "access", "free": "free", "alloc": "alloc",
-	"thread_creation": "thread", "stack_frame": "other", "leak": "leak",
-	"previous_access": "previous", "mutex_creation": "mutex",
-	"mutex_acquire": "mutex", "mutex_previous_acquire": "mutex",
-	"location_heap": "alloc", "sleep": "other", "origin_store": "origin",
-	"origin_heap": "origin", "origin_stack": "origin", "origin_unknown": "origin",
-}
 
 // loadCorpus builds models for the reports of dir/log from dir/expected.
 // With fill, frames the log left unsymbolized get the reference
@@ -178,20 +95,14 @@ var corpusRoles = map[string]string{
 func loadCorpus(t *testing.T, dir, log, expected string, fill bool) []*parse.Report {
 	t.Helper()
 	lines := readLines(t, filepath.Join(dir, log))
-	data, err := os.ReadFile(filepath.Join(dir, expected))
+	doc, err := corpustest.Load(filepath.Join(dir, expected))
 	if err != nil {
 		t.Fatal(err)
-	}
-	var doc struct {
-		Reports []corpusReport `json:"reports"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s: %v", expected, err)
 	}
 	var out []*parse.Report
 	for _, cr := range doc.Reports {
 		r := &parse.Report{
-			Tool: cr.Tool, Severity: cr.Severity, PID: cr.PID, Kind: cr.HeadlineBugType,
+			Tool: cr.Tool, Severity: cr.Severity, PID: corpustest.Deref(cr.PID), Kind: cr.HeadlineBugType,
 			Input: parse.InputRange{Name: log, FirstLine: cr.LineRange[0], LastLine: cr.LineRange[1]},
 		}
 		if cr.Tool == "UndefinedBehaviorSanitizer" {
@@ -216,7 +127,7 @@ func loadCorpus(t *testing.T, dir, log, expected string, fill bool) []*parse.Rep
 		}
 		r.Location = append(locs, r.Location...)
 		for _, cs := range cr.Stacks {
-			s := parse.Stack{Title: cs.Title, Role: corpusRoles[cs.Role]}
+			s := parse.Stack{Title: cs.Title, Role: corpustest.Role(cs.Role)}
 			for _, cf := range cs.Frames {
 				s.Frames = append(s.Frames, corpusFrames(t, cf, fill)...)
 			}
@@ -247,7 +158,7 @@ func loadCorpus(t *testing.T, dir, log, expected string, fill bool) []*parse.Rep
 	return out
 }
 
-func corpusFrames(t *testing.T, cf corpusFrame, fill bool) []parse.Frame {
+func corpusFrames(t *testing.T, cf corpustest.Frame, fill bool) []parse.Frame {
 	f := parse.Frame{Index: -1, Raw: cf.Raw, Inlined: cf.Inlined, Symbolized: parse.SymbolizedNone}
 	if m := regexp.MustCompile(`^#(\d+)`).FindStringSubmatch(cf.Raw); m != nil {
 		f.Index, _ = strconv.Atoi(m[1])
@@ -270,8 +181,8 @@ func corpusFrames(t *testing.T, cf corpusFrame, fill bool) []parse.Frame {
 	switch {
 	case cf.ModuleAsPrinted != nil:
 		f.Module = *cf.ModuleAsPrinted
-	case cf.Module != nil && strings.Contains(cf.Raw, "("+*cf.Module+"+"):
-		f.Module = *cf.Module
+	case cf.Module != "" && strings.Contains(cf.Raw, "("+cf.Module+"+"):
+		f.Module = cf.Module
 	}
 	if f.Module != "" && cf.ModuleOffset != nil {
 		f.Offset, f.HasOffset = mustHex(t, *cf.ModuleOffset), true
@@ -285,11 +196,18 @@ func corpusFrames(t *testing.T, cf corpusFrame, fill bool) []parse.Frame {
 	if !fill || len(cf.LLVMSymbolizer) == 0 || f.Symbolized != parse.SymbolizedNone {
 		return []parse.Frame{f}
 	}
-	var chain []parse.Frame
-	for i, s := range cf.LLVMSymbolizer {
+	return referenceChain(f, cf.LLVMSymbolizer)
+}
+
+// referenceChain expands f into llvm-symbolizer's inline chain for it,
+// marked as symbolized by sanitrace.
+func referenceChain(f parse.Frame, answer []corpustest.LLVMAnswer) []parse.Frame {
+	chain := make([]parse.Frame, 0, len(answer))
+	for i, a := range answer {
 		g := f
-		g.Function, g.File, g.Line, g.Column = s.Function, s.File, s.Line, s.Column
-		g.Inlined = i < len(cf.LLVMSymbolizer)-1
+		g.Function, g.File = a.Function, corpustest.Deref(a.File)
+		g.Line, g.Column = corpustest.Deref(a.Line), corpustest.Deref(a.Column)
+		g.Inlined = i < len(answer)-1
 		g.Symbolized = parse.SymbolizedSanitrace
 		chain = append(chain, g)
 	}
