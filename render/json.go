@@ -37,29 +37,42 @@ func NewJSON(w io.Writer) *JSON {
 
 // The wire types mirror schema v1. Pointers and omitempty make "unknown"
 // come out as null (required fields) or absent (optional ones), as
-// docs/json.md specifies field by field.
-type jsonReport struct {
+// docs/json.md specifies field by field. They are exported so that readers
+// of the output (tests, tools) decode it with the declaration that wrote it.
+
+// JSONDocument is the whole document. JSON streams it report by report
+// (jsonHead, Report, jsonTail) rather than encoding one of these, so it
+// only serves readers.
+type JSONDocument struct {
+	Version int          `json:"version"`
+	Reports []JSONReport `json:"reports"`
+}
+
+// JSONReport is one report.
+type JSONReport struct {
 	Tool     string      `json:"tool"`
 	Kind     string      `json:"kind"`
 	Severity string      `json:"severity,omitempty"`
 	PID      *int        `json:"pid"`
 	Headline string      `json:"headline"`
-	Access   *jsonAccess `json:"access"`
+	Access   *JSONAccess `json:"access"`
 	Location *string     `json:"location"`
-	Stacks   []jsonStack `json:"stacks"`
-	Shadow   *jsonShadow `json:"shadow"`
+	Stacks   []JSONStack `json:"stacks"`
+	Shadow   *JSONShadow `json:"shadow"`
 	Summary  *string     `json:"summary"`
-	Input    jsonInput   `json:"input"`
+	Input    JSONInput   `json:"input"`
 }
 
-type jsonAccess struct {
+// JSONAccess is the faulting access of a report.
+type JSONAccess struct {
 	Op      string `json:"op"`
 	Size    int    `json:"size"`
 	Address string `json:"address"`
 	Thread  string `json:"thread"`
 }
 
-type jsonStack struct {
+// JSONStack is one stack of a report with the line that introduces it.
+type JSONStack struct {
 	Title  string      `json:"title"`
 	Role   string      `json:"role"`
 	Frames []JSONFrame `json:"frames"`
@@ -80,19 +93,22 @@ type JSONFrame struct {
 	Symbolized string  `json:"symbolized"`
 }
 
-type jsonShadow struct {
-	Rows   []jsonShadowRow   `json:"rows"`
+// JSONShadow is ASan's shadow-byte dump with its legend.
+type JSONShadow struct {
+	Rows   []JSONShadowRow   `json:"rows"`
 	Legend map[string]string `json:"legend"`
 }
 
-type jsonShadowRow struct {
+// JSONShadowRow is one row of the dump; Marked indexes the [xx] byte.
+type JSONShadowRow struct {
 	Address string   `json:"address"`
 	Bytes   []string `json:"bytes"`
 	Marked  *int     `json:"marked"`
 	Current bool     `json:"current"`
 }
 
-type jsonInput struct {
+// JSONInput says where in the input a report was found.
+type JSONInput struct {
 	Name      string `json:"name"`
 	FirstLine int    `json:"first_line"`
 	LastLine  int    `json:"last_line"`
@@ -151,21 +167,21 @@ func (j *JSON) Close() error {
 	return nil
 }
 
-func toJSON(r *parse.Report) jsonReport {
-	out := jsonReport{
+func toJSON(r *parse.Report) JSONReport {
+	out := JSONReport{
 		Tool:     r.Tool,
 		Kind:     r.Kind,
 		Severity: r.Severity,
 		Headline: r.Headline,
-		Stacks:   []jsonStack{},
-		Input:    jsonInput{Name: r.Input.Name, FirstLine: r.Input.FirstLine, LastLine: r.Input.LastLine},
+		Stacks:   []JSONStack{},
+		Input:    JSONInput{Name: r.Input.Name, FirstLine: r.Input.FirstLine, LastLine: r.Input.LastLine},
 	}
 	if r.PID != 0 {
 		pid := r.PID
 		out.PID = &pid
 	}
 	if a := r.Access; a != nil {
-		out.Access = &jsonAccess{Op: a.Op, Size: a.Size, Address: a.Address, Thread: a.Thread}
+		out.Access = &JSONAccess{Op: a.Op, Size: a.Size, Address: a.Address, Thread: a.Thread}
 	}
 	if len(r.Location) > 0 {
 		loc := strings.Join(r.Location, "\n")
@@ -176,7 +192,7 @@ func toJSON(r *parse.Report) jsonReport {
 		out.Summary = &s
 	}
 	for _, s := range r.Stacks {
-		js := jsonStack{Title: s.Title, Role: s.Role, Frames: []JSONFrame{}}
+		js := JSONStack{Title: s.Title, Role: s.Role, Frames: []JSONFrame{}}
 		if js.Role == "" {
 			js.Role = "other"
 		}
@@ -186,9 +202,9 @@ func toJSON(r *parse.Report) jsonReport {
 		out.Stacks = append(out.Stacks, js)
 	}
 	if sh := r.Shadow; sh != nil {
-		js := &jsonShadow{Rows: []jsonShadowRow{}, Legend: map[string]string{}}
+		js := &JSONShadow{Rows: []JSONShadowRow{}, Legend: map[string]string{}}
 		for _, row := range sh.Rows {
-			jr := jsonShadowRow{Address: row.Address, Bytes: row.Bytes, Current: row.Current}
+			jr := JSONShadowRow{Address: row.Address, Bytes: row.Bytes, Current: row.Current}
 			if jr.Bytes == nil {
 				jr.Bytes = []string{}
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
+	"github.com/sanitrace/sanitrace/render"
 )
 
 // repoRoot is the module root, seen from this package's directory.
@@ -27,38 +28,6 @@ func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 	return out.String(), errb.String(), code
 }
 
-// decodeJSON is the part of the decode JSON (CONTRACT.md schema v1) the
-// tests read.
-type decodeJSON struct {
-	Version *int         `json:"version"`
-	Reports []reportJSON `json:"reports"`
-}
-
-type reportJSON struct {
-	Summary string      `json:"summary"`
-	Tool    string      `json:"tool"`
-	Kind    string      `json:"kind"`
-	Stacks  []stackJSON `json:"stacks"`
-}
-
-type stackJSON struct {
-	Title  string      `json:"title"`
-	Role   string      `json:"role"`
-	Frames []frameJSON `json:"frames"`
-}
-
-type frameJSON struct {
-	PC         *string `json:"pc"`
-	Function   *string `json:"function"`
-	File       *string `json:"file"`
-	Line       int     `json:"line"`
-	Column     int     `json:"column"`
-	Module     *string `json:"module"`
-	Offset     *string `json:"offset"`
-	Inlined    bool    `json:"inlined"`
-	Symbolized string  `json:"symbolized"`
-}
-
 func str(p *string) string {
 	if p == nil {
 		return ""
@@ -66,14 +35,19 @@ func str(p *string) string {
 	return *p
 }
 
-func parseDecodeJSON(t *testing.T, out string) decodeJSON {
+// parseDecodeJSON reads decode's JSON output into the types render writes
+// it from (schema v1, docs/json.md). Unknown keys are an error: what decode
+// prints must be what render declares.
+func parseDecodeJSON(t *testing.T, out string) render.JSONDocument {
 	t.Helper()
-	var d decodeJSON
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatalf("decode output is not JSON: %v\n%s", err, out)
+	var d render.JSONDocument
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		t.Fatalf("decode output is not schema v1 JSON: %v\n%s", err, out)
 	}
-	if d.Version == nil || *d.Version != 1 {
-		t.Fatalf("decode output: version %v, want 1", d.Version)
+	if d.Version != render.JSONVersion {
+		t.Fatalf("decode output: version %d, want %d", d.Version, render.JSONVersion)
 	}
 	return d
 }
