@@ -74,6 +74,7 @@ func RunAddr2line(args []string, env Env) int {
 		name = "addr2line"
 	}
 	env.Name = name
+	args = expandResponseFiles(args, tokenizeLibiberty)
 	cfg := a2lConfig{exe: "a.out"}
 	target := ""
 	g := getopt{args: args, short: a2lShortOptions, long: a2lLongOptions}

@@ -51,7 +51,7 @@ const maxQueryLine = 64 << 10
 // RunLLVMSymbolizer runs the llvm-symbolizer face on args (without argv[0])
 // and returns the exit status.
 func RunLLVMSymbolizer(args []string, env Env) int {
-	all := append(tokenizeGNU(env.getenv("LLVM_SYMBOLIZER_OPTS")), args...)
+	all := expandResponseFiles(append(tokenizeGNU(env.getenv("LLVM_SYMBOLIZER_OPTS")), args...), tokenizeGNU)
 	p := parseOptTable(llvmOptions, all)
 	bad := false
 	if p.missing != "" {

@@ -1,0 +1,76 @@
+package dropin
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestTokenizeLibiberty(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"-f -i\n-e prog", []string{"-f", "-i", "-e", "prog"}},
+		{`"a b" 'c d' e\ f`, []string{"a b", "c d", "e f"}},
+		{`'it\'s' "say \"hi\""`, []string{"it's", `say "hi"`}},
+		{`"" x`, []string{"", "x"}},
+		{"  \t\n", nil},
+	} {
+		if got := tokenizeLibiberty(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("tokenizeLibiberty(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestExpandResponseFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	inner := write("inner", "0x10 '0x20'")
+	outer := write("outer", "-e prog @"+inner+" -f")
+	self := write("self", "x @"+filepath.Join(dir, "self"))
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"nested, in place", []string{"-C", "@" + outer, "0x30"}, []string{"-C", "-e", "prog", "0x10", "0x20", "-f", "0x30"}},
+		{"unreadable stays", []string{"@" + filepath.Join(dir, "missing"), "@"}, []string{"@" + filepath.Join(dir, "missing"), "@"}},
+		{"none", []string{"-f"}, []string{"-f"}},
+	} {
+		if got := expandResponseFiles(tt.args, tokenizeLibiberty); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// A file that names itself is expanded a bounded number of times.
+	got := expandResponseFiles([]string{"@" + self}, tokenizeLibiberty)
+	if len(got) != maxResponseFiles+1 || got[len(got)-1] != "@"+self {
+		t.Errorf("self-reference: %d args, last %q", len(got), got[len(got)-1])
+	}
+}
+
+func TestResponseFilesThroughFaces(t *testing.T) {
+	dir := t.TempDir()
+	rf := filepath.Join(dir, "args")
+	if err := os.WriteFile(rf, []byte("-e testdata/t\n0x1190"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	help := filepath.Join(dir, "help")
+	if err := os.WriteFile(help, []byte("--help"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := runA2L([]string{"@" + help}, ""); code != 0 || !strings.Contains(out, "Usage: addr2line") {
+		t.Errorf("addr2line @FILE with --help: exit %d, %q", code, out)
+	}
+	if out, _, _ := runLLVM([]string{"@" + rf}, "", nil); out != "inl\n/src/t.c:3:48\nfoo\n/src/t.c:4:33\n\n" {
+		t.Errorf("llvm-symbolizer @FILE: %q", out)
+	}
+}
