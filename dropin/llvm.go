@@ -306,7 +306,7 @@ func (s *llvmSession) respond(p printer, cmd command, r request, mod Module, add
 		}
 		p.data(r, d)
 	case cmdFrame:
-		p.frame(r)
+		p.frame(r, frameLocals(mod, addr))
 	default:
 		p.code(r, s.lookup(mod, addr))
 	}

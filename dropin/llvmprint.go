@@ -43,7 +43,7 @@ type printConfig struct {
 type printer interface {
 	code(r request, frames []symbolize.Frame)
 	data(r request, d symbolize.DataSymbol)
-	frame(r request)
+	frame(r request, locals []symbolize.Local)
 	invalid(r request, line string)
 	// moduleError reports a module that could not be read; it returns
 	// whether the caller should still print an empty answer.
@@ -168,15 +168,6 @@ func (p *plainPrinter) data(r request, d symbolize.DataSymbol) {
 	p.flush()
 }
 
-// frame answers a FRAME query. The engine has no information on locals, so
-// the answer is llvm-symbolizer's "no locals" one.
-func (p *plainPrinter) frame(r request) {
-	p.header(r)
-	p.b.WriteString("??\n")
-	p.footer()
-	p.flush()
-}
-
 func (p *plainPrinter) invalid(r request, line string) {
 	p.b.WriteString(line + "\n")
 	p.flush()
@@ -250,12 +241,6 @@ func (p *jsonPrinter) code(r request, frames []symbolize.Frame) {
 func (p *jsonPrinter) data(r request, d symbolize.DataSymbol) {
 	o := p.requestObject(r)
 	o["Data"] = jsonObject{"Name": d.Name, "Start": hex(d.Start), "Size": hex(d.Size)}
-	p.emit(o)
-}
-
-func (p *jsonPrinter) frame(r request) {
-	o := p.requestObject(r)
-	o["Frame"] = []jsonValue{}
 	p.emit(o)
 }
 

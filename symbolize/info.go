@@ -325,6 +325,7 @@ const (
 	valSecOff                  // sec_offset
 	valRnglistx                // v is an index into the unit's range-list offsets
 	valBlock                   // a block or expression: n bytes at .debug_info offset v
+	valLoclistx                // v is an index into the unit's location-list offsets
 )
 
 type attrVal struct {
@@ -431,7 +432,7 @@ func readAttr(b *buf, form uint32, implicit int64, h *cuHeader) attrVal {
 	case formRnglistx:
 		return attrVal{kind: valRnglistx, v: b.uleb()}
 	case formLoclistx:
-		b.uleb()
+		return attrVal{kind: valLoclistx, v: b.uleb()}
 	case formData16:
 		b.bytes(16)
 	case formBlock1:

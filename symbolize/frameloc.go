@@ -1,0 +1,228 @@
+package symbolize
+
+import (
+	"bytes"
+	"debug/elf"
+	"errors"
+	"fmt"
+)
+
+// locSections are the location-list sections, read only for FRAME queries
+// whose variables have location lists.
+type locSections struct {
+	loc, loclists []byte
+}
+
+// locationSections reads .debug_loc and .debug_loclists from the file
+// holding the DWARF (uncompressed sections are slices of the mapping).
+func (w *frameWalk) locationSections() (*locSections, error) {
+	if w.locs != nil {
+		return w.locs, nil
+	}
+	if len(w.o.files) == 0 {
+		return nil, errors.New("no file")
+	}
+	m := w.o.files[len(w.o.files)-1]
+	ef, err := elf.NewFile(bytes.NewReader(m.data))
+	if err != nil {
+		return nil, fmt.Errorf("read location lists: %w", err)
+	}
+	var ls locSections
+	if ls.loc, err = sectionData(ef, m.data, ".debug_loc"); err != nil {
+		return nil, err
+	}
+	if ls.loclists, err = sectionData(ef, m.data, ".debug_loclists"); err != nil {
+		return nil, err
+	}
+	w.locs = &ls
+	return w.locs, nil
+}
+
+// frameOffset is llvm 14's getExpressionFrameOffset over the expressions
+// of a DW_AT_location (DWARFDie::getLocations): the first that is a single
+// DW_OP_fbreg, or DW_OP_breg of the frame-base register, optionally
+// followed by DW_OP_deref. A location list that cannot be read whole gives
+// no offset, as llvm drops it on any error.
+func (w *frameWalk) frameOffset(v attrVal, form uint32, fbReg int) (int64, bool) {
+	if v.kind == valBlock {
+		return exprFrameOffset(w.o.blockOf(v), fbReg)
+	}
+	var exprs [][]byte
+	var err error
+	switch v.kind {
+	case valSecOff:
+		exprs, err = w.locationList(v.v)
+	case valLoclistx:
+		off, ok := w.loclistOffset(v.v)
+		if !ok {
+			return 0, false
+		}
+		exprs, err = w.locationList(off)
+	default:
+		return 0, false
+	}
+	if err != nil {
+		return 0, false
+	}
+	for _, e := range exprs {
+		if off, ok := exprFrameOffset(e, fbReg); ok {
+			return off, true
+		}
+	}
+	return 0, false
+}
+
+func exprFrameOffset(e []byte, fbReg int) (int64, bool) {
+	if len(e) == 0 || !(e[0] == opFbreg || fbReg >= 0 && int(e[0]) == opBreg0+fbReg) {
+		return 0, false
+	}
+	b := buf{data: e[1:]}
+	off := b.sleb()
+	if b.err != nil {
+		return 0, false
+	}
+	switch rest := e[1+b.pos:]; {
+	case len(rest) == 0:
+		return off, true
+	case len(rest) == 1 && rest[0] == opDeref:
+		return off, true
+	}
+	return 0, false
+}
+
+// loclistOffset resolves a DW_FORM_loclistx index through the unit's
+// DW_AT_loclists_base offset array.
+func (w *frameWalk) loclistOffset(idx uint64) (uint64, bool) {
+	if !w.hasLoclists {
+		return 0, false
+	}
+	ls, err := w.locationSections()
+	if err != nil {
+		return 0, false
+	}
+	n := uint64(w.u.h.offSize())
+	p := w.loclistsBase + idx*n
+	if idx > uint64(len(ls.loclists)) || p < w.loclistsBase || p+n > uint64(len(ls.loclists)) {
+		return 0, false
+	}
+	b := buf{data: ls.loclists[p : p+n], bo: w.o.byteOrder}
+	return w.loclistsBase + b.uintN(int(n)), true
+}
+
+// DW_LLE_* entry kinds (DWARF 5, 7.7.3).
+const (
+	lleEndOfList       = 0
+	lleBaseAddressx    = 1
+	lleStartxEndx      = 2
+	lleStartxLength    = 3
+	lleOffsetPair      = 4
+	lleDefaultLocation = 5
+	lleBaseAddress     = 6
+	lleStartEnd        = 7
+	lleStartLength     = 8
+)
+
+// locationList returns the expressions of the list at off, in order, or an
+// error where llvm's visitAbsoluteLocationList would fail (an entry it
+// cannot read or resolve).
+func (w *frameWalk) locationList(off uint64) ([][]byte, error) {
+	ls, err := w.locationSections()
+	if err != nil {
+		return nil, err
+	}
+	h := &w.u.h
+	hasBase := w.hasBase
+	var exprs [][]byte
+	if h.version < 5 {
+		if off >= uint64(len(ls.loc)) {
+			return nil, errors.New("location list beyond .debug_loc")
+		}
+		b := buf{name: ".debug_loc", data: ls.loc[off:], bo: w.o.byteOrder}
+		maxAddr := ^uint64(0) >> (64 - 8*uint(h.addrSize))
+		for b.err == nil {
+			lo, hi := b.uintN(h.addrSize), b.uintN(h.addrSize)
+			if b.err != nil {
+				break
+			}
+			if lo == 0 && hi == 0 {
+				return exprs, nil
+			}
+			if lo == maxAddr {
+				hasBase = true
+				continue
+			}
+			n := uint64(b.u16())
+			if n > uint64(b.left()) {
+				return nil, errors.New("expression beyond .debug_loc")
+			}
+			e := b.bytes(int(n))
+			if !hasBase {
+				return nil, errors.New("offset pair without a base address")
+			}
+			exprs = append(exprs, e)
+		}
+		return nil, b.err
+	}
+	if off >= uint64(len(ls.loclists)) {
+		return nil, errors.New("location list beyond .debug_loclists")
+	}
+	b := buf{name: ".debug_loclists", data: ls.loclists[off:], bo: w.o.byteOrder}
+	addrx := func(i uint64) error {
+		if _, ok := w.o.debugAddr(h, i); !ok {
+			return fmt.Errorf("unresolved address index %d", i)
+		}
+		return nil
+	}
+	for b.err == nil {
+		kind := b.u8()
+		var ierr error
+		switch kind {
+		case lleEndOfList:
+			return exprs, b.err
+		case lleBaseAddressx:
+			if err := addrx(b.uleb()); err != nil {
+				return nil, err
+			}
+			hasBase = true
+			continue
+		case lleStartxEndx:
+			a, c := b.uleb(), b.uleb()
+			if ierr = addrx(a); ierr == nil {
+				ierr = addrx(c)
+			}
+		case lleStartxLength:
+			a := b.uleb()
+			b.uleb()
+			ierr = addrx(a)
+		case lleOffsetPair:
+			b.uleb()
+			b.uleb()
+			if !hasBase {
+				ierr = errors.New("offset pair without a base address")
+			}
+		case lleDefaultLocation:
+		case lleBaseAddress:
+			b.uintN(h.addrSize)
+			hasBase = true
+			continue
+		case lleStartEnd:
+			b.uintN(h.addrSize)
+			b.uintN(h.addrSize)
+		case lleStartLength:
+			b.uintN(h.addrSize)
+			b.uleb()
+		default:
+			return nil, fmt.Errorf("location list entry of kind 0x%x not supported", kind)
+		}
+		n := b.uleb()
+		if b.err != nil || n > uint64(b.left()) {
+			return nil, errors.New("expression beyond .debug_loclists")
+		}
+		e := b.bytes(int(n))
+		if ierr != nil {
+			return nil, ierr
+		}
+		exprs = append(exprs, e)
+	}
+	return nil, b.err
+}
