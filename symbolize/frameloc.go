@@ -13,16 +13,20 @@ type locSections struct {
 	loc, loclists []byte
 }
 
-// locationSections reads .debug_loc and .debug_loclists from the file
-// holding the DWARF (uncompressed sections are slices of the mapping).
+// locationSections returns .debug_loc and .debug_loclists of the file
+// holding the DWARF (uncompressed sections are slices of the mapping), read
+// once per object.
 func (w *frameWalk) locationSections() (*locSections, error) {
-	if w.locs != nil {
-		return w.locs, nil
-	}
-	if len(w.o.files) == 0 {
+	o := w.o
+	o.locsOnce.Do(func() { o.locs, o.locsErr = o.readLocationSections() })
+	return o.locs, o.locsErr
+}
+
+func (o *Object) readLocationSections() (*locSections, error) {
+	if len(o.files) == 0 {
 		return nil, errors.New("no file")
 	}
-	m := w.o.files[len(w.o.files)-1]
+	m := o.files[len(o.files)-1]
 	ef, err := elf.NewFile(bytes.NewReader(m.data))
 	if err != nil {
 		return nil, fmt.Errorf("read location lists: %w", err)
@@ -34,8 +38,7 @@ func (w *frameWalk) locationSections() (*locSections, error) {
 	if ls.loclists, err = sectionData(ef, m.data, ".debug_loclists"); err != nil {
 		return nil, err
 	}
-	w.locs = &ls
-	return w.locs, nil
+	return &ls, nil
 }
 
 // frameOffset is llvm 14's getExpressionFrameOffset over the expressions

@@ -13,7 +13,6 @@ type frameWalk struct {
 	hasBase      bool
 	loclistsBase uint64
 	hasLoclists  bool
-	locs         *locSections // read on the first location list
 
 	out []Local
 }

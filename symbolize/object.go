@@ -37,6 +37,12 @@ type Object struct {
 	gnu      gnuState
 	gnuSeqs  gnuSeqIndex
 	gnuVars  gnuVarIndex
+
+	// Location-list sections, read (and inflated) once, on the first FRAME
+	// query that needs them.
+	locsOnce sync.Once
+	locs     *locSections
+	locsErr  error
 }
 
 // Open opens the ELF file at path and indexes it: symbol tables and the root
