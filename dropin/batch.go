@@ -128,7 +128,7 @@ func (b *batcher) tryJob(line string) bool {
 		return false
 	}
 	addr := q.offset - s.cfg.adjustVMA
-	b.jobs = append(b.jobs, batchJob{cmd: q.cmd, r: request{module: q.module, addr: q.offset, hasAddr: true}, mod: mod, addr: addr})
+	b.jobs = append(b.jobs, batchJob{cmd: q.cmd, r: request{module: q.moduleName(), addr: q.offset, hasAddr: true}, mod: mod, addr: addr})
 	return true
 }
 

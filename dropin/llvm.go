@@ -235,7 +235,7 @@ func (s *llvmSession) answerStdin(line string) {
 	if !ok {
 		s.reject(fmt.Sprintf("cannot parse query %q", line))
 		if s.cfg.style == styleJSON {
-			s.printer.invalid(request{module: q.module}, line)
+			s.printer.invalid(request{module: q.moduleName()}, line)
 		}
 		return
 	}
@@ -268,14 +268,14 @@ func (s *llvmSession) reject(why string) {
 func (s *llvmSession) answer(in string) {
 	q, ok := parseQuery(in, s.cfg.obj)
 	if !ok {
-		s.printer.invalid(request{module: q.module}, in)
+		s.printer.invalid(request{module: q.moduleName()}, in)
 		return
 	}
 	s.answerQuery(q)
 }
 
 func (s *llvmSession) answerQuery(q query) {
-	r := request{module: q.module, addr: q.offset, hasAddr: true}
+	r := request{module: q.moduleName(), addr: q.offset, hasAddr: true}
 	addr := q.offset - s.cfg.adjustVMA
 	mod, err := s.modules.get(q.module)
 	if err != nil {

@@ -238,17 +238,20 @@ func TestParseQuery(t *testing.T) {
 		want      query
 		ok        bool
 	}{
-		{"0x10", "m", query{cmdCode, "m", 0x10}, true},
-		{"m 0x10", "", query{cmdCode, "m", 0x10}, true},
-		{"CODE m 16", "", query{cmdCode, "m", 16}, true},
-		{"DATA \"a b\" 010", "", query{cmdData, "a b", 8}, true},
-		{"FRAME 'a b' 0b11 rest", "", query{cmdFrame, "a b", 3}, true},
-		{"  m\r  0x10", "", query{cmdCode, "m", 0x10}, true},
-		{"CODE", "", query{cmdCode, "CODE", 0}, false},
-		{"\"m 0x10", "", query{cmdCode, "", 0}, false},
-		{"m\t0x10", "", query{cmdCode, "m\t0x10", 0}, false},
-		{"m 08", "", query{cmdCode, "m", 0}, false},
-		{"m 0x10000000000000000", "", query{cmdCode, "m", 0}, false},
+		{"0x10", "m", query{cmd: cmdCode, module: "m", offset: 0x10}, true},
+		{"m 0x10", "", query{cmd: cmdCode, module: "m", offset: 0x10}, true},
+		{"CODE m 16", "", query{cmd: cmdCode, module: "m", offset: 16}, true},
+		{"DATA \"a b\" 010", "", query{cmd: cmdData, module: "a b", offset: 8}, true},
+		{"FRAME 'a b' 0b11 rest", "", query{cmd: cmdFrame, module: "a b", offset: 3}, true},
+		{"  m\r  0x10", "", query{cmd: cmdCode, module: "m", offset: 0x10}, true},
+		{"CODE", "", query{cmd: cmdCode, module: "CODE", offset: 0}, false},
+		{"\"m 0x10", "", query{cmd: cmdCode, module: "", offset: 0}, false},
+		{"m\t0x10", "", query{cmd: cmdCode, module: "m\t0x10", offset: 0}, false},
+		{"m 08", "", query{cmd: cmdCode, module: "m", offset: 0}, false},
+		{"BUILDID:AB12cd 0x10", "", query{cmd: cmdCode, module: "BUILDID:ab12cd", shown: "AB12cd", offset: 0x10}, true},
+		{"DATA FILE:/bin/x 0x10", "", query{cmd: cmdData, module: "/bin/x", offset: 0x10}, true},
+		{"BUILDID:xyz 0x10", "", query{cmd: cmdCode}, false},
+		{"m 0x10000000000000000", "", query{cmd: cmdCode, module: "m", offset: 0}, false},
 		{"", "", query{}, false},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package dropin
 
 import (
 	"container/list"
+	hexenc "encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -74,6 +75,13 @@ func (c *moduleCache) get(path string) (Module, error) {
 }
 
 func (c *moduleCache) openModule(path string) (Module, error) {
+	if id, ok := strings.CutPrefix(path, buildIDPrefix); ok {
+		found, err := c.findBuildID(id)
+		if err != nil {
+			return nil, err
+		}
+		path = found
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -86,6 +94,34 @@ func (c *moduleCache) openModule(path string) (Module, error) {
 		return nil, err
 	}
 	return mod, nil
+}
+
+// findBuildID looks a build-id up as .build-id/xx/rest.debug under the
+// debug-file directories, the file's own build-id verified.
+func (c *moduleCache) findBuildID(hexID string) (string, error) {
+	id, err := hexenc.DecodeString(hexID)
+	if err != nil || len(id) < 2 {
+		return "", &buildIDNotFound{hexID}
+	}
+	dirs := []string{"/usr/lib/debug"}
+	if c.opts != nil && c.opts.DebugFileDirectories != nil {
+		dirs = c.opts.DebugFileDirectories
+	}
+	for _, d := range dirs {
+		p := symbolize.BuildIDPath(d, id)
+		if symbolize.VerifyBuildID(p, id) == nil {
+			return p, nil
+		}
+	}
+	return "", &buildIDNotFound{hexID}
+}
+
+// buildIDNotFound is llvm-symbolizer's error for a BUILDID: query whose
+// file is nowhere (LLVM prints the id in upper-case hex).
+type buildIDNotFound struct{ id string }
+
+func (e *buildIDNotFound) Error() string {
+	return "could not find build ID '" + strings.ToUpper(e.id) + "'"
 }
 
 func (c *moduleCache) close() {
@@ -105,6 +141,10 @@ func llvmErrorMessage(path string, err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		return capitalize(errno.Error())
+	}
+	var noID *buildIDNotFound
+	if errors.As(err, &noID) {
+		return noID.Error()
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return "No such file or directory"

@@ -1,6 +1,7 @@
 package dropin
 
 import (
+	hexenc "encoding/hex"
 	"math/bits"
 	"strings"
 )
@@ -17,9 +18,24 @@ const (
 // query is one parsed llvm-symbolizer request.
 type query struct {
 	cmd    command
-	module string
+	module string // what the module cache opens: a path, or "BUILDID:<hex>"
+	shown  string // the module as answers name it, when not module
 	offset uint64
 }
+
+// moduleName is the module as the answer's ModuleName shows it: for a
+// BUILDID: query, the build-id in hex (as newer llvm-symbolizers print it).
+func (q query) moduleName() string {
+	if q.shown != "" {
+		return q.shown
+	}
+	return q.module
+}
+
+// buildIDPrefix introduces a module named by its GNU build-id, a query
+// form llvm-symbolizer 15 added (14 reads it as a file name): the binary is
+// looked up as .build-id/xx/rest.debug under the debug-file directories.
+const buildIDPrefix = "BUILDID:"
 
 // queryDelims are the separators llvm-symbolizer 14 uses between a line's
 // words (a tab is not one).
@@ -41,7 +57,21 @@ func parseQuery(line, obj string) (q query, ok bool) {
 	pos := line
 	if obj == "" {
 		pos = skipDelims(pos)
-		if pos != "" && (pos[0] == '"' || pos[0] == '\'') {
+		// Newer llvm-symbolizers also take "FILE:" before a path and
+		// "BUILDID:<hex>" instead of one.
+		pos = strings.TrimPrefix(pos, "FILE:")
+		if rest, ok := strings.CutPrefix(pos, buildIDPrefix); ok {
+			n := strings.IndexAny(rest, queryDelims)
+			if n < 0 {
+				n = len(rest)
+			}
+			id := rest[:n]
+			if _, err := hexenc.DecodeString(id); err != nil || id == "" {
+				return q, false
+			}
+			q.module, q.shown = buildIDPrefix+strings.ToLower(id), id
+			pos = rest[n:]
+		} else if pos != "" && (pos[0] == '"' || pos[0] == '\'') {
 			quote := pos[0]
 			end := strings.IndexByte(pos[1:], quote)
 			if end < 0 {
