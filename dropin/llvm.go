@@ -378,40 +378,6 @@ func readLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error)
 	}
 }
 
-// tokenizeGNU splits an options string as cl::TokenizeGNUCommandLine:
-// whitespace separates, quotes group, a backslash escapes the next byte.
-func tokenizeGNU(s string) []string {
-	var toks []string
-	var cur strings.Builder
-	in := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			if in {
-				toks = append(toks, cur.String())
-				cur.Reset()
-				in = false
-			}
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			in = true
-		case c == '"' || c == '\'':
-			in = true
-			for i++; i < len(s) && s[i] != c; i++ {
-				if s[i] == '\\' && c == '"' && i+1 < len(s) {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in {
-		toks = append(toks, cur.String())
-	}
-	return toks
-}
+// tokenizeGNU splits an options string or response file as LLVM's
+// cl::TokenizeGNUCommandLine does (LLVM_SYMBOLIZER_OPTS, @FILE).
+func tokenizeGNU(s string) []string { return splitArgs(s, false) }

@@ -48,14 +48,22 @@ func hasResponseFile(args []string) bool {
 	return false
 }
 
-// tokenizeLibiberty splits a response file as libiberty's buildargv does:
-// blanks separate arguments, a backslash escapes any character (inside
-// quotes too), and single or double quotes group.
-func tokenizeLibiberty(s string) []string {
+// tokenizeLibiberty splits a response file as libiberty's buildargv does.
+func tokenizeLibiberty(s string) []string { return splitArgs(s, true) }
+
+// splitArgs splits text into arguments the way both GNU-style tokenizers
+// do: blanks separate arguments, a backslash escapes the next character
+// (inside quotes too), single or double quotes group. They differ in one
+// point: libiberty keeps an empty quoted argument ("" gives ""), LLVM drops
+// it; libiberty also counts \v and \f as blanks.
+func splitArgs(s string, libiberty bool) []string {
 	var toks []string
 	var cur strings.Builder
 	in, escaped := false, false
 	var quote byte
+	blank := func(c byte) bool {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\r' || libiberty && (c == '\v' || c == '\f')
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -72,18 +80,21 @@ func tokenizeLibiberty(s string) []string {
 			}
 		case c == '\'' || c == '"':
 			quote, in = c, true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
-			if in {
+		case blank(c):
+			if in && (libiberty || cur.Len() > 0) {
 				toks = append(toks, cur.String())
-				cur.Reset()
-				in = false
 			}
+			cur.Reset()
+			in = false
 		default:
 			cur.WriteByte(c)
 			in = true
 		}
 	}
-	if in {
+	if escaped && !libiberty {
+		cur.WriteByte('\\') // LLVM keeps a backslash that ends the text
+	}
+	if in && (libiberty || cur.Len() > 0) {
 		toks = append(toks, cur.String())
 	}
 	return toks

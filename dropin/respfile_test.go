@@ -25,6 +25,25 @@ func TestTokenizeLibiberty(t *testing.T) {
 	}
 }
 
+// TestTokenizeGNU checks LLVM's rules where they differ from libiberty's,
+// each checked against llvm-symbolizer 14 with a response file: a
+// backslash escapes inside single quotes too, and "" is no argument.
+func TestTokenizeGNU(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{`--obj='/a/p\ie' 0x10`, []string{"--obj=/a/pie", "0x10"}},
+		{`-e x "" 0x10`, []string{"-e", "x", "0x10"}},
+		{`"a b" c\ d`, []string{"a b", "c d"}},
+		{`end\`, []string{`end\`}},
+	} {
+		if got := tokenizeGNU(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("tokenizeGNU(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestExpandResponseFiles(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {

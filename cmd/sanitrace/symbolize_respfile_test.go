@@ -25,7 +25,8 @@ func TestResponseFilesLive(t *testing.T) {
 	missing := filepath.Join(dir, "missing")
 	for _, tc := range []struct{ tool, argv0, file string }{
 		{"addr2line", "addr2line", write("a2l", "-f -i\n-C \"-e\" "+bin+"\n0x1241 @"+inner+"\n")},
-		{"llvm-symbolizer", "llvm-symbolizer", write("llvm", "--obj="+bin+" --output-style=JSON\n0x1241 @"+inner+" @"+missing+"\n")},
+		// A backslash escapes inside single quotes too, and "" is no argument.
+		{"llvm-symbolizer", "llvm-symbolizer", write("llvm", "--obj='"+bin[:len(bin)-1]+"\\"+bin[len(bin)-1:]+"' --output-style=JSON \"\"\n0x1241 @"+inner+" @"+missing+"\n")},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			faceNeedTool(t, tc.tool)
