@@ -72,8 +72,7 @@ func demangleLLVM14(name string) string {
 			return name
 		}
 	}
-	// LLVM prints "operator<<char" for operator< with template args.
-	return strings.ReplaceAll(out, "operator< <", "operator<<")
+	return out
 }
 
 // llvm14DotSuffix handles an Itanium name that is not a function (so no
