@@ -9,6 +9,10 @@ STATICCHECK_VERSION := v0.8.2
 FUZZTIME  ?= 3s
 SHARED    ?= ../shared
 
+# pipefail: `go test | testreport` must fail when go test does.
+SHELL       := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 .PHONY: all build test unit fuzz-short fuzz-long demo bench lint testdata clean
 
 all: build
@@ -18,10 +22,13 @@ build:
 
 # Unit and integration tests (integration tests skip, with a reason, when a
 # tool or ../shared is missing), then a few seconds of every fuzz target.
+# testreport prints a line per package, failing tests' output and every
+# skip with its reason (plain go test shows reasons only with -v).
 test: unit fuzz-short
 
 unit:
-	$(GO) test -count=1 -timeout 8m ./...
+	$(GO) build -o bin/testreport ./internal/cmd/testreport
+	$(GO) test -count=1 -timeout 8m -json ./... | bin/testreport
 
 fuzz-short:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
