@@ -44,7 +44,7 @@ func TestReport(t *testing.T) {
 		in: ev("output", "TestB", "=== RUN   TestB\n") + ev("output", "TestB", "    b_test.go:7: got 1, want 2\n") +
 			ev("output", "TestB", "--- FAIL: TestB (0.00s)\n") + ev("fail", "TestB", "") +
 			ev("output", "", "FAIL\n") + ev("fail", "", ""),
-		want: "--- FAIL: TestB (" + p + ")\n    b_test.go:7: got 1, want 2\nFAIL\nFAIL\t" + p + "\t0.500s\n",
+		want:   "--- FAIL: TestB (" + p + ")\n    b_test.go:7: got 1, want 2\nFAIL\nFAIL\t" + p + "\t0.500s\n",
 		failed: true,
 	}, {
 		name: "build output and non-JSON lines pass through",
