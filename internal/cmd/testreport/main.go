@@ -103,13 +103,15 @@ func (r *report) handle(e event) {
 		if e.Test != "" {
 			fmt.Fprintf(r.out, "--- FAIL: %s (%s)\n", e.Test, e.Package)
 		}
+		summarized := false // go test's own "FAIL\tpkg" line was seen
 		for _, s := range r.outputs[k] {
 			if e.Test != "" && isFramingLine(s) {
 				continue
 			}
+			summarized = summarized || strings.HasPrefix(s, "FAIL\t"+e.Package)
 			fmt.Fprint(r.out, s)
 		}
-		if e.Test == "" {
+		if e.Test == "" && !summarized {
 			fmt.Fprintf(r.out, "FAIL\t%s\t%.3fs\n", e.Package, e.Elapsed)
 		}
 		delete(r.outputs, k)

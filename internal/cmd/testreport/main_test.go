@@ -52,6 +52,11 @@ func TestReport(t *testing.T) {
 			"# not json\n" + ev("fail", "", ""),
 		want:   "x.go:1:1: syntax error\n# not json\nFAIL\t" + p + "\t0.500s\n",
 		failed: true,
+	}, {
+		name:   "go test's own FAIL line is not repeated",
+		in:     ev("output", "", "FAIL\t"+p+" [build failed]\n") + ev("fail", "", ""),
+		want:   "FAIL\t" + p + " [build failed]\n",
+		failed: true,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
