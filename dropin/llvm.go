@@ -40,6 +40,7 @@ type llvmConfig struct {
 	adjustVMA uint64
 	basenames bool
 	debugDirs []string
+	fallback  string // --fallback-debug-path
 	print     printConfig
 	inputs    []string
 }
@@ -80,7 +81,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModuleCache(env.Open, &symbolize.Options{DebugFileDirectories: cfg.debugDirs}, defaultCacheSize),
+		modules: newModuleCache(env.Open, &symbolize.Options{DebugFileDirectories: cfg.debugDirs, FallbackDebugPath: cfg.fallback}, defaultCacheSize),
 	}
 	defer s.modules.close()
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)
@@ -207,6 +208,9 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	// llvm-symbolizer: --basenames wins over --relativenames.
 	c.lookup.RelativeNames = p.has(idRelativeNames) && !c.basenames
 	c.debugDirs = p.all(idDebugFileDirectory)
+	if a, ok := p.last(idFallbackDebugPath); ok {
+		c.fallback = a.value
+	}
 	c.inputs = p.inputs
 	c.print.style = c.style
 	c.print.printAddress = p.has(idAddresses)

@@ -16,8 +16,8 @@ func newCRC32() hash.Hash32 { return crc32.NewIEEE() }
 // searched as the toolchain does: first by build-id
 // (<dir>/.build-id/xx/rest.debug under each debug-file directory, its
 // build-id verified), then through .gnu_debuglink (CRC checked) in the
-// binary's directory, its .debug/ subdirectory and <dir>/<abs bindir>/ under
-// each debug-file directory. The error wraps ErrNotFound when nothing fits.
+// binary's directory, its .debug/ subdirectory, <FallbackDebugPath>/<abs
+// bindir>/ and <dir>/<abs bindir>/ under each debug-file directory. The error wraps ErrNotFound when nothing fits.
 func FindDebugFile(path string, opts *Options) (string, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -31,10 +31,11 @@ func FindDebugFile(path string, opts *Options) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find debug file for %s: %w", path, err)
 	}
-	return findDebugFile(path, ef, BuildIDOf(ef), opts.debugDirs())
+	return findDebugFile(path, ef, BuildIDOf(ef), opts)
 }
 
-func findDebugFile(path string, ef *elf.File, id []byte, dirs []string) (found string, err error) {
+func findDebugFile(path string, ef *elf.File, id []byte, opts *Options) (found string, err error) {
+	dirs := opts.debugDirs()
 	defer func() {
 		if p := recover(); p != nil {
 			found, err = "", fmt.Errorf("find debug file for %s: corrupt ELF (%v)", path, p)
@@ -56,6 +57,9 @@ func findDebugFile(path string, ef *elf.File, id []byte, dirs []string) (found s
 		}
 		binDir := filepath.Dir(abs)
 		cands := []string{filepath.Join(binDir, link), filepath.Join(binDir, ".debug", link)}
+		if opts.FallbackDebugPath != "" {
+			cands = append(cands, filepath.Join(opts.FallbackDebugPath, binDir, link))
+		}
 		for _, d := range dirs {
 			cands = append(cands, filepath.Join(d, binDir, link))
 		}

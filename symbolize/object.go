@@ -80,7 +80,7 @@ func Open(path string, opts *Options) (o *Object, err error) {
 
 	dwarfFile := ef
 	if !hasDWARF(ef) {
-		if dpath, derr := findDebugFile(path, ef, o.buildID, opts.debugDirs()); derr == nil {
+		if dpath, derr := findDebugFile(path, ef, o.buildID, opts); derr == nil {
 			df, ferr := os.Open(dpath)
 			if ferr == nil {
 				defer df.Close()

@@ -7,6 +7,11 @@ type Options struct {
 	// {"/usr/lib/debug"}, as llvm-symbolizer and gdb do; an empty non-nil
 	// slice disables the search.
 	DebugFileDirectories []string
+	// FallbackDebugPath, when set, is searched for .gnu_debuglink targets
+	// as <FallbackDebugPath>/<absolute dir of the binary>/<name>, after the
+	// binary's own directory and its .debug/ and before the debug-file
+	// directories (llvm-symbolizer's --fallback-debug-path).
+	FallbackDebugPath string
 }
 
 // FunctionNames selects which name a frame carries, as llvm-symbolizer's

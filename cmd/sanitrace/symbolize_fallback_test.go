@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSymbolizeFallbackDebugPath: --fallback-debug-path=DIR finds a
+// .gnu_debuglink target at DIR/<absolute dir of the binary>/<name>, as
+// llvm-symbolizer 14 does. The answers must equal those given with the
+// debug file next to the binary and, when llvm-symbolizer is installed,
+// llvm-symbolizer's own; without the flag the file is not found.
+func TestSymbolizeFallbackDebugPath(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin", "prog")
+	fallback := filepath.Join(root, "fallback")
+	copyFixture(t, faceFixtureDir+"/debuglink/prog", bin)
+	copyFixture(t, faceFixtureDir+"/debuglink/prog.debug", filepath.Join(fallback, filepath.Dir(bin), "prog.debug"))
+	addrs := strings.Join(faceHexList(faceFixtureAddresses(t, faceFixtureDir+"/debuglink/prog.debug", 8, 4), "0x"), "\n") + "\n"
+
+	args := []string{"--obj=" + bin, "--fallback-debug-path=" + fallback, "--inlines"}
+	got, stderr, code := faceRunFace(t, "llvm-symbolizer", args, addrs)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	without, _, _ := faceRunFace(t, "llvm-symbolizer", args[:1], addrs)
+	if without == got {
+		t.Fatalf("the same answers without --fallback-debug-path: the debug file was found elsewhere\n%s", got)
+	}
+
+	next := t.TempDir()
+	copyFixture(t, faceFixtureDir+"/debuglink/prog", filepath.Join(next, "prog"))
+	copyFixture(t, faceFixtureDir+"/debuglink/prog.debug", filepath.Join(next, "prog.debug"))
+	want, _, _ := faceRunFace(t, "llvm-symbolizer", []string{"--obj=" + filepath.Join(next, "prog"), "--inlines"}, addrs)
+	if got != want {
+		t.Errorf("through the fallback path:\n%s\nwith the debug file next to the binary:\n%s", got, want)
+	}
+
+	ref, err := exec.LookPath("llvm-symbolizer")
+	if err != nil {
+		t.Skip("llvm-symbolizer not installed: compared with the next-to-the-binary answers only")
+	}
+	cmd := exec.Command(ref, args...)
+	cmd.Stdin = strings.NewReader(addrs)
+	cmd.Env = []string{"LLVM_SYMBOLIZER_OPTS="}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", ref, err)
+	}
+	if got != string(out) {
+		t.Errorf("sanitrace:\n%s\nllvm-symbolizer:\n%s", got, out)
+	}
+}
+
+func copyFixture(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
