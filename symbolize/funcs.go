@@ -59,8 +59,9 @@ type function struct {
 // funcIndex is one unit's functions, sorted by begin address. dies are in
 // section order, so a DIE offset is found by binary search.
 type funcIndex struct {
-	base  uint64   // offset of the unit: offs are relative to it
-	offs  []uint32 // offs[i] = dies[i].off - base, for binary search in a dense array
+	h     *cuHeader // the unit's header: DIEs outside the index are read through it
+	base  uint64    // offset of the unit: offs are relative to it
+	offs  []uint32  // offs[i] = dies[i].off - base, for binary search in a dense array
 	dies  []dieInfo
 	named []atomic.Pointer[named] // by DIE index, filled on use
 	funcs []function
@@ -81,28 +82,34 @@ func isFuncTag(tag uint32) bool { return tag == tagSubprogram || tag == tagInlin
 
 // decodeFunctions walks u's DIE tree once and indexes its subprograms and
 // their inline trees.
-func (o *Object) decodeFunctions(u *unit) (fi *funcIndex, err error) {
+func (o *Object) decodeFunctions(u *unit) (*funcIndex, error) {
+	return o.decodeFunctionsOf(&u.h)
+}
+
+// decodeFunctionsOf indexes the unit with header h: one of the object's
+// own or a split unit in a .dwo.
+func (o *Object) decodeFunctionsOf(h *cuHeader) (fi *funcIndex, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", o.debugPath, u.h.off, p)
+			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", o.debugPath, h.off, p)
 		}
 	}()
 	// DIE offsets are kept relative to the unit, in 32 bits.
-	if u.h.end-u.h.off > 1<<32-1 {
-		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", o.debugPath, u.h.off)
+	if h.end-h.off > 1<<32-1 {
+		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", o.debugPath, h.off)
 	}
 	// Sized from the unit: C++ units average one subprogram or inlined
 	// DIE per ~50 bytes, so growing from empty would copy the table a dozen
 	// times. prune reallocates it to its exact size.
-	est := (u.h.end-u.h.off)/48 + 16
-	fi = &funcIndex{base: u.h.off, dies: make([]dieInfo, 0, est), offs: make([]uint32, 0, est)}
-	r, err := o.newDIEReader(&u.h)
+	est := (h.end-h.off)/48 + 16
+	fi = &funcIndex{h: h, base: h.off, dies: make([]dieInfo, 0, est), offs: make([]uint32, 0, est)}
+	r, err := o.newDIEReader(h)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.debugPath, err)
 	}
 	_, root, _ := r.next(nil)
 	if r.b.err != nil || root == nil {
-		return nil, fmt.Errorf("%s: unit at 0x%x: %v", o.debugPath, u.h.off, r.b.err)
+		return nil, fmt.Errorf("%s: unit at 0x%x: %v", o.debugPath, h.off, r.b.err)
 	}
 	if !root.children {
 		return fi, nil
@@ -117,7 +124,7 @@ func (o *Object) decodeFunctions(u *unit) (fi *funcIndex, err error) {
 	for len(stack) > 0 {
 		off, a, done := r.next(isFuncTag)
 		if r.b.err != nil {
-			return fi, fmt.Errorf("%s: unit at 0x%x: %w", o.debugPath, u.h.off, r.b.err)
+			return fi, fmt.Errorf("%s: unit at 0x%x: %w", o.debugPath, h.off, r.b.err)
 		}
 		if a == nil {
 			if done {
@@ -129,11 +136,11 @@ func (o *Object) decodeFunctions(u *unit) (fi *funcIndex, err error) {
 		cur := stack[len(stack)-1]
 		next := cur
 		if isFuncTag(a.tag) {
-			di, low, high, ranges := o.readDieInfo(&u.h, off, a, r.vals)
+			di, low, high, ranges := o.readDieInfo(h, off, a, r.vals)
 			id := int32(len(fi.dies))
 			fi.dies = append(fi.dies, di)
 			fi.offs = append(fi.offs, uint32(off-fi.base))
-			rs = o.dieRanges(&u.h, low, high, ranges, rs[:0])
+			rs = o.dieRanges(h, low, high, ranges, rs[:0])
 			if len(rs) > 0 {
 				if a.tag == tagSubprogram || cur.fn < 0 {
 					// A concrete function (an inlined subroutine outside any

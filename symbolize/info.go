@@ -88,6 +88,7 @@ const (
 	strSecStr     = 0 << 62
 	strSecLineStr = 1 << 62
 	strSecInfo    = 2 << 62
+	strSecExt     = 3 << 62 // the string space of split units' .dwo files (extStrings)
 	strOffMask    = 1<<62 - 1
 	noStr         = strRef(^uint64(0))
 )
@@ -105,6 +106,14 @@ type cuHeader struct {
 
 	strOffsetsBase, addrBase, rnglistsBase uint64
 	base                                   uint64 // DW_AT_entry_pc, else DW_AT_low_pc: the range-list base
+
+	// Split units (DWARF 5 DW_UT_split_compile, or the GNU extension to
+	// DWARF 4) read from a .dwo file: dwo is its sections (nil for the
+	// object's own units); .debug_addr stays the binary's. rangesBase is
+	// the skeleton's DW_AT_GNU_ranges_base, added to DWARF 4 range offsets.
+	dwo        *dwoSections
+	rangesBase uint64
+	dwoID      uint64 // from a DWARF 5 skeleton or split unit header
 }
 
 func (h *cuHeader) offSize() int {
@@ -146,7 +155,7 @@ func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (cuHeader, er
 		h.abbrevOff = b.uintN(h.offSize())
 		switch h.unitType {
 		case 4, 5: // skeleton, split_compile: dwo_id
-			b.u64()
+			h.dwoID = b.u64()
 		case 2, 6: // type, split_type: signature and type offset
 			b.u64()
 			b.uintN(h.offSize())
@@ -201,6 +210,7 @@ func (t *abbrevTable) get(code uint64) *abbrev {
 // abbrevKey identifies a parsed table: fixed form sizes depend on the unit
 // format as well as on the table.
 type abbrevKey struct {
+	dwo      *dwoSections // nil: the object's own .debug_abbrev
 	off      uint64
 	addrSize int
 	dwarf64  bool
@@ -215,14 +225,14 @@ type abbrevCache struct {
 }
 
 func (o *Object) abbrevs(h *cuHeader) (*abbrevTable, error) {
-	k := abbrevKey{h.abbrevOff, h.addrSize, h.dwarf64, h.version}
+	k := abbrevKey{h.dwo, h.abbrevOff, h.addrSize, h.dwarf64, h.version}
 	c := &o.abbrevCache
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t, ok := c.m[k]; ok {
 		return t, nil
 	}
-	t, err := parseAbbrevs(o.sec.abbrev, h, o.byteOrder)
+	t, err := parseAbbrevs(o.secOf(h).abbrev, h, o.byteOrder)
 	if err != nil {
 		return nil, err
 	}
@@ -470,7 +480,7 @@ func (o *Object) newDIEReader(h *cuHeader) (*dieReader, error) {
 		return nil, fmt.Errorf("unit at 0x%x: %w", h.off, err)
 	}
 	r := &dieReader{o: o, h: h, tab: tab}
-	r.b = buf{name: ".debug_info", data: o.sec.info[h.off:h.end], off: int(h.off), bo: o.byteOrder}
+	r.b = buf{name: ".debug_info", data: o.secOf(h).info[h.off:h.end], off: int(h.off), bo: o.byteOrder}
 	r.b.pos = int(h.dieOff - h.off)
 	return r, nil
 }
@@ -521,7 +531,7 @@ func (o *Object) strOf(h *cuHeader, v attrVal) strRef {
 	switch v.kind {
 	case valStr:
 	case valStrx:
-		offs := o.sec.strOffsets
+		offs := o.secOf(h).strOffsets
 		n := uint64(h.offSize())
 		p := h.strOffsetsBase + v.v*n
 		if p+n > uint64(len(offs)) || p < h.strOffsetsBase {
@@ -537,8 +547,10 @@ func (o *Object) strOf(h *cuHeader, v attrVal) strRef {
 	default:
 		return noStr
 	}
-	sec := o.strSection(strRef(v.v))
-	off := v.v & strOffMask
+	if h.dwo != nil {
+		return h.dwo.extRef(v.v)
+	}
+	sec, off := o.strBytes(strRef(v.v))
 	if off >= uint64(len(sec)) {
 		return noStr
 	}
@@ -550,21 +562,24 @@ func (o *Object) nonEmpty(s strRef) bool {
 	if s == noStr {
 		return false
 	}
-	sec := o.strSection(s)
-	off := uint64(s) & strOffMask
+	sec, off := o.strBytes(s)
 	return off < uint64(len(sec)) && sec[off] != 0
 }
 
-func (o *Object) strSection(s strRef) []byte {
+// strBytes returns the section s points into and its offset there.
+func (o *Object) strBytes(s strRef) ([]byte, uint64) {
+	off := uint64(s) & strOffMask
 	switch uint64(s) &^ strOffMask {
 	case strSecStr:
-		return o.sec.str
+		return o.sec.str, off
 	case strSecLineStr:
-		return o.sec.lineStr
+		return o.sec.lineStr, off
 	case strSecInfo:
-		return o.sec.info
+		return o.sec.info, off
+	case strSecExt:
+		return o.ext.find(off)
 	}
-	return nil
+	return nil, 0
 }
 
 // str copies the string s names; "" for noStr or a bad offset.
@@ -572,7 +587,8 @@ func (o *Object) str(s strRef) string {
 	if s == noStr {
 		return ""
 	}
-	v, _ := cstringAt(o.strSection(s), uint64(s)&strOffMask)
+	sec, off := o.strBytes(s)
+	v, _ := cstringAt(sec, off)
 	return v
 }
 
@@ -612,6 +628,7 @@ func intOf(v attrVal, def int64) int64 {
 // (low/high first, then the range list); empty ranges are kept for the
 // caller to drop.
 func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) ([][2]uint64, error) {
+	rl := o.rnglistsOf(h)
 	lo, loOK := o.addrOf(h, low)
 	if loOK {
 		switch high.kind {
@@ -625,7 +642,7 @@ func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint6
 	}
 	switch ranges.kind {
 	case valSecOff, valConst:
-		if h.version >= 5 && o.sec.rnglists != nil {
+		if h.version >= 5 && rl != nil {
 			return o.rnglist(h, ranges.v, dst)
 		}
 		if ranges.kind == valConst && h.version >= 4 {
@@ -635,13 +652,13 @@ func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint6
 			return o.dwarf2Ranges(h, ranges.v, dst)
 		}
 	case valRnglistx:
-		if h.version >= 5 && o.sec.rnglists != nil {
+		if h.version >= 5 && rl != nil {
 			n := uint64(h.offSize())
 			p := h.rnglistsBase + ranges.v*n
-			if ranges.v > uint64(len(o.sec.rnglists)) || p+n > uint64(len(o.sec.rnglists)) {
+			if ranges.v > uint64(len(rl)) || p+n > uint64(len(rl)) {
 				return nil, fmt.Errorf("DW_FORM_rnglistx %d out of range", ranges.v)
 			}
-			b := buf{data: o.sec.rnglists[p : p+n], bo: o.byteOrder}
+			b := buf{data: rl[p : p+n], bo: o.byteOrder}
 			return o.rnglist(h, h.rnglistsBase+b.uintN(int(n)), dst)
 		}
 	}
@@ -649,6 +666,7 @@ func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint6
 }
 
 func (o *Object) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
+	off += h.rangesBase
 	if off > uint64(len(o.sec.ranges)) {
 		return nil, fmt.Errorf("invalid range offset %d (max %d)", off, len(o.sec.ranges))
 	}
@@ -671,10 +689,11 @@ func (o *Object) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][2]ui
 
 // rnglist decodes the DWARF 5 range list at off in .debug_rnglists.
 func (o *Object) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
-	if off > uint64(len(o.sec.rnglists)) {
-		return nil, fmt.Errorf("invalid rnglist offset %d (max %d)", off, len(o.sec.rnglists))
+	rl := o.rnglistsOf(h)
+	if off > uint64(len(rl)) {
+		return nil, fmt.Errorf("invalid rnglist offset %d (max %d)", off, len(rl))
 	}
-	b := &buf{name: ".debug_rnglists", data: o.sec.rnglists[off:], off: int(off), bo: o.byteOrder}
+	b := &buf{name: ".debug_rnglists", data: rl[off:], off: int(off), bo: o.byteOrder}
 	base := h.base
 	addr := func(idx uint64) (uint64, error) {
 		a, ok := o.debugAddr(h, idx)
@@ -728,4 +747,21 @@ func (o *Object) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64,
 			dst = append(dst, [2]uint64{s, s + n})
 		}
 	}
+}
+
+// secOf returns the sections h's DIEs are read from.
+func (o *Object) secOf(h *cuHeader) *debugSections {
+	if h.dwo != nil {
+		return &h.dwo.debugSections
+	}
+	return o.sec
+}
+
+// rnglistsOf returns the .debug_rnglists h's range lists are in: a split
+// unit's own (.debug_rnglists.dwo), else the object's.
+func (o *Object) rnglistsOf(h *cuHeader) []byte {
+	if h.dwo != nil {
+		return h.dwo.rnglists
+	}
+	return o.sec.rnglists
 }

@@ -8,11 +8,22 @@ func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
 			return &fi.dies[i], true
 		}
 	}
-	u := o.units.unitAt(off)
-	if u == nil {
-		return nil, false
+	var h *cuHeader
+	switch {
+	case fi != nil && fi.h != nil && fi.h.dwo != nil:
+		// A split unit's references stay within its .dwo unit.
+		if off < fi.h.dieOff || off >= fi.h.end {
+			return nil, false
+		}
+		h = fi.h
+	default:
+		u := o.units.unitAt(off)
+		if u == nil {
+			return nil, false
+		}
+		h = &u.h
 	}
-	r, err := o.newDIEReader(&u.h)
+	r, err := o.newDIEReader(h)
 	if err != nil {
 		return nil, false
 	}
@@ -21,7 +32,7 @@ func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
 	if a == nil || r.b.err != nil {
 		return nil, false
 	}
-	di, _, _, _ := o.readDieInfo(&u.h, off, a, r.vals)
+	di, _, _, _ := o.readDieInfo(h, off, a, r.vals)
 	return &di, true
 }
 
@@ -65,7 +76,7 @@ func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
 		if r.declFile < 0 && d.declFile >= 0 {
 			r.declFile = int64(d.declFile)
 			r.declFileImplicit = d.flags&dieDeclFileImplicit != 0
-			if fi != nil {
+			if fi != nil && (fi.h == nil || fi.h.dwo == nil) {
 				if _, local := fi.byOff(d.off); !local {
 					r.declUnit = o.units.unitAt(d.off)
 				}
@@ -164,6 +175,13 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	if u != nil {
 		lt, _ = o.lineTable(u)
 		fi, _ = o.functions(u)
+		if u.split != nil && opts.Style == StyleLLVM {
+			// Split DWARF: the DIEs are in the unit's .dwo (llvm-symbolizer
+			// reads it; binutils 2.40 does not).
+			if sfi, _ := o.splitFunctions(u); sfi != nil {
+				fi = sfi
+			}
+		}
 		if fi != nil {
 			chain = fi.chain(pc)
 			if opts.Style == StyleGNU {

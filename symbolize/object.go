@@ -19,7 +19,9 @@ type Object struct {
 	buildID   []byte
 	byteOrder binary.ByteOrder
 
-	files []*mappedFile // the binary and its debug file, unmapped by Close
+	files   []*mappedFile // the binary, its debug file and .dwo files, unmapped by Close
+	filesMu sync.Mutex    // .dwo files are added by lookups
+	ext     extStrings    // the strings of .dwo files
 
 	sec         *debugSections // nil without DWARF
 	units       unitIndex
@@ -147,12 +149,14 @@ func (o *Object) Close() error {
 	}
 	o.sec, o.units, o.syms = nil, unitIndex{}, symtab{}
 	var err error
+	o.filesMu.Lock()
 	for _, m := range o.files {
 		if cerr := m.close(); cerr != nil && err == nil {
 			err = fmt.Errorf("symbolize: close %s: %w", o.path, cerr)
 		}
 	}
 	o.files = nil
+	o.filesMu.Unlock()
 	return err
 }
 

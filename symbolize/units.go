@@ -22,6 +22,10 @@ type unit struct {
 	funcsOnce sync.Once
 	funcs     *funcIndex
 	funcsErr  error
+
+	// A skeleton unit's .dwo (split DWARF): dwo.name is "" otherwise.
+	dwo   splitRef
+	split *splitUnit
 }
 
 // unitRange maps an address range to a unit. The index is sorted by end with
@@ -112,15 +116,26 @@ func (o *Object) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 		return nil, ranges, nil
 	}
 	u := &unit{h: h, stmtList: -1}
+	if h.version >= 5 && h.unitType == 4 { // DW_UT_skeleton
+		u.dwo.id, u.dwo.hasID = h.dwoID, true
+	}
 	// The bases first: strx and addrx values before them depend on them.
-	var compDir, entry attrVal
+	var compDir, entry, dwoName attrVal
 	for i, s := range a.attrs {
 		v := r.vals[i]
 		switch s.attr {
 		case atStrOffsetsBase:
 			u.h.strOffsetsBase = v.v
-		case atAddrBase:
+		case atAddrBase, atGNUAddrBase:
 			u.h.addrBase = v.v
+		case atDwoName, atGNUDwoName:
+			dwoName = v
+		case atGNUDwoID:
+			if v.kind == valConst {
+				u.dwo.id, u.dwo.hasID = v.v, true
+			}
+		case atGNURangesBase:
+			u.dwo.rangesBase = v.v
 		case atRnglistsBase:
 			u.h.rnglistsBase = v.v
 		case atCompDir:
@@ -147,6 +162,12 @@ func (o *Object) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 		u.h.base = a
 	}
 	u.compDir = o.str(o.strOf(&u.h, compDir))
+	if dwoName.kind != valNone {
+		u.dwo.name = o.str(o.strOf(&u.h, dwoName))
+		if u.dwo.name != "" {
+			u.split = &splitUnit{}
+		}
+	}
 	return u, ranges, nil
 }
 

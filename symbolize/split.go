@@ -1,0 +1,319 @@
+package symbolize
+
+import (
+	"bytes"
+	"debug/elf"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// Split DWARF (gcc/clang -gsplit-dwarf): the binary keeps a skeleton unit
+// per compilation unit (its ranges, line table and .debug_addr) and names a
+// .dwo file holding the unit's DIEs. As llvm-symbolizer does, a skeleton's
+// function and inline tree is read from the .dwo found at DW_AT_dwo_name
+// (relative to DW_AT_comp_dir) whose unit carries the skeleton's DWO id;
+// file names and lines stay the skeleton's line table. The .dwo is opened
+// on the unit's first lookup. binutils' addr2line does not read .dwo files,
+// so the GNU style keeps answering from the skeleton alone.
+
+// DWARF attributes of split units: DWARF 5 and the GNU extension to DWARF 4.
+const (
+	atDwoName        = 0x76
+	atGNUDwoName     = 0x2130
+	atGNUDwoID       = 0x2131
+	atGNURangesBase  = 0x2132
+	atGNUAddrBase    = 0x2133
+	unitSplitCompile = 5
+)
+
+// splitRef is what a skeleton unit says about its .dwo.
+type splitRef struct {
+	name       string // DW_AT_dwo_name or DW_AT_GNU_dwo_name; "" for a unit that is not a skeleton
+	id         uint64 // the DWO id, from the unit header (v5) or DW_AT_GNU_dwo_id
+	hasID      bool
+	rangesBase uint64 // DW_AT_GNU_ranges_base (DWARF 4)
+}
+
+// splitUnit is a skeleton's unit in its .dwo, read once on first use.
+type splitUnit struct {
+	once  sync.Once
+	h     *cuHeader // nil when the .dwo is missing or has no matching unit
+	path  string
+	err   error
+	funcs struct {
+		once sync.Once
+		fi   *funcIndex
+		err  error
+	}
+}
+
+// dwoSections are the DWARF sections of one .dwo file. Its strings live in
+// the object's extStrings space, at strBase and infoBase.
+type dwoSections struct {
+	debugSections
+	strBase, infoBase uint64
+}
+
+// extRef turns a string value read from the .dwo (a strRef tagged with the
+// .dwo's own section) into a reference in the object's extended space.
+func (d *dwoSections) extRef(v uint64) strRef {
+	off := v & strOffMask
+	switch v &^ strOffMask {
+	case strSecStr:
+		if off < uint64(len(d.str)) {
+			return strRef(strSecExt | (d.strBase + off))
+		}
+	case strSecInfo:
+		if off < uint64(len(d.info)) {
+			return strRef(strSecExt | (d.infoBase + off))
+		}
+	}
+	return noStr
+}
+
+// extStrings gives the string-bearing sections of .dwo files one offset
+// space, so that a strRef (and the name caches keyed by it) still names a
+// string in any of an object's files. Segments are only ever added.
+type extStrings struct {
+	mu   sync.Mutex
+	next uint64
+	segs atomic.Pointer[[]extSeg]
+}
+
+type extSeg struct {
+	base uint64
+	data []byte
+}
+
+// add places data in the space and returns its base.
+func (e *extStrings) add(data []byte) uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	base := e.next
+	e.next += uint64(len(data)) + 1 // +1: an empty section still gets its own base
+	var segs []extSeg
+	if p := e.segs.Load(); p != nil {
+		segs = append(segs, *p...)
+	}
+	segs = append(segs, extSeg{base: base, data: data})
+	e.segs.Store(&segs)
+	return base
+}
+
+// find returns the section holding off and the offset in it.
+func (e *extStrings) find(off uint64) ([]byte, uint64) {
+	p := e.segs.Load()
+	if p == nil {
+		return nil, 0
+	}
+	segs := *p
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].base > off }) - 1
+	if i < 0 || off-segs[i].base >= uint64(len(segs[i].data)) {
+		return nil, 0
+	}
+	return segs[i].data, off - segs[i].base
+}
+
+// splitHeader returns the header of u's unit in its .dwo, opening the file
+// on first use; nil when u is not a skeleton or its .dwo cannot be used.
+func (o *Object) splitHeader(u *unit) *cuHeader {
+	if u.split == nil {
+		return nil
+	}
+	s := u.split
+	s.once.Do(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.h, s.err = nil, fmt.Errorf("%s: panic: %v", s.path, p)
+			}
+		}()
+		s.h, s.path, s.err = o.openSplitUnit(u)
+	})
+	return s.h
+}
+
+// dwoCandidates lists where the .dwo of a skeleton may be: where llvm
+// looks (DW_AT_dwo_name, relative to DW_AT_comp_dir) first, then, for
+// artifacts moved away from their build directory, next to the binary
+// and next to its separate debug file.
+func (o *Object) dwoCandidates(u *unit) []string {
+	name := u.dwo.name
+	var c []string
+	if filepath.IsAbs(name) {
+		c = append(c, name)
+	} else {
+		c = append(c, filepath.Join(u.compDir, name))
+	}
+	for _, dir := range []string{filepath.Dir(o.path), filepath.Dir(o.debugPath)} {
+		if !filepath.IsAbs(name) {
+			c = append(c, filepath.Join(dir, name))
+		}
+		c = append(c, filepath.Join(dir, filepath.Base(name)))
+	}
+	out := c[:0]
+	for i, p := range c {
+		if !slicesContains(c[:i], p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *Object) openSplitUnit(u *unit) (*cuHeader, string, error) {
+	var firstErr error
+	for _, p := range o.dwoCandidates(u) {
+		h, err := o.openDWO(p, u)
+		if err == nil {
+			return h, p, nil
+		}
+		if firstErr == nil && !os.IsNotExist(err) {
+			firstErr = err
+		}
+	}
+	if firstErr == nil {
+		firstErr = fmt.Errorf("%s: not found", u.dwo.name)
+	}
+	return nil, "", firstErr
+}
+
+// openDWO maps the .dwo at path and returns the header of its unit with
+// u's DWO id. The mapping is kept (and unmapped by Close) only on success.
+func (o *Object) openDWO(path string, u *unit) (*cuHeader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := mapFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	h, err := o.readDWO(path, m, u)
+	if err != nil {
+		m.close()
+		return nil, err
+	}
+	o.filesMu.Lock()
+	o.files = append(o.files, m)
+	o.filesMu.Unlock()
+	return h, nil
+}
+
+func (o *Object) readDWO(path string, m *mappedFile, u *unit) (*cuHeader, error) {
+	ef, err := elf.NewFile(bytes.NewReader(m.data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d := &dwoSections{}
+	d.file = m
+	for _, s := range []struct {
+		name string
+		dst  *[]byte
+	}{
+		{".debug_info.dwo", &d.info},
+		{".debug_abbrev.dwo", &d.abbrev},
+		{".debug_str.dwo", &d.str},
+		{".debug_str_offsets.dwo", &d.strOffsets},
+		{".debug_rnglists.dwo", &d.rnglists},
+	} {
+		if *s.dst, err = sectionData(ef, m.data, s.name); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if sec := ef.Section(".debug_info.dwo"); sec != nil && sec.Flags&elf.SHF_COMPRESSED == 0 {
+		d.infoMapped, d.infoOff = true, sec.Offset
+	}
+	if len(d.info) == 0 {
+		return nil, fmt.Errorf("%s: no .debug_info.dwo", path)
+	}
+	for off := uint64(0); off < uint64(len(d.info)); {
+		h, err := parseUnitHeader(d.info, off, o.byteOrder)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		off = h.end
+		h.dwo = d
+		id, hasID := h.dwoID, h.version >= 5
+		if h.version >= 5 && h.unitType != unitSplitCompile {
+			continue
+		}
+		if h.version < 5 {
+			// DWARF 4: the id is an attribute of the unit's root DIE.
+			id, hasID, err = o.gnuDWOID(&h)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		if !hasID || !u.dwo.hasID || id != u.dwo.id {
+			continue
+		}
+		// The skeleton's bases: .debug_addr is the binary's; a DWARF 5
+		// .dwo's string offsets and range lists start after their
+		// section headers (8 and 12 bytes, twice the offset size in
+		// DWARF64), the GNU extension's have none.
+		h.addrBase = u.h.addrBase
+		h.base = u.h.base
+		if h.version >= 5 {
+			h.strOffsetsBase = uint64(2 * h.offSize())
+			h.rnglistsBase = uint64(2*h.offSize() + 4)
+		} else {
+			h.rangesBase = u.dwo.rangesBase
+		}
+		d.strBase = o.ext.add(d.str)
+		d.infoBase = o.ext.add(d.info)
+		return &h, nil
+	}
+	return nil, fmt.Errorf("%s: no unit with DWO id 0x%x", path, u.dwo.id)
+}
+
+// gnuDWOID reads DW_AT_GNU_dwo_id from the root DIE of a DWARF 4 .dwo unit.
+func (o *Object) gnuDWOID(h *cuHeader) (uint64, bool, error) {
+	r, err := o.newDIEReader(h)
+	if err != nil {
+		return 0, false, err
+	}
+	_, a, _ := r.next(func(uint32) bool { return true })
+	if r.b.err != nil {
+		return 0, false, r.b.err
+	}
+	if a == nil {
+		return 0, false, nil
+	}
+	for i, s := range a.attrs {
+		if s.attr == atGNUDwoID && r.vals[i].kind == valConst {
+			return r.vals[i].v, true, nil
+		}
+	}
+	return 0, false, nil
+}
+
+// splitFunctions returns the function index of u's unit in its .dwo,
+// decoding it on first use; nil when u has no usable .dwo.
+func (o *Object) splitFunctions(u *unit) (*funcIndex, error) {
+	h := o.splitHeader(u)
+	if h == nil {
+		return nil, u.split.err
+	}
+	s := u.split
+	s.funcs.once.Do(func() {
+		s.funcs.fi, s.funcs.err = o.decodeFunctionsOf(h)
+		h.dwo.releaseInfo(h.off, h.end)
+		if s.funcs.fi != nil {
+			s.funcs.fi.named = make([]atomic.Pointer[named], len(s.funcs.fi.dies))
+		}
+	})
+	return s.funcs.fi, s.funcs.err
+}
