@@ -13,7 +13,7 @@ SHARED    ?= ../shared
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: all build test unit fuzz-short fuzz-long demo bench lint testdata clean
+.PHONY: all build test unit race fuzz-short fuzz-long demo bench lint testdata clean
 
 all: build
 
@@ -24,11 +24,23 @@ build:
 # tool or ../shared is missing), then a few seconds of every fuzz target.
 # testreport prints a line per package, failing tests' output and every
 # skip with its reason (plain go test shows reasons only with -v).
-test: unit fuzz-short
+test: unit race fuzz-short
 
-unit:
-	$(GO) build -o bin/testreport ./internal/cmd/testreport
+bin/testreport: $(wildcard internal/cmd/testreport/*.go)
+	$(GO) build -o $@ ./internal/cmd/testreport
+
+unit: bin/testreport
 	$(GO) test -count=1 -timeout 8m -json ./... | bin/testreport
+
+# The packages with concurrent lookups (symbolize's lazy caches, dropin's
+# parallel batches, resolve's per-module fan-out) under the race detector,
+# which needs cgo and a C compiler.
+RACE_PKGS := ./symbolize/ ./dropin/ ./resolve/
+race: bin/testreport
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
+		echo "$(GO) test -race $(RACE_PKGS)"; \
+		$(GO) test -race -count=1 -timeout 8m -json $(RACE_PKGS) | bin/testreport; \
+	else echo "race: skipped: the race detector needs cgo and a C compiler ($$($(GO) env CC))"; fi
 
 fuzz-short:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh

@@ -41,6 +41,7 @@ type llvmConfig struct {
 	basenames bool
 	debugDirs []string
 	fallback  string // --fallback-debug-path
+	dwp       string // --dwp
 	print     printConfig
 	inputs    []string
 }
@@ -81,7 +82,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModuleCache(env.Open, &symbolize.Options{DebugFileDirectories: cfg.debugDirs, FallbackDebugPath: cfg.fallback}, defaultCacheSize),
+		modules: newModuleCache(env.Open, &symbolize.Options{DebugFileDirectories: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp}, defaultCacheSize),
 	}
 	defer s.modules.close()
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)
@@ -210,6 +211,9 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	c.debugDirs = p.all(idDebugFileDirectory)
 	if a, ok := p.last(idFallbackDebugPath); ok {
 		c.fallback = a.value
+	}
+	if a, ok := p.last(idDwp); ok {
+		c.dwp = a.value
 	}
 	c.inputs = p.inputs
 	c.print.style = c.style

@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"debug/elf"
 	"os"
 	"path/filepath"
 	"testing"
@@ -97,4 +98,33 @@ func TestErrorNamesFile(t *testing.T) {
 	if want := "symbolize: open "; len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
 		t.Errorf("error %q does not start with %q", err, want)
 	}
+}
+
+// FuzzCUIndex feeds arbitrary bytes to the .debug_cu_index decoder of DWARF
+// packages: no panic, and a decoded index has no more rows than hash slots.
+func FuzzCUIndex(f *testing.F) {
+	for _, name := range []string{"split-dw5-dwp/prog.dwp", "split-dw4-dwp/prog.dwp"} {
+		ef, err := elf.Open(filepath.Join("..", "testdata", "elf", name))
+		if err != nil {
+			continue
+		}
+		if s := ef.Section(".debug_cu_index"); s != nil {
+			if data, err := s.Data(); err == nil {
+				f.Add(data)
+			}
+		}
+		ef.Close()
+	}
+	f.Add([]byte{5, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
+	o := &Object{byteOrder: littleEndian}
+	f.Fuzz(func(t *testing.T, sec []byte) {
+		idx, err := parseCUIndex(sec, o)
+		if err != nil {
+			return
+		}
+		slots := uint64(o.byteOrder.Uint32(sec[12:]))
+		if uint64(len(idx.rows)) > slots {
+			t.Fatalf("%d rows from %d slots", len(idx.rows), slots)
+		}
+	})
 }

@@ -22,6 +22,9 @@ type Object struct {
 	files   []*mappedFile // the binary, its debug file and .dwo files, unmapped by Close
 	filesMu sync.Mutex    // .dwo files are added by lookups
 	ext     extStrings    // the strings of .dwo files
+	dwpPath string        // Options.DWPPath
+	dwpOnce sync.Once
+	dwp     dwpState
 
 	sec         *debugSections // nil without DWARF
 	units       unitIndex
@@ -75,7 +78,7 @@ func Open(path string, opts *Options) (o *Object, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
 	}
-	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*mappedFile{m}}
+	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*mappedFile{m}, dwpPath: opts.DWPPath}
 	dwarfData := m
 	o.buildID = BuildIDOf(ef)
 	o.syms, _ = readSymtab(ef)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -55,6 +56,8 @@ type splitUnit struct {
 // the object's extStrings space, at strBase and infoBase.
 type dwoSections struct {
 	debugSections
+	path              string
+	cuIndex           []byte // .debug_cu_index: a package's unit table
 	strBase, infoBase uint64
 }
 
@@ -154,26 +157,28 @@ func (o *Object) dwoCandidates(u *unit) []string {
 		}
 		c = append(c, filepath.Join(dir, filepath.Base(name)))
 	}
-	out := c[:0]
-	for i, p := range c {
-		if !slicesContains(c[:i], p) {
+	var out []string
+	for _, p := range c {
+		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 func (o *Object) openSplitUnit(u *unit) (*cuHeader, string, error) {
+	// A package (.dwp) first, as llvm-symbolizer does; then the unit's
+	// own .dwo file.
 	var firstErr error
+	if p, err := o.dwpPackage(); p != nil {
+		h, err := o.dwpUnit(p, u)
+		if err == nil {
+			return h, p.path, nil
+		}
+		firstErr = err
+	} else if err != nil && !os.IsNotExist(err) {
+		firstErr = err
+	}
 	for _, p := range o.dwoCandidates(u) {
 		h, err := o.openDWO(p, u)
 		if err == nil {
@@ -192,6 +197,21 @@ func (o *Object) openSplitUnit(u *unit) (*cuHeader, string, error) {
 // openDWO maps the .dwo at path and returns the header of its unit with
 // u's DWO id. The mapping is kept (and unmapped by Close) only on success.
 func (o *Object) openDWO(path string, u *unit) (*cuHeader, error) {
+	d, err := o.mapDWO(path)
+	if err != nil {
+		return nil, err
+	}
+	h, err := o.dwoUnit(d, u)
+	if err != nil {
+		d.file.close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	o.keepDWO(d)
+	return h, nil
+}
+
+// mapDWO maps a .dwo or .dwp file and reads its DWARF sections.
+func (o *Object) mapDWO(path string) (*dwoSections, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -201,23 +221,29 @@ func (o *Object) openDWO(path string, u *unit) (*cuHeader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	h, err := o.readDWO(path, m, u)
+	d, err := readDWOSections(path, m)
 	if err != nil {
 		m.close()
 		return nil, err
 	}
-	o.filesMu.Lock()
-	o.files = append(o.files, m)
-	o.filesMu.Unlock()
-	return h, nil
+	return d, nil
 }
 
-func (o *Object) readDWO(path string, m *mappedFile, u *unit) (*cuHeader, error) {
+// keepDWO makes d's strings addressable and its mapping owned by o.
+func (o *Object) keepDWO(d *dwoSections) {
+	d.strBase = o.ext.add(d.str)
+	d.infoBase = o.ext.add(d.info)
+	o.filesMu.Lock()
+	o.files = append(o.files, d.file)
+	o.filesMu.Unlock()
+}
+
+func readDWOSections(path string, m *mappedFile) (*dwoSections, error) {
 	ef, err := elf.NewFile(bytes.NewReader(m.data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	d := &dwoSections{}
+	d := &dwoSections{path: path}
 	d.file = m
 	for _, s := range []struct {
 		name string
@@ -228,6 +254,7 @@ func (o *Object) readDWO(path string, m *mappedFile, u *unit) (*cuHeader, error)
 		{".debug_str.dwo", &d.str},
 		{".debug_str_offsets.dwo", &d.strOffsets},
 		{".debug_rnglists.dwo", &d.rnglists},
+		{".debug_cu_index", &d.cuIndex},
 	} {
 		if *s.dst, err = sectionData(ef, m.data, s.name); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -239,44 +266,54 @@ func (o *Object) readDWO(path string, m *mappedFile, u *unit) (*cuHeader, error)
 	if len(d.info) == 0 {
 		return nil, fmt.Errorf("%s: no .debug_info.dwo", path)
 	}
+	return d, nil
+}
+
+// dwoUnit returns the header of the split unit with u's DWO id in the
+// .dwo file d.
+func (o *Object) dwoUnit(d *dwoSections, u *unit) (*cuHeader, error) {
 	for off := uint64(0); off < uint64(len(d.info)); {
 		h, err := parseUnitHeader(d.info, off, o.byteOrder)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, err
 		}
 		off = h.end
 		h.dwo = d
-		id, hasID := h.dwoID, h.version >= 5
-		if h.version >= 5 && h.unitType != unitSplitCompile {
-			continue
+		id, hasID, err := o.splitUnitID(&h)
+		if err != nil {
+			return nil, err
 		}
-		if h.version < 5 {
-			// DWARF 4: the id is an attribute of the unit's root DIE.
-			id, hasID, err = o.gnuDWOID(&h)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
+		if hasID && u.dwo.hasID && id == u.dwo.id {
+			o.inheritSkeleton(&h, u, dwpRow{})
+			return &h, nil
 		}
-		if !hasID || !u.dwo.hasID || id != u.dwo.id {
-			continue
-		}
-		// The skeleton's bases: .debug_addr is the binary's; a DWARF 5
-		// .dwo's string offsets and range lists start after their
-		// section headers (8 and 12 bytes, twice the offset size in
-		// DWARF64), the GNU extension's have none.
-		h.addrBase = u.h.addrBase
-		h.base = u.h.base
-		if h.version >= 5 {
-			h.strOffsetsBase = uint64(2 * h.offSize())
-			h.rnglistsBase = uint64(2*h.offSize() + 4)
-		} else {
-			h.rangesBase = u.dwo.rangesBase
-		}
-		d.strBase = o.ext.add(d.str)
-		d.infoBase = o.ext.add(d.info)
-		return &h, nil
 	}
-	return nil, fmt.Errorf("%s: no unit with DWO id 0x%x", path, u.dwo.id)
+	return nil, fmt.Errorf("no unit with DWO id 0x%x", u.dwo.id)
+}
+
+// splitUnitID returns the DWO id of a split unit: from its header (DWARF
+// 5) or DW_AT_GNU_dwo_id (DWARF 4); none for other units.
+func (o *Object) splitUnitID(h *cuHeader) (uint64, bool, error) {
+	if h.version >= 5 {
+		return h.dwoID, h.unitType == unitSplitCompile, nil
+	}
+	return o.gnuDWOID(h)
+}
+
+// inheritSkeleton gives a split unit the bases it takes from its skeleton
+// and its package row: .debug_addr is the binary's; a DWARF 5 unit's string
+// offsets and range lists start after their section headers (8 and 12
+// bytes, twice the offset size in DWARF64), the GNU extension's have none.
+func (o *Object) inheritSkeleton(h *cuHeader, u *unit, row dwpRow) {
+	h.addrBase = u.h.addrBase
+	h.base = u.h.base
+	h.strOffsetsBase = row.strOffsets
+	if h.version >= 5 {
+		h.strOffsetsBase += uint64(2 * h.offSize())
+		h.rnglistsBase = row.rnglists + uint64(2*h.offSize()+4)
+	} else {
+		h.rangesBase = u.dwo.rangesBase
+	}
 }
 
 // gnuDWOID reads DW_AT_GNU_dwo_id from the root DIE of a DWARF 4 .dwo unit.

@@ -12,6 +12,10 @@ type Options struct {
 	// binary's own directory and its .debug/ and before the debug-file
 	// directories (llvm-symbolizer's --fallback-debug-path).
 	FallbackDebugPath string
+	// DWPPath is the DWARF package holding split units (llvm-symbolizer's
+	// --dwp); "" means <debug file>.dwp, the debug file being the binary
+	// itself unless a separate one was found.
+	DWPPath string
 }
 
 // FunctionNames selects which name a frame carries, as llvm-symbolizer's

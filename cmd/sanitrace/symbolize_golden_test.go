@@ -51,6 +51,14 @@ var faceGoldenFixtures = []faceGoldenFixture{
 	{name: "debuglink/prog", src: "c-O2-dw5-pie"},
 	{name: "buildid/prog", src: "cxx-O2-dw5", maxFuncs: 20, maxInl: 8,
 		extra: []string{"--debug-file-directory=" + faceFixtureDir + "/buildid/debug"}},
+	// Split DWARF: the same binary with its .dwo next to it (found by
+	// sanitrace only: the recorded DW_AT_comp_dir does not exist) and with
+	// a .dwp package (found by llvm-symbolizer too, so the reference).
+	// addr2line reads neither and answers from the skeletons.
+	{name: "split-dw5-dwp/prog", src: "cxx-O2-dw5", maxFuncs: 20, maxInl: 8},
+	{name: "split-dw5/prog", src: "cxx-O2-dw5", ref: "split-dw5-dwp/prog", maxFuncs: 20, maxInl: 8},
+	{name: "split-dw4-dwp/prog", src: "c-O2-dw4-pie"},
+	{name: "split-dw4/prog", src: "c-O2-dw4-pie", ref: "split-dw4-dwp/prog"},
 	// Rust (rustc 1.95, DWARF 4): legacy "_ZN...17h<hash>E" names, which
 	// llvm 14 demangles as Itanium names and addr2line with libiberty's
 	// Rust demangler, and v0 "_R" names.
