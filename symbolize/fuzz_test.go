@@ -128,3 +128,40 @@ func FuzzCUIndex(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSplitDWARF: a binary with split units, its .dwo next to it and a
+// .dwp package, all three fuzzed. Lookups must not panic or hang, whatever
+// the .dwo and the package hold.
+func FuzzSplitDWARF(f *testing.F) {
+	read := func(name string) []byte {
+		data, _ := os.ReadFile(filepath.Join("..", "testdata", "elf", name))
+		return data
+	}
+	bin, dwo, dwp := read("split-dw4/prog"), read("split-dw4/split-prog.dwo"), read("split-dw4-dwp/prog.dwp")
+	if bin != nil {
+		f.Add(bin, dwo, []byte(nil))
+		f.Add(bin, []byte(nil), dwp)
+		f.Add(bin, dwo[:len(dwo)/2], dwp[:len(dwp)/3])
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, bin, dwo, dwp []byte) {
+		for name, data := range map[string][]byte{"obj": bin, "split-prog.dwo": dwo, "obj.dwp": dwp} {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o, err := Open(filepath.Join(dir, "obj"), &Options{DebugFileDirectories: []string{}})
+		if o == nil {
+			if err == nil {
+				t.Fatal("nil object without error")
+			}
+			return
+		}
+		defer o.Close()
+		for _, a := range []uint64{0x1090, 0x10a4, 0x1100, 0x1220, 0x1238, 0x1290} {
+			if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true}); len(fr) == 0 {
+				t.Fatal("no frames")
+			}
+		}
+	})
+}
