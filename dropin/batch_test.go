@@ -14,8 +14,14 @@ import (
 
 // runLLVMFrom runs the face on stdin read through r.
 func runLLVMFrom(args []string, r io.Reader, open Opener) (stdout, stderr string) {
+	return runLLVMDirect(args, r, open, 0)
+}
+
+// runLLVMDirect is runLLVMFrom with the direct-write threshold set (0:
+// the default; 1: every batch chunk bypasses the stdout buffer).
+func runLLVMDirect(args []string, r io.Reader, open Opener, directMin int) (stdout, stderr string) {
 	var o, e bytes.Buffer
-	RunLLVMSymbolizer(args, Env{Stdin: r, Stdout: &o, Stderr: &e, Open: open, Version: "test"})
+	RunLLVMSymbolizer(args, Env{Stdin: r, Stdout: &o, Stderr: &e, Open: open, Version: "test", directWriteMin: directMin})
 	return o.String(), e.String()
 }
 
@@ -53,12 +59,14 @@ func TestBatchMatchesLineByLine(t *testing.T) {
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			wantOut, wantErr := runLLVMFrom(args, iotest.OneByteReader(strings.NewReader(in.String())), fakeOpener)
-			gotOut, gotErr := runLLVMFrom(args, strings.NewReader(in.String()), fakeOpener)
-			if gotOut != wantOut {
-				t.Errorf("batched stdout differs from line-by-line (%d vs %d bytes)", len(gotOut), len(wantOut))
-			}
-			if gotErr != wantErr {
-				t.Errorf("batched stderr differs from line-by-line:\n%s\nvs\n%s", gotErr, wantErr)
+			for _, direct := range []int{0, 1} {
+				gotOut, gotErr := runLLVMDirect(args, strings.NewReader(in.String()), fakeOpener, direct)
+				if gotOut != wantOut {
+					t.Errorf("direct=%d: batched stdout differs from line-by-line (%d vs %d bytes)", direct, len(gotOut), len(wantOut))
+				}
+				if gotErr != wantErr {
+					t.Errorf("direct=%d: batched stderr differs from line-by-line:\n%s\nvs\n%s", direct, gotErr, wantErr)
+				}
 			}
 			if n := strings.Count(wantOut, "/src/t.c"); n < maxBatch {
 				t.Errorf("only %d answers name the fixture's source file", n)
@@ -83,9 +91,11 @@ func TestBatchEngine(t *testing.T) {
 		}
 		args := []string{"--obj=" + bin, "--inlining", "--demangle"}
 		wantOut, wantErr := runLLVMFrom(args, iotest.OneByteReader(strings.NewReader(in.String())), OpenEngine)
-		gotOut, gotErr := runLLVMFrom(args, strings.NewReader(in.String()), OpenEngine)
-		if gotOut != wantOut || gotErr != wantErr {
-			t.Errorf("%s: batched output differs from line-by-line (%d vs %d bytes)", name, len(gotOut), len(wantOut))
+		for _, direct := range []int{0, 1} {
+			gotOut, gotErr := runLLVMDirect(args, strings.NewReader(in.String()), OpenEngine, direct)
+			if gotOut != wantOut || gotErr != wantErr {
+				t.Errorf("%s, direct=%d: batched output differs from line-by-line (%d vs %d bytes)", name, direct, len(gotOut), len(wantOut))
+			}
 		}
 		if !strings.Contains(wantOut, ".c") && !strings.Contains(wantOut, ".cc") {
 			t.Errorf("%s: no source locations in the answers", name)

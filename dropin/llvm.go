@@ -22,6 +22,10 @@ type Env struct {
 	Open    Opener
 	Version string
 	Name    string // program name in addr2line's messages (its argv[0]); "" means "addr2line"
+
+	// directWriteMin overrides the size from which a batch's answer chunk
+	// bypasses the stdout buffer (tests exercise both paths); 0: default.
+	directWriteMin int
 }
 
 func (e *Env) getenv(k string) string {
@@ -104,10 +108,23 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		// allocates dies at once. The default GOGC=100 lets the heap grow
 		// to twice the index before collecting, which on big C++ binaries
 		// means peak RSS above llvm-symbolizer's for nothing: 35 costs a
-		// few percent of CPU and saves a quarter of the peak.
-		defer debug.SetGCPercent(debug.SetGCPercent(stdinGCPercent))
+		// few percent of CPU and saves a quarter of the peak. It is set
+		// after the first batch: collecting while a module is opened
+		// (tens of MB of inflated sections, all kept) is pure cost, 40-60 ms
+		// of a one-address run on a Go binary.
+		prev := -1
+		s.afterFirstBatch = func() { prev = debug.SetGCPercent(stdinGCPercent) }
+		defer func() {
+			if prev >= 0 {
+				debug.SetGCPercent(prev)
+			}
+		}()
 	}
-	s.serveStdin(bufio.NewReaderSize(env.Stdin, stdinBufferSize), out)
+	direct := env.directWriteMin
+	if direct <= 0 {
+		direct = directWriteMin
+	}
+	s.serveStdin(bufio.NewReaderSize(env.Stdin, stdinBufferSize), out, env.Stdout, direct)
 	return 0
 }
 
@@ -127,8 +144,8 @@ const stdinGCPercent = 35
 // runtime writes one query and waits for its answer, so a pipe still gets
 // every answer at once, while a file or a burst of queries is answered in
 // parallel and written in large blocks.
-func (s *llvmSession) serveStdin(r *bufio.Reader, out *bufio.Writer) {
-	b := newBatcher(s, out)
+func (s *llvmSession) serveStdin(r *bufio.Reader, out *bufio.Writer, raw io.Writer, directMin int) {
+	b := newBatcher(s, out, raw, directMin)
 	for {
 		line, tooLong, err := readLine(r, maxQueryLine)
 		if line == "" && !tooLong && err != nil {
@@ -140,6 +157,10 @@ func (s *llvmSession) serveStdin(r *bufio.Reader, out *bufio.Writer) {
 		}
 		if b.full() || !completeLineBuffered(r) {
 			b.run()
+			if s.afterFirstBatch != nil {
+				s.afterFirstBatch()
+				s.afterFirstBatch = nil
+			}
 		}
 		if !completeLineBuffered(r) {
 			// The next read may block: the reader is waiting for this answer.
@@ -231,6 +252,9 @@ type llvmSession struct {
 	modules *moduleCache
 	printer printer
 	errOut  io.Writer // set in stdin mode: where rejected lines are explained
+	// afterFirstBatch, if set, runs once when the first stdin batch has
+	// been answered.
+	afterFirstBatch func()
 }
 
 // answerStdin answers one stdin line. Unlike v14, which echoes a line it
