@@ -122,7 +122,7 @@ func TestSymbolizeSplitDWARFLive(t *testing.T) {
 				t.Errorf("stderr: %s", stderr)
 			}
 			if got != want {
-				t.Errorf("%d addresses; first difference:\n%s", strings.Count(addrs, "\n"), firstDiff(got, want))
+				t.Errorf("%d addresses; first difference:\n%s", strings.Count(addrs, "\n"), faceFirstDiff(want, got))
 			}
 			if strings.Count(got, `"FunctionName"`) <= strings.Count(addrs, "\n") {
 				t.Errorf("no inlined frames at all: the split units were not read")
@@ -141,7 +141,7 @@ func TestSymbolizeSplitDWARFLive(t *testing.T) {
 		got, _, _ := faceRunFace(t, "llvm-symbolizer", args, addrs)
 		want, _, _ := faceRunTool(t, "llvm-symbolizer", args, addrs)
 		if got != want {
-			t.Errorf("first difference:\n%s", firstDiff(got, want))
+			t.Errorf("first difference:\n%s", faceFirstDiff(want, got))
 		}
 	})
 }
@@ -177,22 +177,4 @@ func faceDisassembly(t *testing.T, bin string) string {
 		out = out[i:]
 	}
 	return string(out)
-}
-
-// firstDiff shows the first differing line of two outputs.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return "sanitrace:       " + gl + "\nllvm-symbolizer: " + wl
-		}
-	}
-	return "(none)"
 }
