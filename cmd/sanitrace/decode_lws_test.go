@@ -121,14 +121,7 @@ func TestDecodeLWSEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, mode := range []struct {
-		name  string
-		flags []string
-		pie   bool
-	}{
-		{"no-pie", []string{"-no-pie"}, false},
-		{"pie", []string{"-fPIE", "-pie"}, true},
-	} {
+	for _, mode := range allocsBuildModes {
 		t.Run(mode.name, func(t *testing.T) {
 			bin, base, allocs := buildAllocs(t, mode.flags...)
 			text := readTextRanges(t, bin)

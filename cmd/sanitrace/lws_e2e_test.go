@@ -182,15 +182,19 @@ func frameKey(f render.JSONFrame) string {
 	return fmt.Sprintf("%s %s:%d", fn, file, f.Line)
 }
 
+// allocsBuildModes are the two ways the allocs fixture program is built:
+// a fixed image, and a PIE whose load address the program prints.
+var allocsBuildModes = []struct {
+	name  string
+	flags []string
+	pie   bool
+}{
+	{"no-pie", []string{"-no-pie"}, false},
+	{"pie", []string{"-fPIE", "-pie"}, true},
+}
+
 func TestLWSEndToEnd(t *testing.T) {
-	for _, mode := range []struct {
-		name  string
-		flags []string
-		pie   bool
-	}{
-		{"no-pie", []string{"-no-pie"}, false},
-		{"pie", []string{"-fPIE", "-pie"}, true},
-	} {
+	for _, mode := range allocsBuildModes {
 		t.Run(mode.name, func(t *testing.T) {
 			bin, base, allocs := buildAllocs(t, mode.flags...)
 			text := readTextRanges(t, bin)
