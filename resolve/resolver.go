@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,6 +66,10 @@ type Resolver struct {
 	// for ThreadSanitizer's base-name-only frames.
 	logName  string
 	logPaths map[string]string
+
+	// splitWarned counts, per module path, the split DWARF errors already
+	// warned about.
+	splitWarned map[string]int
 }
 
 type moduleKey struct {
@@ -90,6 +95,8 @@ func New(opts Options) *Resolver {
 		modules:  make(map[moduleKey]*module),
 		objects:  make(map[string]*module),
 		logPaths: make(map[string]string),
+
+		splitWarned: make(map[string]int),
 	}
 }
 
@@ -165,6 +172,7 @@ func (r *Resolver) Report(rep *parse.Report) {
 			addrs[i] = j.addr
 		}
 		res := m.obj.SymbolizeMany(addrs, lookup)
+		r.warnSplit(m)
 		for i, j := range jobs {
 			if i < len(res) && known(res[i]) {
 				answers[[2]int{j.stack, j.frame}] = res[i]
@@ -367,4 +375,25 @@ func (r *Resolver) open(name, buildID string, ctx context) *module {
 	}
 	r.objects[loc.path] = m
 	return &module{path: m.path, logPath: loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
+}
+
+// splitErrorer is implemented by objects with split DWARF units
+// (*symbolize.Object).
+type splitErrorer interface {
+	SplitDWARFErrors() []error
+}
+
+// warnSplit reports, once each, the split units of m whose .dwo could not
+// be read: their frames have no inlined calls, and a user should know why.
+func (r *Resolver) warnSplit(m *module) {
+	se, ok := m.obj.(splitErrorer)
+	if !ok || r.opts.Warn == nil {
+		return
+	}
+	errs := se.SplitDWARFErrors()
+	done := r.splitWarned[m.path]
+	for _, err := range errs[min(done, len(errs)):] {
+		r.opts.Warn(fmt.Sprintf("%s: split DWARF: %v; frames there lack inlined calls", m.path, err))
+	}
+	r.splitWarned[m.path] = len(errs)
 }

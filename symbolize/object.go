@@ -25,6 +25,8 @@ type Object struct {
 	dwpPath string        // Options.DWPPath
 	dwpOnce sync.Once
 	dwp     dwpState
+	// splitErrs: split units whose DIEs could not be read.
+	splitErrs splitErrors
 
 	sec         *debugSections // nil without DWARF
 	units       unitIndex

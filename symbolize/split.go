@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -135,8 +136,35 @@ func (o *Object) splitHeader(u *unit) *cuHeader {
 			}
 		}()
 		s.h, s.path, s.err = o.openSplitUnit(u)
+		if s.h == nil {
+			o.splitErrs.add(s.err)
+		}
 	})
 	return s.h
+}
+
+// splitErrors collects why split units could not be read, in the order
+// their lookups met them.
+type splitErrors struct {
+	mu   sync.Mutex
+	errs []error
+}
+
+func (e *splitErrors) add(err error) {
+	e.mu.Lock()
+	e.errs = append(e.errs, err)
+	e.mu.Unlock()
+}
+
+// SplitDWARFErrors returns, for each split unit met by a lookup so far
+// whose DIEs could not be read (its .dwo missing, corrupt or without the
+// unit), why. Frames in such a unit carry the symbol table's name and the
+// skeleton's file and line but no inlined calls, as llvm-symbolizer's do.
+// The slice only grows; callers may report the new entries.
+func (o *Object) SplitDWARFErrors() []error {
+	o.splitErrs.mu.Lock()
+	defer o.splitErrs.mu.Unlock()
+	return slices.Clone(o.splitErrs.errs)
 }
 
 // dwoCandidates lists where the .dwo of a skeleton may be: where llvm
@@ -189,7 +217,7 @@ func (o *Object) openSplitUnit(u *unit) (*cuHeader, string, error) {
 		}
 	}
 	if firstErr == nil {
-		firstErr = fmt.Errorf("%s: not found", u.dwo.name)
+		firstErr = fmt.Errorf("%s not found (looked in %s)", u.dwo.name, strings.Join(o.dwoCandidates(u), ", "))
 	}
 	return nil, "", firstErr
 }
