@@ -35,7 +35,7 @@ const (
 // therefore be safe for concurrent use, as *symbolize.Object's are.
 type batcher struct {
 	s   *llvmSession
-	out io.Writer
+	out *bufio.Writer
 	raw io.Writer // what out buffers, written to directly for big chunks
 	// directMin: a chunk of at least this many bytes is written to raw
 	// (after flushing out) instead of being copied through out's buffer.
@@ -74,7 +74,7 @@ type batchWorker struct {
 
 func (w *batchWorker) Write(b []byte) (int, error) { return w.dst.Write(b) }
 
-func newBatcher(s *llvmSession, out io.Writer, raw io.Writer, directMin int) *batcher {
+func newBatcher(s *llvmSession, out *bufio.Writer, raw io.Writer, directMin int) *batcher {
 	b := &batcher{s: s, out: out, raw: raw, directMin: directMin}
 	n := min(runtime.GOMAXPROCS(0), maxBatchProcs)
 	if n > 1 {
@@ -192,11 +192,11 @@ func (b *batcher) runJobs() {
 		defer close(done)
 		for c := range chunks {
 			data := chunks[c].Bytes()
-			if bw, ok := b.out.(*bufio.Writer); ok && b.raw != nil && len(data) >= b.directMin {
+			if len(data) >= b.directMin {
 				// Big C++ answers: a chunk of tens of KB goes to the file
 				// as it is instead of being copied through the buffer
 				// (hundreds of MB of output on cpp-heavy).
-				if bw.Flush() == nil {
+				if b.out.Flush() == nil {
 					b.raw.Write(data)
 					continue
 				}

@@ -80,15 +80,10 @@ func (fi *funcIndex) byOff(off uint64) (int, bool) {
 
 func isFuncTag(tag uint32) bool { return tag == tagSubprogram || tag == tagInlinedSubroutine }
 
-// decodeFunctions walks u's DIE tree once and indexes its subprograms and
-// their inline trees.
-func (o *Object) decodeFunctions(u *unit) (*funcIndex, error) {
-	return o.decodeFunctionsOf(&u.h)
-}
-
-// decodeFunctionsOf indexes the unit with header h: one of the object's
-// own or a split unit in a .dwo.
-func (o *Object) decodeFunctionsOf(h *cuHeader) (fi *funcIndex, err error) {
+// decodeFunctions walks the DIE tree of the unit with header h (one of the
+// object's own or a split unit in a .dwo) once and indexes its subprograms
+// and their inline trees.
+func (o *Object) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", o.debugPath, h.off, p)
@@ -364,16 +359,23 @@ func (fi *funcIndex) prune() {
 // functions returns u's function index, decoding it on first use.
 func (o *Object) functions(u *unit) (*funcIndex, error) {
 	u.funcsOnce.Do(func() {
-		u.funcs, u.funcsErr = o.decodeFunctions(u)
-		// The unit's DIEs are indexed: its raw bytes are needed again only
-		// for a rare cross-unit reference, so they need not stay resident.
-		o.sec.releaseInfo(u.h.off, u.h.end)
-		if u.funcs != nil {
-			// Also after an error: the DIEs decoded so far are used.
-			u.funcs.named = make([]atomic.Pointer[named], len(u.funcs.dies))
-		}
+		u.funcs, u.funcsErr = o.indexFunctions(&u.h)
 	})
 	return u.funcs, u.funcsErr
+}
+
+// indexFunctions decodes the function index of the unit with header h and
+// readies it for lookups.
+func (o *Object) indexFunctions(h *cuHeader) (*funcIndex, error) {
+	fi, err := o.decodeFunctions(h)
+	// The unit's DIEs are indexed: its raw bytes are needed again only
+	// for a rare cross-unit reference, so they need not stay resident.
+	o.secOf(h).releaseInfo(h.off, h.end)
+	if fi != nil {
+		// Also after an error: the DIEs decoded so far are used.
+		fi.named = make([]atomic.Pointer[named], len(fi.dies))
+	}
+	return fi, err
 }
 
 // chain returns the DIE indices of the subroutines containing pc, innermost

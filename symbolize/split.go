@@ -207,7 +207,8 @@ func (o *Object) openSplitUnit(u *unit) (*cuHeader, string, error) {
 	} else if err != nil && !os.IsNotExist(err) {
 		firstErr = err
 	}
-	for _, p := range o.dwoCandidates(u) {
+	cands := o.dwoCandidates(u)
+	for _, p := range cands {
 		h, err := o.openDWO(p, u)
 		if err == nil {
 			return h, p, nil
@@ -217,7 +218,7 @@ func (o *Object) openSplitUnit(u *unit) (*cuHeader, string, error) {
 		}
 	}
 	if firstErr == nil {
-		firstErr = fmt.Errorf("%s not found (looked in %s)", u.dwo.name, strings.Join(o.dwoCandidates(u), ", "))
+		firstErr = fmt.Errorf("%s not found (looked in %s)", u.dwo.name, strings.Join(cands, ", "))
 	}
 	return nil, "", firstErr
 }
@@ -374,11 +375,7 @@ func (o *Object) splitFunctions(u *unit) (*funcIndex, error) {
 	}
 	s := u.split
 	s.funcs.once.Do(func() {
-		s.funcs.fi, s.funcs.err = o.decodeFunctionsOf(h)
-		h.dwo.releaseInfo(h.off, h.end)
-		if s.funcs.fi != nil {
-			s.funcs.fi.named = make([]atomic.Pointer[named], len(s.funcs.fi.dies))
-		}
+		s.funcs.fi, s.funcs.err = o.indexFunctions(h)
 	})
 	return s.funcs.fi, s.funcs.err
 }
