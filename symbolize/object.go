@@ -68,6 +68,23 @@ func Open(path string, opts *Options) (o *Object, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
 	}
+	return openMapped(path, m, opts)
+}
+
+// OpenMemory is Open for an ELF file held in memory, such as a binary read
+// out of a CI artifact that is never written to disk. name labels the object
+// in answers and errors; separate debug files are still searched by build-id
+// in opts.DebugFileDirectories. data must not change while the object is open.
+func OpenMemory(name string, data []byte, opts *Options) (*Object, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	return openMapped(name, &mappedFile{data: data}, opts)
+}
+
+// openMapped indexes the ELF file whose bytes m holds; m is released when
+// opening fails.
+func openMapped(path string, m *mappedFile, opts *Options) (o *Object, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			o, err = nil, fmt.Errorf("symbolize: open %s: corrupt ELF or DWARF (decoder panic: %v)", path, p)

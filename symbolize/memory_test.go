@@ -1,0 +1,58 @@
+package symbolize
+
+import (
+	"os"
+	"reflect"
+	"testing"
+)
+
+// TestOpenMemoryMatchesOpen: an object read from bytes (a binary shipped
+// inside an archive) answers every address of its text exactly as the same
+// file opened from disk.
+func TestOpenMemoryMatchesOpen(t *testing.T) {
+	for _, name := range []string{"c-O2-dw5-pie", "cxx-O2-dw5", "c-O2-zstd"} {
+		t.Run(name, func(t *testing.T) {
+			path := fixture(t, name)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			disk, err := Open(path, &Options{DebugFileDirectories: []string{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer disk.Close()
+			mem, err := OpenMemory("archive.tar.gz!/"+name, data, &Options{DebugFileDirectories: []string{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer mem.Close()
+			if mem.Path() != "archive.tar.gz!/"+name {
+				t.Errorf("Path() = %q", mem.Path())
+			}
+			var addrs []uint64
+			for _, s := range disk.syms.syms {
+				addrs = append(addrs, s.addr, s.addr+1)
+			}
+			if len(addrs) == 0 {
+				t.Fatal("fixture has no symbols")
+			}
+			opts := LookupOptions{Inlines: true, Demangle: true, Style: StyleLLVM}
+			want := disk.SymbolizeMany(addrs, opts)
+			got := mem.SymbolizeMany(addrs, opts)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("answers from memory differ from answers from disk")
+			}
+		})
+	}
+}
+
+// TestOpenMemoryGarbage: bytes that are not ELF give an error, not a panic.
+func TestOpenMemoryGarbage(t *testing.T) {
+	for _, data := range [][]byte{nil, []byte("\x7fELF"), []byte("not an elf file at all")} {
+		if o, err := OpenMemory("junk", data, nil); err == nil {
+			o.Close()
+			t.Errorf("OpenMemory(%q): no error", data)
+		}
+	}
+}
