@@ -24,6 +24,7 @@ type locator struct {
 	prefixMaps []PrefixMap
 	sysroot    string
 	debugDirs  []string
+	shipped    func(module, buildID, logName string) (Shipped, bool)
 
 	infos   map[string]infoResult // per candidate path: headers read once
 	byID    map[string]string     // build-id -> file in the binary dirs
@@ -37,6 +38,7 @@ type infoResult struct {
 
 // context is what a report tells about where its modules are.
 type context struct {
+	logName  string            // the report's input name
 	logDir   string            // directory of the log file; "" for stdin
 	siblings map[string]string // base name -> absolute module path printed in the same report or log
 }
@@ -54,6 +56,7 @@ func newLocator(o *Options) *locator {
 		prefixMaps: o.PrefixMaps,
 		sysroot:    o.Sysroot,
 		debugDirs:  o.DebugFileDirectories,
+		shipped:    o.Shipped,
 		infos:      make(map[string]infoResult),
 	}
 }
@@ -68,6 +71,9 @@ func (l *locator) locate(module, buildID string, ctx context) (located, error) {
 		if abs, ok := ctx.siblings[module]; ok {
 			name, logPath = abs, abs
 		}
+	}
+	if loc, ok := l.fromShipped(module, name, buildID, logPath, ctx); ok {
+		return loc, nil
 	}
 	cands := l.candidates(name, ctx)
 	if name != module { // the sibling may not exist here; the base name still can

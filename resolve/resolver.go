@@ -37,6 +37,12 @@ type Options struct {
 	// Static, when set, is the module of frames whose log names none
 	// (libwebsockets ~m# records: bare runtime pcs), given as --obj.
 	Static *StaticModule
+	// Shipped, when set, is asked first for every module a log names: it
+	// knows the binaries that came with the inputs themselves (the files
+	// and archive members of a batch run) and returns the one for module
+	// (as printed, or its absolute sibling path), buildID (may be empty)
+	// and the log named logName. Its Key is what Open is given.
+	Shipped func(module, buildID, logName string) (Shipped, bool)
 	// Warn receives one message per unusable module per run, of the form
 	// "<module as printed>: <reason>". nil discards them.
 	Warn func(msg string)
@@ -294,7 +300,7 @@ func (r *Resolver) context(rep *parse.Report) context {
 		r.logName = name
 		r.logPaths = make(map[string]string)
 	}
-	ctx := context{siblings: make(map[string]string)}
+	ctx := context{logName: name, siblings: make(map[string]string)}
 	switch name {
 	case "":
 	case "-":
