@@ -150,7 +150,7 @@ func (o *Object) funcName(fi *funcIndex, di *dieInfo, r *resolved, opts LookupOp
 	}
 	if r.linkage != noStr {
 		if opts.Demangle {
-			return o.demangleRef(r.linkage, opts.Style)
+			return o.demangleRef(r.linkage, opts.demangleStyle())
 		}
 		return o.str(r.linkage)
 	}
@@ -268,16 +268,31 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	}
 	// llvm-symbolizer (shouldOverrideWithSymbolTable): with linkage names the
 	// outermost frame takes its name and start from the ELF symbol table.
-	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM {
+	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM && !(opts.DWARFNames && frames[len(frames)-1].Function != "") {
 		if s, ok := o.syms.find(pc, nil); ok {
 			last := &frames[len(frames)-1]
 			last.Function = s.name
 			if opts.Demangle {
-				last.Function = o.demangleSym(s, opts.Style)
+				last.Function = o.demangleSym(s, opts.demangleStyle())
 			}
 			last.StartAddress, last.HasStartAddress = s.addr, true
 			if last.File == "" && s.local {
 				last.File = s.file
+			}
+		}
+	}
+	if opts.DWARFNames && opts.Functions != FunctionsNone && o.debugSyms != nil {
+		// gdb reads the separate debug file's symbol table too: code
+		// without DWARF (assembly such as clone3, __restore_rt) in a
+		// stripped library is named from there.
+		if last := &frames[len(frames)-1]; last.Function == "" {
+			if s, ok := o.debugSyms.find(pc, nil); ok {
+				last.Function = s.name
+				if opts.Demangle {
+					// not demangleSym: its cache is the binary's table's
+					last.Function = o.names.demangle(s.name, opts.demangleStyle())
+				}
+				last.StartAddress, last.HasStartAddress = s.addr, true
 			}
 		}
 	}

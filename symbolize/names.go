@@ -53,6 +53,8 @@ func (c *nameCache) demangleSlow(name string, style NameStyle) string {
 		var err error
 		if out, err = demangle.ToString(name); err != nil {
 			out = name
+		} else if style == styleGDB {
+			out = withoutReturnType(name, out)
 		}
 	}
 	c.m.Store(k, out)
@@ -109,4 +111,18 @@ func llvm14DotSuffix(name string) (string, bool) {
 // llvm-symbolizer then prints the mangled name.
 func llvm14CannotDemangle(name string) bool {
 	return strings.Contains(name, "srSt")
+}
+
+// withoutReturnType drops the return type a template function's
+// demangled name starts with: the part before the name proper, which the
+// demangler prints alone when asked for no parameters.
+func withoutReturnType(mangled, full string) string {
+	short, err := demangle.ToString(mangled, demangle.NoParams)
+	if err != nil || short == "" {
+		return full
+	}
+	if i := strings.Index(full, short); i > 0 && full[i-1] == ' ' {
+		return full[i:]
+	}
+	return full
 }

@@ -36,6 +36,10 @@ type NameStyle int
 const (
 	StyleLLVM NameStyle = iota
 	StyleGNU
+	// styleGDB demangles as gdb names functions: libiberty's spelling
+	// without a template function's return type (gdb computes the name
+	// from the DWARF, which has none).
+	styleGDB
 )
 
 // LookupOptions select what a lookup returns.
@@ -47,6 +51,22 @@ type LookupOptions struct {
 	// RelativeNames gives file names as the line table records them,
 	// without the compilation directory (llvm-symbolizer --relativenames).
 	RelativeNames bool
+	// DWARFNames keeps the DWARF's name for code the DWARF describes
+	// (gdb's rule); without it, StyleLLVM with linkage names takes the
+	// outermost frame's name from the ELF symbol table whenever a symbol
+	// covers the address, as llvm-symbolizer does, which picks an alias
+	// ("__libc_start_main" for __libc_start_main_impl).
+	// It also demangles as gdb does (libiberty's spelling: "{lambda()#1}",
+	// "[clone .cold]").
+	DWARFNames bool
+}
+
+// demangleStyle is whose demangler spelling names get.
+func (o LookupOptions) demangleStyle() NameStyle {
+	if o.DWARFNames {
+		return styleGDB
+	}
+	return o.Style
 }
 
 // Frame is one frame of a symbolized address: with Inlines, an address

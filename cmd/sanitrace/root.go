@@ -58,6 +58,7 @@ result as colored text or JSON.`,
 		newAddr2lineCmd(),
 		newDecodeCmd(),
 		newLWSCmd(),
+		newCoreCmd(),
 	)
 	return root
 }
