@@ -70,17 +70,17 @@ type Thread struct {
 
 // Regs are the general registers of x86-64 (user_regs_struct).
 type Regs struct {
-	R15, R14, R13, R12, RBP, RBX, R11, R10, R9, R8 uint64
-	RAX, RCX, RDX, RSI, RDI, OrigRAX, RIP, CS      uint64
+	R15, R14, R13, R12, RBP, RBX, R11, R10, R9, R8  uint64
+	RAX, RCX, RDX, RSI, RDI, OrigRAX, RIP, CS       uint64
 	EFlags, RSP, SS, FSBase, GSBase, DS, ES, FS, GS uint64
 }
 
 // Signal is a siginfo_t.
 type Signal struct {
-	Number int // si_signo
-	Errno  int
-	Code   int    // si_code
-	Addr   uint64 // si_addr, for the fault signals (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP)
+	Number  int // si_signo
+	Errno   int
+	Code    int    // si_code
+	Addr    uint64 // si_addr, for the fault signals (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP)
 	HasAddr bool
 	PID     int // si_pid, for signals sent by a process (si_code <= 0)
 	UID     int
