@@ -3,6 +3,8 @@ package symbolize
 import (
 	"fmt"
 	"os"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
 // A DWARF package (.dwp, made by dwp or llvm-dwp) holds the .dwo files of
@@ -54,7 +56,7 @@ func (o *Object) dwpPackage() (*dwoSections, error) {
 		}
 		idx, err := parseCUIndex(d.cuIndex, o)
 		if err != nil {
-			d.file.close()
+			d.file.Close()
 			st.err = fmt.Errorf("%s: %w", st.path, err)
 			return
 		}
@@ -105,7 +107,7 @@ func parseCUIndex(sec []byte, o *Object) (*dwpIndex, error) {
 	if len(sec) == 0 {
 		return nil, fmt.Errorf("no .debug_cu_index")
 	}
-	b := &buf{name: ".debug_cu_index", data: sec, bo: o.byteOrder}
+	b := dwarfbuf.NewReader(".debug_cu_index", 0, sec, o.byteOrder)
 	idx := &dwpIndex{}
 	// Version 5 is a 2-byte version and 2 bytes of padding; version 2 (GNU)
 	// a 4-byte version.
@@ -120,38 +122,38 @@ func parseCUIndex(sec []byte, o *Object) (*dwpIndex, error) {
 	default:
 		return nil, fmt.Errorf(".debug_cu_index: unsupported version 0x%x", o.byteOrder.Uint32(sec))
 	}
-	b.u32()
-	cols, units, slots := uint64(b.u32()), uint64(b.u32()), uint64(b.u32())
-	if b.err != nil {
-		return nil, b.err
+	b.U32()
+	cols, units, slots := uint64(b.U32()), uint64(b.U32()), uint64(b.U32())
+	if b.Err() != nil {
+		return nil, b.Err()
 	}
 	// The tables: slots × (8 + 4) bytes, cols × 4 header, 2 × units × cols × 4.
 	need := slots*12 + cols*4 + 2*units*cols*4
-	if cols > 64 || slots > uint64(len(sec)) || units > slots || need > uint64(b.left()) {
+	if cols > 64 || slots > uint64(len(sec)) || units > slots || need > uint64(b.Left()) {
 		return nil, fmt.Errorf(".debug_cu_index: %d columns, %d units, %d slots do not fit in %d bytes", cols, units, slots, len(sec))
 	}
 	sigs := make([]uint64, slots)
 	for i := range sigs {
-		sigs[i] = b.u64()
+		sigs[i] = b.U64()
 	}
 	rowOf := make([]uint32, slots)
 	for i := range rowOf {
-		rowOf[i] = b.u32()
+		rowOf[i] = b.U32()
 	}
 	ids := make([]uint32, cols)
 	for i := range ids {
-		ids[i] = b.u32()
+		ids[i] = b.U32()
 	}
 	offs := make([]uint32, units*cols)
 	for i := range offs {
-		offs[i] = b.u32()
+		offs[i] = b.U32()
 	}
 	sizes := make([]uint32, units*cols)
 	for i := range sizes {
-		sizes[i] = b.u32()
+		sizes[i] = b.U32()
 	}
-	if b.err != nil {
-		return nil, b.err
+	if b.Err() != nil {
+		return nil, b.Err()
 	}
 	idx.rows = make(map[uint64]dwpRow, units)
 	for i, r := range rowOf {

@@ -130,7 +130,7 @@ func (o *Object) readRawDIE(off uint64) (rawDIE, bool) {
 	}
 	r.seek(off)
 	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.err != nil {
+	if a == nil || r.b.Err() != nil {
 		return rawDIE{}, false
 	}
 	return rawDIE{off: off, u: u, a: a, vals: append([]attrVal(nil), r.vals...)}, true

@@ -3,8 +3,11 @@ package symbolize
 import (
 	"bytes"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
 // locSections are the location-list sections, read only for FRAME queries
@@ -27,15 +30,15 @@ func (o *Object) readLocationSections() (*locSections, error) {
 		return nil, errors.New("no file")
 	}
 	m := o.files[len(o.files)-1]
-	ef, err := elf.NewFile(bytes.NewReader(m.data))
+	ef, err := elf.NewFile(bytes.NewReader(m.Bytes()))
 	if err != nil {
 		return nil, fmt.Errorf("read location lists: %w", err)
 	}
 	var ls locSections
-	if ls.loc, err = sectionData(ef, m.data, ".debug_loc"); err != nil {
+	if ls.loc, err = dwarfbuf.Section(ef, m.Bytes(), ".debug_loc"); err != nil {
 		return nil, err
 	}
-	if ls.loclists, err = sectionData(ef, m.data, ".debug_loclists"); err != nil {
+	if ls.loclists, err = dwarfbuf.Section(ef, m.Bytes(), ".debug_loclists"); err != nil {
 		return nil, err
 	}
 	return &ls, nil
@@ -79,12 +82,12 @@ func exprFrameOffset(e []byte, fbReg int) (int64, bool) {
 	if len(e) == 0 || !(e[0] == opFbreg || fbReg >= 0 && int(e[0]) == opBreg0+fbReg) {
 		return 0, false
 	}
-	b := buf{data: e[1:]}
-	off := b.sleb()
-	if b.err != nil {
+	b := dwarfbuf.NewReader("location expression", 0, e[1:], binary.LittleEndian)
+	off := b.Sleb()
+	if b.Err() != nil {
 		return 0, false
 	}
-	switch rest := e[1+b.pos:]; {
+	switch rest := e[1+b.Pos():]; {
 	case len(rest) == 0:
 		return off, true
 	case len(rest) == 1 && rest[0] == opDeref:
@@ -108,8 +111,8 @@ func (w *frameWalk) loclistOffset(idx uint64) (uint64, bool) {
 	if idx > uint64(len(ls.loclists)) || p < w.loclistsBase || p+n > uint64(len(ls.loclists)) {
 		return 0, false
 	}
-	b := buf{data: ls.loclists[p : p+n], bo: w.o.byteOrder}
-	return w.loclistsBase + b.uintN(int(n)), true
+	b := dwarfbuf.NewReader(".debug_loclists", p, ls.loclists[p:p+n], w.o.byteOrder)
+	return w.loclistsBase + b.UintN(int(n)), true
 }
 
 // DW_LLE_* entry kinds (DWARF 5, 7.7.3).
@@ -140,11 +143,11 @@ func (w *frameWalk) locationList(off uint64) ([][]byte, error) {
 		if off >= uint64(len(ls.loc)) {
 			return nil, errors.New("location list beyond .debug_loc")
 		}
-		b := buf{name: ".debug_loc", data: ls.loc[off:], bo: w.o.byteOrder}
+		b := dwarfbuf.NewReader(".debug_loc", off, ls.loc[off:], w.o.byteOrder)
 		maxAddr := ^uint64(0) >> (64 - 8*uint(h.addrSize))
-		for b.err == nil {
-			lo, hi := b.uintN(h.addrSize), b.uintN(h.addrSize)
-			if b.err != nil {
+		for b.Err() == nil {
+			lo, hi := b.UintN(h.addrSize), b.UintN(h.addrSize)
+			if b.Err() != nil {
 				break
 			}
 			if lo == 0 && hi == 0 {
@@ -154,78 +157,78 @@ func (w *frameWalk) locationList(off uint64) ([][]byte, error) {
 				hasBase = true
 				continue
 			}
-			n := uint64(b.u16())
-			if n > uint64(b.left()) {
+			n := uint64(b.U16())
+			if n > uint64(b.Left()) {
 				return nil, errors.New("expression beyond .debug_loc")
 			}
-			e := b.bytes(int(n))
+			e := b.Bytes(int(n))
 			if !hasBase {
 				return nil, errors.New("offset pair without a base address")
 			}
 			exprs = append(exprs, e)
 		}
-		return nil, b.err
+		return nil, b.Err()
 	}
 	if off >= uint64(len(ls.loclists)) {
 		return nil, errors.New("location list beyond .debug_loclists")
 	}
-	b := buf{name: ".debug_loclists", data: ls.loclists[off:], bo: w.o.byteOrder}
+	b := dwarfbuf.NewReader(".debug_loclists", off, ls.loclists[off:], w.o.byteOrder)
 	addrx := func(i uint64) error {
 		if _, ok := w.o.debugAddr(h, i); !ok {
 			return fmt.Errorf("unresolved address index %d", i)
 		}
 		return nil
 	}
-	for b.err == nil {
-		kind := b.u8()
+	for b.Err() == nil {
+		kind := b.U8()
 		var ierr error
 		switch kind {
 		case lleEndOfList:
-			return exprs, b.err
+			return exprs, b.Err()
 		case lleBaseAddressx:
-			if err := addrx(b.uleb()); err != nil {
+			if err := addrx(b.Uleb()); err != nil {
 				return nil, err
 			}
 			hasBase = true
 			continue
 		case lleStartxEndx:
-			a, c := b.uleb(), b.uleb()
+			a, c := b.Uleb(), b.Uleb()
 			if ierr = addrx(a); ierr == nil {
 				ierr = addrx(c)
 			}
 		case lleStartxLength:
-			a := b.uleb()
-			b.uleb()
+			a := b.Uleb()
+			b.Uleb()
 			ierr = addrx(a)
 		case lleOffsetPair:
-			b.uleb()
-			b.uleb()
+			b.Uleb()
+			b.Uleb()
 			if !hasBase {
 				ierr = errors.New("offset pair without a base address")
 			}
 		case lleDefaultLocation:
 		case lleBaseAddress:
-			b.uintN(h.addrSize)
+			b.UintN(h.addrSize)
 			hasBase = true
 			continue
 		case lleStartEnd:
-			b.uintN(h.addrSize)
-			b.uintN(h.addrSize)
+			b.UintN(h.addrSize)
+			b.UintN(h.addrSize)
 		case lleStartLength:
-			b.uintN(h.addrSize)
-			b.uleb()
+			b.UintN(h.addrSize)
+			b.Uleb()
 		default:
 			return nil, fmt.Errorf("location list entry of kind 0x%x not supported", kind)
 		}
-		n := b.uleb()
-		if b.err != nil || n > uint64(b.left()) {
+		n := b.Uleb()
+		if b.Err() != nil || n > uint64(b.Left()) {
 			return nil, errors.New("expression beyond .debug_loclists")
 		}
-		e := b.bytes(int(n))
+		e := b.Bytes(int(n))
 		if ierr != nil {
 			return nil, ierr
 		}
 		exprs = append(exprs, e)
 	}
-	return nil, b.err
+	return nil, b.Err()
 }

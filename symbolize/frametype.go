@@ -62,7 +62,7 @@ func (o *Object) arraySize(t *rawDIE, size uint64) uint64 {
 	depth := 1
 	for depth > 0 {
 		off, a, done := r.next(func(tag uint32) bool { return tag == tagSubrangeType })
-		if r.b.err != nil || done && a == nil {
+		if r.b.Err() != nil || done && a == nil {
 			break
 		}
 		if a == nil {

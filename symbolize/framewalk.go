@@ -72,7 +72,7 @@ func (w *frameWalk) walk(off uint64) error {
 	}
 	r.seek(off)
 	_, top, _ := r.next(func(uint32) bool { return true })
-	if top == nil || r.b.err != nil {
+	if top == nil || r.b.Err() != nil {
 		return errors.New("cannot read the function's DIE")
 	}
 	d := rawDIE{off: off, u: w.u, a: top, vals: r.vals}
@@ -85,8 +85,8 @@ func (w *frameWalk) walk(off uint64) error {
 	stack := []subprogram{sp}
 	for len(stack) > 0 {
 		doff, a, done := r.next(func(uint32) bool { return true })
-		if r.b.err != nil {
-			return r.b.err
+		if r.b.Err() != nil {
+			return r.b.Err()
 		}
 		if a == nil {
 			if done {

@@ -103,8 +103,8 @@ func (o *Object) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 		return nil, fmt.Errorf("%s: %w", o.debugPath, err)
 	}
 	_, root, _ := r.next(nil)
-	if r.b.err != nil || root == nil {
-		return nil, fmt.Errorf("%s: unit at 0x%x: %v", o.debugPath, h.off, r.b.err)
+	if r.b.Err() != nil || root == nil {
+		return nil, fmt.Errorf("%s: unit at 0x%x: %v", o.debugPath, h.off, r.b.Err())
 	}
 	if !root.children {
 		return fi, nil
@@ -118,8 +118,8 @@ func (o *Object) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 	var rs [][2]uint64
 	for len(stack) > 0 {
 		off, a, done := r.next(isFuncTag)
-		if r.b.err != nil {
-			return fi, fmt.Errorf("%s: unit at 0x%x: %w", o.debugPath, h.off, r.b.err)
+		if r.b.Err() != nil {
+			return fi, fmt.Errorf("%s: unit at 0x%x: %w", o.debugPath, h.off, r.b.Err())
 		}
 		if a == nil {
 			if done {

@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"debug/elf"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -61,7 +62,7 @@ func FuzzLineProgram(f *testing.F) {
 	}
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0}, []byte(nil))
 	f.Fuzz(func(t *testing.T, line, lineStr []byte) {
-		lt, _ := decodeLineProgram(lineProgramInput{line: line, lineStr: lineStr, compDir: "/c", bo: littleEndian})
+		lt, _ := decodeLineProgram(lineProgramInput{line: line, lineStr: lineStr, compDir: "/c", bo: binary.LittleEndian})
 		if lt != nil {
 			lt.lookup(0x1130)
 		}
@@ -116,7 +117,7 @@ func FuzzCUIndex(f *testing.F) {
 		ef.Close()
 	}
 	f.Add([]byte{5, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
-	o := &Object{byteOrder: littleEndian}
+	o := &Object{byteOrder: binary.LittleEndian}
 	f.Fuzz(func(t *testing.T, sec []byte) {
 		idx, err := parseCUIndex(sec, o)
 		if err != nil {

@@ -1,6 +1,10 @@
 package symbolize
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
+)
 
 // GNU addr2line names the innermost function of an address in two ways
 // (binutils 2.40, dwarf2.c _bfd_dwarf2_find_nearest_line_with_alt):
@@ -127,7 +131,7 @@ func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
 	}
 	r.seek(off)
 	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.err != nil {
+	if a == nil || r.b.Err() != nil {
 		return 0, false
 	}
 	_, low, high, ranges := o.readDieInfo(&u.h, off, a, r.vals)
@@ -208,22 +212,22 @@ func (o *Object) bfdReadsUnitRanges(u *unit) bool {
 	if o.sec.rnglists == nil || rg.v >= uint64(len(o.sec.rnglists)) {
 		return false
 	}
-	b := &buf{name: ".debug_rnglists", data: o.sec.rnglists[rg.v:], off: int(rg.v), bo: o.byteOrder}
-	for b.left() > 0 && b.err == nil {
-		switch b.u8() {
+	b := dwarfbuf.NewReader(".debug_rnglists", rg.v, o.sec.rnglists[rg.v:], o.byteOrder)
+	for b.Left() > 0 && b.Err() == nil {
+		switch b.U8() {
 		case 0: // DW_RLE_end_of_list
 			return true
 		case 4: // offset_pair
-			b.uleb()
-			b.uleb()
+			b.Uleb()
+			b.Uleb()
 		case 5: // base_address
-			b.uintN(u.h.addrSize)
+			b.UintN(u.h.addrSize)
 		case 6: // start_end
-			b.uintN(u.h.addrSize)
-			b.uintN(u.h.addrSize)
+			b.UintN(u.h.addrSize)
+			b.UintN(u.h.addrSize)
 		case 7: // start_length
-			b.uintN(u.h.addrSize)
-			b.uleb()
+			b.UintN(u.h.addrSize)
+			b.Uleb()
 		default: // the x-variants and unknown kinds
 			return false
 		}

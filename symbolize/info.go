@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
 // This file is the engine's own .debug_info reader. debug/dwarf decodes
@@ -129,51 +131,51 @@ func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (cuHeader, er
 	if off >= uint64(len(info)) {
 		return h, fmt.Errorf("unit offset 0x%x beyond .debug_info", off)
 	}
-	b := &buf{name: ".debug_info", data: info[off:], off: int(off), bo: bo}
-	n := uint64(b.u32())
+	b := dwarfbuf.NewReader(".debug_info", off, info[off:], bo)
+	n := uint64(b.U32())
 	if n == 0xffffffff {
 		h.dwarf64 = true
-		n = b.u64()
+		n = b.U64()
 	} else if n >= 0xfffffff0 {
 		return h, fmt.Errorf("bad unit length 0x%x in .debug_info at 0x%x", n, off)
 	}
-	if b.err != nil {
-		return h, b.err
+	if b.Err() != nil {
+		return h, b.Err()
 	}
-	if n > uint64(b.left()) {
+	if n > uint64(b.Left()) {
 		return h, fmt.Errorf("truncated .debug_info: unit at 0x%x has length 0x%x beyond the section", off, n)
 	}
-	h.end = off + uint64(b.pos) + n
-	b.data = b.data[:b.pos+int(n)]
-	h.version = int(b.u16())
+	h.end = b.Offset() + n
+	b.Limit(int(n))
+	h.version = int(b.U16())
 	if h.version < 2 || h.version > 5 {
 		return h, fmt.Errorf("unsupported DWARF version %d in unit at 0x%x", h.version, off)
 	}
 	if h.version >= 5 {
-		h.unitType = b.u8()
-		h.addrSize = int(b.u8())
-		h.abbrevOff = b.uintN(h.offSize())
+		h.unitType = b.U8()
+		h.addrSize = int(b.U8())
+		h.abbrevOff = b.UintN(h.offSize())
 		switch h.unitType {
 		case 4, 5: // skeleton, split_compile: dwo_id
-			h.dwoID = b.u64()
+			h.dwoID = b.U64()
 		case 2, 6: // type, split_type: signature and type offset
-			b.u64()
-			b.uintN(h.offSize())
+			b.U64()
+			b.UintN(h.offSize())
 		}
 	} else {
 		h.unitType = 1
-		h.abbrevOff = b.uintN(h.offSize())
-		h.addrSize = int(b.u8())
+		h.abbrevOff = b.UintN(h.offSize())
+		h.addrSize = int(b.U8())
 	}
-	if b.err != nil {
-		return h, b.err
+	if b.Err() != nil {
+		return h, b.Err()
 	}
 	switch h.addrSize {
 	case 1, 2, 4, 8:
 	default:
 		return h, fmt.Errorf("unit at 0x%x: unsupported address size %d", off, h.addrSize)
 	}
-	h.dieOff = off + uint64(b.pos)
+	h.dieOff = b.Offset()
 	return h, nil
 }
 
@@ -247,22 +249,22 @@ func parseAbbrevs(sec []byte, h *cuHeader, bo binary.ByteOrder) (*abbrevTable, e
 	if h.abbrevOff >= uint64(len(sec)) {
 		return nil, fmt.Errorf("abbreviation offset 0x%x beyond .debug_abbrev (size 0x%x)", h.abbrevOff, len(sec))
 	}
-	b := &buf{name: ".debug_abbrev", data: sec[h.abbrevOff:], off: int(h.abbrevOff), bo: bo}
+	b := dwarfbuf.NewReader(".debug_abbrev", h.abbrevOff, sec[h.abbrevOff:], bo)
 	t := &abbrevTable{}
-	for b.err == nil {
-		code := b.uleb()
+	for b.Err() == nil {
+		code := b.Uleb()
 		if code == 0 {
 			break
 		}
-		a := abbrev{tag: uint32(b.uleb()), children: b.u8() != 0}
-		for b.err == nil {
-			at, form := b.uleb(), b.uleb()
+		a := abbrev{tag: uint32(b.Uleb()), children: b.U8() != 0}
+		for b.Err() == nil {
+			at, form := b.Uleb(), b.Uleb()
 			if at == 0 && form == 0 {
 				break
 			}
 			s := attrSpec{attr: uint32(at), form: uint32(form)}
 			if form == formImplicitConst {
-				s.implicit = b.sleb()
+				s.implicit = b.Sleb()
 			}
 			a.attrs = append(a.attrs, s)
 		}
@@ -284,8 +286,8 @@ func parseAbbrevs(sec []byte, h *cuHeader, bo binary.ByteOrder) (*abbrevTable, e
 		}
 		t.sparse[code] = &a
 	}
-	if b.err != nil {
-		return nil, b.err
+	if b.Err() != nil {
+		return nil, b.Err()
 	}
 	return t, nil
 }
@@ -353,114 +355,109 @@ func (o *Object) blockOf(v attrVal) []byte {
 }
 
 // block reads n bytes as a valBlock value.
-func block(b *buf, n uint64) attrVal {
-	if n > uint64(b.left()) {
-		b.fail("block beyond unit")
+func block(b *dwarfbuf.Reader, n uint64) attrVal {
+	if n > uint64(b.Left()) {
+		b.Fail("block beyond unit")
 		return attrVal{}
 	}
-	start := uint64(b.off + b.pos)
-	b.bytes(int(n))
+	start := b.Offset()
+	b.Skip(int(n))
 	return attrVal{kind: valBlock, n: uint32(n), v: start}
 }
 
 // readAttr decodes one attribute value at b's position.
-func readAttr(b *buf, form uint32, implicit int64, h *cuHeader) attrVal {
-	for form == formIndirect && b.err == nil {
-		form = uint32(b.uleb())
+func readAttr(b *dwarfbuf.Reader, form uint32, implicit int64, h *cuHeader) attrVal {
+	for form == formIndirect && b.Err() == nil {
+		form = uint32(b.Uleb())
 	}
 	switch form {
 	case formAddr:
-		return attrVal{kind: valAddr, v: b.uintN(h.addrSize)}
+		return attrVal{kind: valAddr, v: b.UintN(h.addrSize)}
 	case formData1, formFlag:
-		return attrVal{kind: valConst, v: uint64(b.u8())}
+		return attrVal{kind: valConst, v: uint64(b.U8())}
 	case formData2:
-		return attrVal{kind: valConst, v: uint64(b.u16())}
+		return attrVal{kind: valConst, v: uint64(b.U16())}
 	case formData4:
-		return attrVal{kind: valConst, v: uint64(b.u32())}
+		return attrVal{kind: valConst, v: uint64(b.U32())}
 	case formData8:
-		return attrVal{kind: valConst, v: b.u64()}
+		return attrVal{kind: valConst, v: b.U64()}
 	case formUdata:
-		return attrVal{kind: valConst, v: b.uleb()}
+		return attrVal{kind: valConst, v: b.Uleb()}
 	case formSdata:
-		return attrVal{kind: valSigned, v: uint64(b.sleb())}
+		return attrVal{kind: valSigned, v: uint64(b.Sleb())}
 	case formImplicitConst:
 		return attrVal{kind: valSigned, v: uint64(implicit)}
 	case formFlagPresent:
 		return attrVal{kind: valConst, v: 1}
 	case formRef1:
-		return attrVal{kind: valRef, v: h.off + uint64(b.u8())}
+		return attrVal{kind: valRef, v: h.off + uint64(b.U8())}
 	case formRef2:
-		return attrVal{kind: valRef, v: h.off + uint64(b.u16())}
+		return attrVal{kind: valRef, v: h.off + uint64(b.U16())}
 	case formRef4:
-		return attrVal{kind: valRef, v: h.off + uint64(b.u32())}
+		return attrVal{kind: valRef, v: h.off + uint64(b.U32())}
 	case formRef8:
-		return attrVal{kind: valRef, v: h.off + b.u64()}
+		return attrVal{kind: valRef, v: h.off + b.U64()}
 	case formRefUdata:
-		return attrVal{kind: valRef, v: h.off + b.uleb()}
+		return attrVal{kind: valRef, v: h.off + b.Uleb()}
 	case formRefAddr:
 		if h.version <= 2 {
-			return attrVal{kind: valRef, v: b.uintN(h.addrSize)}
+			return attrVal{kind: valRef, v: b.UintN(h.addrSize)}
 		}
-		return attrVal{kind: valRef, v: b.uintN(h.offSize())}
+		return attrVal{kind: valRef, v: b.UintN(h.offSize())}
 	case formString:
-		start := uint64(b.off + b.pos)
-		for b.pos < len(b.data) && b.data[b.pos] != 0 {
-			b.pos++
-		}
-		if b.pos >= len(b.data) {
-			b.fail("unterminated string")
+		start := b.Offset()
+		if b.SkipCString(); b.Err() != nil {
 			return attrVal{}
 		}
-		b.pos++
 		return attrVal{kind: valStr, v: uint64(strSecInfo) | start}
 	case formStrp:
-		return attrVal{kind: valStr, v: uint64(strSecStr) | b.uintN(h.offSize())&strOffMask}
+		return attrVal{kind: valStr, v: uint64(strSecStr) | b.UintN(h.offSize())&strOffMask}
 	case formLineStrp:
-		return attrVal{kind: valStr, v: uint64(strSecLineStr) | b.uintN(h.offSize())&strOffMask}
+		return attrVal{kind: valStr, v: uint64(strSecLineStr) | b.UintN(h.offSize())&strOffMask}
 	case formStrx, formGNUStrIndex:
-		return attrVal{kind: valStrx, v: b.uleb()}
+		return attrVal{kind: valStrx, v: b.Uleb()}
 	case formStrx1:
-		return attrVal{kind: valStrx, v: uint64(b.u8())}
+		return attrVal{kind: valStrx, v: uint64(b.U8())}
 	case formStrx2:
-		return attrVal{kind: valStrx, v: uint64(b.u16())}
+		return attrVal{kind: valStrx, v: uint64(b.U16())}
 	case formStrx3:
-		return attrVal{kind: valStrx, v: b.u24()}
+		return attrVal{kind: valStrx, v: b.U24()}
 	case formStrx4:
-		return attrVal{kind: valStrx, v: uint64(b.u32())}
+		return attrVal{kind: valStrx, v: uint64(b.U32())}
 	case formAddrx, formGNUAddrIndex:
-		return attrVal{kind: valAddrx, v: b.uleb()}
+		return attrVal{kind: valAddrx, v: b.Uleb()}
 	case formAddrx1:
-		return attrVal{kind: valAddrx, v: uint64(b.u8())}
+		return attrVal{kind: valAddrx, v: uint64(b.U8())}
 	case formAddrx2:
-		return attrVal{kind: valAddrx, v: uint64(b.u16())}
+		return attrVal{kind: valAddrx, v: uint64(b.U16())}
 	case formAddrx3:
-		return attrVal{kind: valAddrx, v: b.u24()}
+		return attrVal{kind: valAddrx, v: b.U24()}
 	case formAddrx4:
-		return attrVal{kind: valAddrx, v: uint64(b.u32())}
+		return attrVal{kind: valAddrx, v: uint64(b.U32())}
 	case formSecOffset:
-		return attrVal{kind: valSecOff, v: b.uintN(h.offSize())}
+		return attrVal{kind: valSecOff, v: b.UintN(h.offSize())}
 	case formRnglistx:
-		return attrVal{kind: valRnglistx, v: b.uleb()}
+		return attrVal{kind: valRnglistx, v: b.Uleb()}
 	case formLoclistx:
-		return attrVal{kind: valLoclistx, v: b.uleb()}
+		return attrVal{kind: valLoclistx, v: b.Uleb()}
 	case formData16:
-		b.bytes(16)
+		b.Bytes(16)
 	case formBlock1:
-		return block(b, uint64(b.u8()))
+		return block(b, uint64(b.U8()))
 	case formBlock2:
-		return block(b, uint64(b.u16()))
+		return block(b, uint64(b.U16()))
 	case formBlock4:
-		return block(b, uint64(b.u32()))
+		return block(b, uint64(b.U32()))
 	case formBlock, formExprloc:
-		return block(b, b.uleb())
+		return block(b, b.Uleb())
 	case formRefSig8, formRefSup8:
-		b.u64()
+		b.U64()
 	case formRefSup4:
-		b.u32()
+		b.U32()
 	case formStrpSup, formGNURefAlt, formGNUStrpAlt:
-		b.uintN(h.offSize())
+		b.UintN(h.offSize())
 	default:
-		b.fail(fmt.Sprintf("unknown attribute form 0x%x", form))
+		b.Fail(fmt.Sprintf("unknown attribute form 0x%x", form))
 	}
 	return attrVal{}
 }
@@ -470,7 +467,7 @@ type dieReader struct {
 	o    *Object
 	h    *cuHeader
 	tab  *abbrevTable
-	b    buf
+	b    dwarfbuf.Reader
 	vals []attrVal // the current DIE's values, aligned with its abbrev's attrs
 }
 
@@ -480,14 +477,14 @@ func (o *Object) newDIEReader(h *cuHeader) (*dieReader, error) {
 		return nil, fmt.Errorf("unit at 0x%x: %w", h.off, err)
 	}
 	r := &dieReader{o: o, h: h, tab: tab}
-	r.b = buf{name: ".debug_info", data: o.secOf(h).info[h.off:h.end], off: int(h.off), bo: o.byteOrder}
-	r.b.pos = int(h.dieOff - h.off)
+	r.b = dwarfbuf.NewReader(".debug_info", h.off, o.secOf(h).info[h.off:h.end], o.byteOrder)
+	r.b.Seek(int(h.dieOff - h.off))
 	return r, nil
 }
 
 // seek positions the reader at the DIE at section offset off.
 func (r *dieReader) seek(off uint64) {
-	r.b.pos = int(off - r.h.off)
+	r.b.Seek(int(off - r.h.off))
 }
 
 // next reads the next DIE's abbreviation: nil and off with a zero code (a
@@ -496,17 +493,17 @@ func (r *dieReader) seek(off uint64) {
 // otherwise they are skipped.
 func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, done bool) {
 	b := &r.b
-	if b.err != nil || b.left() == 0 {
+	if b.Err() != nil || b.Left() == 0 {
 		return 0, nil, true
 	}
-	off = uint64(b.off + b.pos)
-	code := b.uleb()
+	off = b.Offset()
+	code := b.Uleb()
 	if code == 0 {
-		return off, nil, b.err != nil
+		return off, nil, b.Err() != nil
 	}
 	a = r.tab.get(code)
 	if a == nil {
-		b.fail(fmt.Sprintf("unknown abbreviation code %d", code))
+		b.Fail(fmt.Sprintf("unknown abbreviation code %d", code))
 		return off, nil, true
 	}
 	r.vals = r.vals[:0]
@@ -515,13 +512,13 @@ func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, don
 			r.vals = append(r.vals, readAttr(b, s.form, s.implicit, r.h))
 		}
 	} else if a.size >= 0 {
-		b.bytes(a.size)
+		b.Bytes(a.size)
 	} else {
 		for _, s := range a.attrs {
 			readAttr(b, s.form, s.implicit, r.h)
 		}
 	}
-	return off, a, b.err != nil
+	return off, a, b.Err() != nil
 }
 
 // strOf resolves a string value to a strRef; noStr when it is not a string
@@ -588,7 +585,7 @@ func (o *Object) str(s strRef) string {
 		return ""
 	}
 	sec, off := o.strBytes(s)
-	v, _ := cstringAt(sec, off)
+	v, _ := dwarfbuf.CStringAt(sec, off)
 	return v
 }
 
@@ -610,8 +607,8 @@ func (o *Object) debugAddr(h *cuHeader, idx uint64) (uint64, bool) {
 	if idx > uint64(len(o.sec.addr)) || p+n > uint64(len(o.sec.addr)) || p < h.addrBase {
 		return 0, false
 	}
-	b := buf{data: o.sec.addr[p : p+n], bo: o.byteOrder}
-	return b.uintN(int(n)), true
+	b := dwarfbuf.NewReader(".debug_addr", p, o.sec.addr[p:p+n], o.byteOrder)
+	return b.UintN(int(n)), true
 }
 
 // intOf returns a constant value as debug/dwarf's int64 would hold it.
@@ -658,8 +655,8 @@ func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint6
 			if ranges.v > uint64(len(rl)) || p+n > uint64(len(rl)) {
 				return nil, fmt.Errorf("DW_FORM_rnglistx %d out of range", ranges.v)
 			}
-			b := buf{data: rl[p : p+n], bo: o.byteOrder}
-			return o.rnglist(h, h.rnglistsBase+b.uintN(int(n)), dst)
+			b := dwarfbuf.NewReader(".debug_rnglists", p, rl[p:p+n], o.byteOrder)
+			return o.rnglist(h, h.rnglistsBase+b.UintN(int(n)), dst)
 		}
 	}
 	return dst, nil
@@ -670,11 +667,11 @@ func (o *Object) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][2]ui
 	if off > uint64(len(o.sec.ranges)) {
 		return nil, fmt.Errorf("invalid range offset %d (max %d)", off, len(o.sec.ranges))
 	}
-	b := &buf{name: ".debug_ranges", data: o.sec.ranges[off:], off: int(off), bo: o.byteOrder}
+	b := dwarfbuf.NewReader(".debug_ranges", off, o.sec.ranges[off:], o.byteOrder)
 	base := h.base
 	maxAddr := ^uint64(0) >> uint((8-h.addrSize)*8)
-	for b.left() > 0 && b.err == nil {
-		lo, hi := b.uintN(h.addrSize), b.uintN(h.addrSize)
+	for b.Left() > 0 && b.Err() == nil {
+		lo, hi := b.UintN(h.addrSize), b.UintN(h.addrSize)
 		if lo == 0 && hi == 0 {
 			break
 		}
@@ -693,7 +690,7 @@ func (o *Object) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64,
 	if off > uint64(len(rl)) {
 		return nil, fmt.Errorf("invalid rnglist offset %d (max %d)", off, len(rl))
 	}
-	b := &buf{name: ".debug_rnglists", data: rl[off:], off: int(off), bo: o.byteOrder}
+	b := dwarfbuf.NewReader(".debug_rnglists", off, rl[off:], o.byteOrder)
 	base := h.base
 	addr := func(idx uint64) (uint64, error) {
 		a, ok := o.debugAddr(h, idx)
@@ -703,21 +700,21 @@ func (o *Object) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64,
 		return a, nil
 	}
 	for {
-		op := b.u8()
-		if b.err != nil {
-			return nil, b.err
+		op := b.U8()
+		if b.Err() != nil {
+			return nil, b.Err()
 		}
 		switch op {
 		case 0: // DW_RLE_end_of_list
 			return dst, nil
 		case 1: // base_addressx
-			a, err := addr(b.uleb())
+			a, err := addr(b.Uleb())
 			if err != nil {
 				return nil, err
 			}
 			base = a
 		case 2: // startx_endx
-			si, ei := b.uleb(), b.uleb()
+			si, ei := b.Uleb(), b.Uleb()
 			s, err := addr(si)
 			if err != nil {
 				return nil, err
@@ -728,22 +725,22 @@ func (o *Object) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64,
 			}
 			dst = append(dst, [2]uint64{s, e})
 		case 3: // startx_length
-			si, n := b.uleb(), b.uleb()
+			si, n := b.Uleb(), b.Uleb()
 			s, err := addr(si)
 			if err != nil {
 				return nil, err
 			}
 			dst = append(dst, [2]uint64{s, s + n})
 		case 4: // offset_pair
-			a, c := b.uleb(), b.uleb()
+			a, c := b.Uleb(), b.Uleb()
 			dst = append(dst, [2]uint64{base + a, base + c})
 		case 5: // base_address
-			base = b.uintN(h.addrSize)
+			base = b.UintN(h.addrSize)
 		case 6: // start_end
-			s, e := b.uintN(h.addrSize), b.uintN(h.addrSize)
+			s, e := b.UintN(h.addrSize), b.UintN(h.addrSize)
 			dst = append(dst, [2]uint64{s, e})
 		case 7: // start_length
-			s, n := b.uintN(h.addrSize), b.uleb()
+			s, n := b.UintN(h.addrSize), b.Uleb()
 			dst = append(dst, [2]uint64{s, s + n})
 		}
 	}

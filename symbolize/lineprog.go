@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
 // lineRow is one row of a line table, kept compact: tables of big C++
@@ -70,57 +72,57 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 	if in.offset >= uint64(len(in.line)) {
 		return nil, fmt.Errorf("line table offset 0x%x beyond .debug_line (size 0x%x)", in.offset, len(in.line))
 	}
-	b := &buf{name: ".debug_line", data: in.line[in.offset:], off: int(in.offset), bo: in.bo}
-	unitLen := uint64(b.u32())
+	b := dwarfbuf.NewReader(".debug_line", in.offset, in.line[in.offset:], in.bo)
+	unitLen := uint64(b.U32())
 	dwarf64 := false
 	if unitLen == 0xffffffff {
 		dwarf64 = true
-		unitLen = b.u64()
+		unitLen = b.U64()
 	}
-	if b.err != nil {
-		return nil, b.err
+	if b.Err() != nil {
+		return nil, b.Err()
 	}
-	if unitLen > uint64(b.left()) {
+	if unitLen > uint64(b.Left()) {
 		return nil, fmt.Errorf("truncated .debug_line at 0x%x: unit length 0x%x exceeds section", in.offset, unitLen)
 	}
-	b.data = b.data[:b.pos+int(unitLen)]
-	version := int(b.u16())
+	b.Limit(int(unitLen))
+	version := int(b.U16())
 	if version < 2 || version > 5 {
 		return nil, fmt.Errorf("unsupported .debug_line version %d at 0x%x", version, in.offset)
 	}
 	addrSize := 8
 	if version >= 5 {
-		addrSize = int(b.u8())
-		b.u8() // segment selector size
+		addrSize = int(b.U8())
+		b.U8() // segment selector size
 	}
 	var headerLen uint64
 	if dwarf64 {
-		headerLen = b.u64()
+		headerLen = b.U64()
 	} else {
-		headerLen = uint64(b.u32())
+		headerLen = uint64(b.U32())
 	}
-	if headerLen > uint64(b.left()) {
+	if headerLen > uint64(b.Left()) {
 		return nil, fmt.Errorf("corrupt .debug_line at 0x%x: header length 0x%x exceeds unit", in.offset, headerLen)
 	}
-	progStart := b.pos + int(headerLen)
-	minInst := uint64(b.u8())
+	progStart := b.Pos() + int(headerLen)
+	minInst := uint64(b.U8())
 	if version >= 4 {
-		b.u8() // maximum_operations_per_instruction: VLIW only
+		b.U8() // maximum_operations_per_instruction: VLIW only
 	}
-	defaultIsStmt := b.u8() != 0
+	defaultIsStmt := b.U8() != 0
 	_ = defaultIsStmt
-	lineBase := int64(int8(b.u8()))
-	lineRange := uint64(b.u8())
-	opcodeBase := int(b.u8())
-	if b.err != nil {
-		return nil, b.err
+	lineBase := int64(int8(b.U8()))
+	lineRange := uint64(b.U8())
+	opcodeBase := int(b.U8())
+	if b.Err() != nil {
+		return nil, b.Err()
 	}
 	if lineRange == 0 {
 		return nil, fmt.Errorf("corrupt .debug_line at 0x%x: line_range 0", in.offset)
 	}
 	opLens := make([]uint8, opcodeBase)
 	for i := 1; i < opcodeBase; i++ {
-		opLens[i] = b.u8()
+		opLens[i] = b.U8()
 	}
 
 	// A row takes 3-6 bytes of program: start near the upper bound of the
@@ -134,13 +136,13 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 	var rawFiles []rawFile
 	if version >= 5 {
 		var err error
-		dirs, rawFiles, err = readV5EntryTables(b, in, dwarf64)
+		dirs, rawFiles, err = readV5EntryTables(&b, in, dwarf64)
 		if err != nil {
 			return nil, err
 		}
 	} else {
-		for b.err == nil {
-			s := b.cstring()
+		for b.Err() == nil {
+			s := b.CString()
 			if s == "" {
 				break
 			}
@@ -148,19 +150,19 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 		}
 		// v2-4 file indices are 1-based; index 0 is unused.
 		rawFiles = append(rawFiles, rawFile{})
-		for b.err == nil {
-			name := b.cstring()
+		for b.Err() == nil {
+			name := b.CString()
 			if name == "" {
 				break
 			}
-			dir := b.uleb()
-			b.uleb() // mtime
-			b.uleb() // length
+			dir := b.Uleb()
+			b.Uleb() // mtime
+			b.Uleb() // length
 			rawFiles = append(rawFiles, rawFile{name: name, dir: dir, valid: true})
 		}
 	}
-	if b.err != nil {
-		return nil, b.err
+	if b.Err() != nil {
+		return nil, b.Err()
 	}
 	t.files = make([]string, len(rawFiles))
 	t.rel = make([]string, len(rawFiles))
@@ -170,8 +172,8 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 			t.rel[i] = joinFileName(version, in.compDir, dirs, f, true)
 		}
 	}
-	b.pos = progStart
-	if err := t.run(b, version, addrSize, minInst, lineBase, lineRange, opcodeBase, opLens, in, dirs); err != nil {
+	b.Seek(progStart)
+	if err := t.run(&b, version, addrSize, minInst, lineBase, lineRange, opcodeBase, opLens, in, dirs); err != nil {
 		return t, err
 	}
 	return t, nil
@@ -184,12 +186,12 @@ type rawFile struct {
 }
 
 // readV5EntryTables reads the DWARF 5 directory and file name tables.
-func readV5EntryTables(b *buf, in lineProgramInput, dwarf64 bool) ([]string, []rawFile, error) {
+func readV5EntryTables(b *dwarfbuf.Reader, in lineProgramInput, dwarf64 bool) ([]string, []rawFile, error) {
 	readFormat := func() [][2]uint64 {
-		n := int(b.u8())
+		n := int(b.U8())
 		f := make([][2]uint64, 0, n)
-		for i := 0; i < n && b.err == nil; i++ {
-			f = append(f, [2]uint64{b.uleb(), b.uleb()})
+		for i := 0; i < n && b.Err() == nil; i++ {
+			f = append(f, [2]uint64{b.Uleb(), b.Uleb()})
 		}
 		return f
 	}
@@ -208,11 +210,11 @@ func readV5EntryTables(b *buf, in lineProgramInput, dwarf64 bool) ([]string, []r
 				rf.dir = u
 			}
 		}
-		return rf, b.err
+		return rf, b.Err()
 	}
 	dirFormat := readFormat()
-	nDirs := b.uleb()
-	if nDirs > uint64(b.left()) {
+	nDirs := b.Uleb()
+	if nDirs > uint64(b.Left()) {
 		return nil, nil, fmt.Errorf("corrupt .debug_line at 0x%x: %d directories", in.offset, nDirs)
 	}
 	dirs := make([]string, 0, nDirs)
@@ -224,8 +226,8 @@ func readV5EntryTables(b *buf, in lineProgramInput, dwarf64 bool) ([]string, []r
 		dirs = append(dirs, e.name)
 	}
 	fileFormat := readFormat()
-	nFiles := b.uleb()
-	if nFiles > uint64(b.left()) {
+	nFiles := b.Uleb()
+	if nFiles > uint64(b.Left()) {
 		return nil, nil, fmt.Errorf("corrupt .debug_line at 0x%x: %d files", in.offset, nFiles)
 	}
 	files := make([]rawFile, 0, nFiles)
@@ -236,55 +238,55 @@ func readV5EntryTables(b *buf, in lineProgramInput, dwarf64 bool) ([]string, []r
 		}
 		files = append(files, e)
 	}
-	return dirs, files, b.err
+	return dirs, files, b.Err()
 }
 
 // readForm reads one attribute value of a v5 entry format; strings come back
 // in s, constants in u.
-func readForm(b *buf, form uint64, in lineProgramInput, dwarf64 bool) (s string, u uint64, err error) {
+func readForm(b *dwarfbuf.Reader, form uint64, in lineProgramInput, dwarf64 bool) (s string, u uint64, err error) {
 	offSize := 4
 	if dwarf64 {
 		offSize = 8
 	}
 	switch form {
 	case formString:
-		s = b.cstring()
+		s = b.CString()
 	case formLineStrp, formStrp:
-		off := b.uintN(offSize)
+		off := b.UintN(offSize)
 		sec, name := in.lineStr, ".debug_line_str"
 		if form == formStrp {
 			sec, name = in.str, ".debug_str"
 		}
 		var ok bool
-		if s, ok = cstringAt(sec, off); !ok && b.err == nil {
+		if s, ok = dwarfbuf.CStringAt(sec, off); !ok && b.Err() == nil {
 			return "", 0, fmt.Errorf("corrupt .debug_line at 0x%x: %s offset 0x%x out of range", in.offset, name, off)
 		}
 	case formUdata:
-		u = b.uleb()
+		u = b.Uleb()
 	case formSdata:
-		u = uint64(b.sleb())
+		u = uint64(b.Sleb())
 	case formData1:
-		u = uint64(b.u8())
+		u = uint64(b.U8())
 	case formData2:
-		u = uint64(b.u16())
+		u = uint64(b.U16())
 	case formData4:
-		u = uint64(b.u32())
+		u = uint64(b.U32())
 	case formData8:
-		u = b.u64()
+		u = b.U64()
 	case formData16:
-		b.bytes(16)
+		b.Bytes(16)
 	case formBlock:
-		b.bytes(int(b.uleb()))
+		b.Bytes(int(b.Uleb()))
 	case formBlock1:
-		b.bytes(int(b.u8()))
+		b.Bytes(int(b.U8()))
 	case formBlock2:
-		b.bytes(int(b.u16()))
+		b.Bytes(int(b.U16()))
 	case formBlock4:
-		b.bytes(int(b.u32()))
+		b.Bytes(int(b.U32()))
 	default:
 		return "", 0, fmt.Errorf("unsupported form 0x%x in .debug_line at 0x%x", form, in.offset)
 	}
-	return s, u, b.err
+	return s, u, b.Err()
 }
 
 func isAbs(p string) bool { return strings.HasPrefix(p, "/") }
@@ -329,7 +331,7 @@ func llvmAppend(p, c string) string {
 }
 
 // run executes the line number program and fills t.rows and t.seqs.
-func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) error {
+func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) error {
 	type state struct {
 		addr                   uint64
 		file, line, col, discr uint32
@@ -364,8 +366,8 @@ func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase 
 		seqFirst = len(t.rows)
 		st = reset()
 	}
-	for b.left() > 0 && b.err == nil {
-		op := int(b.u8())
+	for b.Left() > 0 && b.Err() == nil {
+		op := int(b.U8())
 		if op >= opcodeBase {
 			adj := uint64(op - opcodeBase)
 			st.addr += (adj / lineRange) * minInst
@@ -375,50 +377,50 @@ func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase 
 		}
 		switch op {
 		case 0: // extended
-			n := b.uleb()
-			if n == 0 || n > uint64(b.left()) {
-				b.fail("bad extended opcode length")
+			n := b.Uleb()
+			if n == 0 || n > uint64(b.Left()) {
+				b.Fail("bad extended opcode length")
 				break
 			}
-			end := b.pos + int(n)
-			sub := b.u8()
+			end := b.Pos() + int(n)
+			sub := b.U8()
 			switch sub {
 			case 1: // DW_LNE_end_sequence
 				endSeq()
 			case 2: // DW_LNE_set_address
-				st.addr = b.uintN(int(n - 1))
+				st.addr = b.UintN(int(n - 1))
 			case 3: // DW_LNE_define_file
-				name := b.cstring()
-				dir := b.uleb()
-				b.uleb()
-				b.uleb()
+				name := b.CString()
+				dir := b.Uleb()
+				b.Uleb()
+				b.Uleb()
 				f := rawFile{name: name, dir: dir, valid: true}
 				t.files = append(t.files, joinFileName(version, in.compDir, dirs, f, false))
 				t.rel = append(t.rel, joinFileName(version, in.compDir, dirs, f, true))
 			case 4: // DW_LNE_set_discriminator
-				st.discr = uint32(b.uleb())
+				st.discr = uint32(b.Uleb())
 			}
-			if b.err == nil {
-				b.pos = end
+			if b.Err() == nil {
+				b.Seek(end)
 			}
 		case 1: // DW_LNS_copy
 			emit()
 		case 2: // DW_LNS_advance_pc
-			st.addr += b.uleb() * minInst
+			st.addr += b.Uleb() * minInst
 		case 3: // DW_LNS_advance_line
-			st.line = uint32(int64(st.line) + b.sleb())
+			st.line = uint32(int64(st.line) + b.Sleb())
 		case 4: // DW_LNS_set_file
-			st.file = uint32(b.uleb()) &^ defaultFileBit
+			st.file = uint32(b.Uleb()) &^ defaultFileBit
 		case 5: // DW_LNS_set_column
-			st.col = uint32(b.uleb())
+			st.col = uint32(b.Uleb())
 		case 6, 7, 10, 11: // negate_stmt, basic_block, prologue_end, epilogue_begin
 		case 8: // DW_LNS_const_add_pc
 			st.addr += (uint64(255-opcodeBase) / lineRange) * minInst
 		case 9: // DW_LNS_fixed_advance_pc
-			st.addr += uint64(b.u16())
+			st.addr += uint64(b.U16())
 		default:
 			for i := 0; i < int(opLens[op]); i++ {
-				b.uleb()
+				b.Uleb()
 			}
 		}
 	}
@@ -430,7 +432,7 @@ func (t *lineTable) run(b *buf, version, addrSize int, minInst uint64, lineBase 
 	}
 	// llvm sorts sequences by low pc (stable, as the table order breaks ties).
 	sort.SliceStable(t.seqs, func(i, j int) bool { return t.seqs[i].start < t.seqs[j].start })
-	return b.err
+	return b.Err()
 }
 
 // lookup returns the row for pc: in the first sequence (by start) whose end

@@ -29,7 +29,7 @@ func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
 	}
 	r.seek(off)
 	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.err != nil {
+	if a == nil || r.b.Err() != nil {
 		return nil, false
 	}
 	di, _, _, _ := o.readDieInfo(h, off, a, r.vals)

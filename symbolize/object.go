@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
 // Object answers lookups for one ELF file. It is safe for concurrent use.
@@ -19,10 +21,10 @@ type Object struct {
 	buildID   []byte
 	byteOrder binary.ByteOrder
 
-	files   []*mappedFile // the binary, its debug file and .dwo files, unmapped by Close
-	filesMu sync.Mutex    // .dwo files are added by lookups
-	ext     extStrings    // the strings of .dwo files
-	dwpPath string        // Options.DWPPath
+	files   []*dwarfbuf.File // the binary, its debug file and .dwo files, unmapped by Close
+	filesMu sync.Mutex       // .dwo files are added by lookups
+	ext     extStrings       // the strings of .dwo files
+	dwpPath string           // Options.DWPPath
 	dwpOnce sync.Once
 	dwp     dwpState
 	// splitErrs: split units whose DIEs could not be read.
@@ -64,7 +66,7 @@ func Open(path string, opts *Options) (o *Object, err error) {
 		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
 	}
 	defer f.Close()
-	m, err := mapFile(f)
+	m, err := dwarfbuf.Map(f)
 	if err != nil {
 		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
 	}
@@ -90,14 +92,14 @@ func openMapped(path string, m *mappedFile, opts *Options) (o *Object, err error
 			o, err = nil, fmt.Errorf("symbolize: open %s: corrupt ELF or DWARF (decoder panic: %v)", path, p)
 		}
 		if o == nil {
-			m.close()
+			m.Close()
 		}
 	}()
-	ef, err := elf.NewFile(bytes.NewReader(m.data))
+	ef, err := elf.NewFile(bytes.NewReader(m.Bytes()))
 	if err != nil {
 		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
 	}
-	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*mappedFile{m}, dwpPath: opts.DWPPath}
+	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*dwarfbuf.File{m}, dwpPath: opts.DWPPath}
 	dwarfData := m
 	o.buildID = BuildIDOf(ef)
 	o.syms, _ = readSymtab(ef)
@@ -108,11 +110,11 @@ func openMapped(path string, m *mappedFile, opts *Options) (o *Object, err error
 			df, ferr := os.Open(dpath)
 			if ferr == nil {
 				defer df.Close()
-				dm, merr := mapFile(df)
+				dm, merr := dwarfbuf.Map(df)
 				var def *elf.File
 				var eerr error = merr
 				if merr == nil {
-					def, eerr = elf.NewFile(bytes.NewReader(dm.data))
+					def, eerr = elf.NewFile(bytes.NewReader(dm.Bytes()))
 				}
 				if eerr == nil && hasDWARF(def) {
 					dwarfFile = def
@@ -151,7 +153,7 @@ func hasDWARF(f *elf.File) bool {
 	return false
 }
 
-func (o *Object) loadDWARF(f *elf.File, file *mappedFile) error {
+func (o *Object) loadDWARF(f *elf.File, file *dwarfbuf.File) error {
 	o.zdebug = f.Section(".debug_info") == nil && f.Section(".zdebug_info") != nil
 	sec, err := readDebugSections(f, file)
 	if err != nil {
@@ -173,7 +175,7 @@ func (o *Object) Close() error {
 	var err error
 	o.filesMu.Lock()
 	for _, m := range o.files {
-		if cerr := m.close(); cerr != nil && err == nil {
+		if cerr := m.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("symbolize: close %s: %w", o.path, cerr)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
 // Split DWARF (gcc/clang -gsplit-dwarf): the binary keeps a skeleton unit
@@ -232,7 +234,7 @@ func (o *Object) openDWO(path string, u *unit) (*cuHeader, error) {
 	}
 	h, err := o.dwoUnit(d, u)
 	if err != nil {
-		d.file.close()
+		d.file.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	o.keepDWO(d)
@@ -246,13 +248,13 @@ func (o *Object) mapDWO(path string) (*dwoSections, error) {
 		return nil, err
 	}
 	defer f.Close()
-	m, err := mapFile(f)
+	m, err := dwarfbuf.Map(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d, err := readDWOSections(path, m)
 	if err != nil {
-		m.close()
+		m.Close()
 		return nil, err
 	}
 	return d, nil
@@ -267,8 +269,8 @@ func (o *Object) keepDWO(d *dwoSections) {
 	o.filesMu.Unlock()
 }
 
-func readDWOSections(path string, m *mappedFile) (*dwoSections, error) {
-	ef, err := elf.NewFile(bytes.NewReader(m.data))
+func readDWOSections(path string, m *dwarfbuf.File) (*dwoSections, error) {
+	ef, err := elf.NewFile(bytes.NewReader(m.Bytes()))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -285,7 +287,7 @@ func readDWOSections(path string, m *mappedFile) (*dwoSections, error) {
 		{".debug_rnglists.dwo", &d.rnglists},
 		{".debug_cu_index", &d.cuIndex},
 	} {
-		if *s.dst, err = sectionData(ef, m.data, s.name); err != nil {
+		if *s.dst, err = dwarfbuf.Section(ef, m.Bytes(), s.name); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
@@ -352,8 +354,8 @@ func (o *Object) gnuDWOID(h *cuHeader) (uint64, bool, error) {
 		return 0, false, err
 	}
 	_, a, _ := r.next(func(uint32) bool { return true })
-	if r.b.err != nil {
-		return 0, false, r.b.err
+	if r.b.Err() != nil {
+		return 0, false, r.b.Err()
 	}
 	if a == nil {
 		return 0, false, nil

@@ -106,8 +106,8 @@ func (o *Object) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 		return nil, ranges, err
 	}
 	_, a, _ := r.next(func(uint32) bool { return true })
-	if r.b.err != nil {
-		return nil, ranges, r.b.err
+	if r.b.Err() != nil {
+		return nil, ranges, r.b.Err()
 	}
 	if a == nil {
 		return nil, ranges, nil

@@ -1,0 +1,267 @@
+package dwarfbuf
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// A DecodeError reports bytes that cannot be read: a read past the end of
+// the data, or a value the caller rejected with Reader.Fail.
+type DecodeError struct {
+	Section string // the section's name, e.g. ".debug_info"
+	Offset  uint64 // where in the section the failing read started
+	Err     string // what is wrong
+}
+
+func (e DecodeError) Error() string {
+	return fmt.Sprintf("truncated or corrupt %s at 0x%x: %s", e.Section, e.Offset, e.Err)
+}
+
+// A Reader decodes a run of bytes from a section. The first error freezes
+// it: every later read returns zero and Err returns that error, so a
+// decoder checks once after a group of reads rather than after each.
+//
+// The fast path of each read is small enough to be inlined; the slow,
+// failing path is a call.
+type Reader struct {
+	section string
+	data    []byte
+	off     uint64 // offset of data[0] within the section, for Offset and errors
+	pos     int    // next byte; len(data) once an error is set
+	big     bool   // big-endian fixed-size integers
+	err     error
+}
+
+// NewReader returns a reader over data, which starts at offset off of the
+// named section and holds integers in the given byte order.
+func NewReader(section string, off uint64, data []byte, order binary.ByteOrder) Reader {
+	return Reader{section: section, data: data, off: off, big: order == binary.BigEndian}
+}
+
+// Err returns the first error met, a DecodeError, or nil.
+func (r *Reader) Err() error { return r.err }
+
+// Left returns the number of bytes not yet read.
+func (r *Reader) Left() int { return len(r.data) - r.pos }
+
+// Pos returns the position of the next byte within the reader's data.
+func (r *Reader) Pos() int { return r.pos }
+
+// Offset returns the section offset of the next byte.
+func (r *Reader) Offset() uint64 { return r.off + uint64(r.pos) }
+
+// Seek moves to position pos within the reader's data; a position
+// outside it is an error. After an error Seek does nothing: the reader
+// stays stopped.
+func (r *Reader) Seek(pos int) {
+	if r.err == nil && pos >= 0 && pos <= len(r.data) {
+		r.pos = pos
+		return
+	}
+	r.Fail("seek beyond the data")
+}
+
+// Limit shortens the data to the next n bytes: a unit's length bounds
+// what its reads may reach. More than is left is an error.
+func (r *Reader) Limit(n int) {
+	if n >= 0 && n <= r.Left() {
+		r.data = r.data[:r.pos+n]
+		return
+	}
+	r.Fail("length beyond the data")
+}
+
+// Fail records a decode error at the current offset unless one is already
+// set, and stops the reader.
+func (r *Reader) Fail(what string) {
+	if r.err == nil {
+		r.err = DecodeError{Section: r.section, Offset: r.Offset(), Err: what}
+	}
+	r.pos = len(r.data)
+}
+
+// short fails a read that runs past the end of the data.
+func (r *Reader) short() { r.Fail("unexpected end") }
+
+// Bytes returns the next n bytes, a slice of the reader's data.
+func (r *Reader) Bytes(n int) []byte {
+	if p := r.pos; n >= 0 && n <= len(r.data)-p && r.err == nil {
+		r.pos = p + n
+		return r.data[p : p+n : p+n]
+	}
+	r.short()
+	return nil
+}
+
+// Skip moves past the next n bytes.
+func (r *Reader) Skip(n int) {
+	if n >= 0 && n <= len(r.data)-r.pos {
+		r.pos += n
+		return
+	}
+	r.short()
+}
+
+// U8 reads a byte.
+func (r *Reader) U8() uint8 {
+	// Fail leaves pos at the end, so pos < len also means no error.
+	if r.pos < len(r.data) {
+		c := r.data[r.pos]
+		r.pos++
+		return c
+	}
+	r.short()
+	return 0
+}
+
+// U16 reads a 2-byte integer.
+func (r *Reader) U16() uint16 {
+	p := r.pos
+	if len(r.data)-p < 2 {
+		r.short()
+		return 0
+	}
+	r.pos = p + 2
+	if r.big {
+		return binary.BigEndian.Uint16(r.data[p:])
+	}
+	return binary.LittleEndian.Uint16(r.data[p:])
+}
+
+// U24 reads a 3-byte integer (DW_FORM_strx3, DW_FORM_addrx3).
+func (r *Reader) U24() uint64 {
+	p := r.pos
+	if len(r.data)-p < 3 {
+		r.short()
+		return 0
+	}
+	r.pos = p + 3
+	b := r.data[p : p+3]
+	if r.big {
+		return uint64(b[0])<<16 | uint64(b[1])<<8 | uint64(b[2])
+	}
+	return uint64(b[2])<<16 | uint64(b[1])<<8 | uint64(b[0])
+}
+
+// U32 reads a 4-byte integer.
+func (r *Reader) U32() uint32 {
+	p := r.pos
+	if len(r.data)-p < 4 {
+		r.short()
+		return 0
+	}
+	r.pos = p + 4
+	if r.big {
+		return binary.BigEndian.Uint32(r.data[p:])
+	}
+	return binary.LittleEndian.Uint32(r.data[p:])
+}
+
+// U64 reads an 8-byte integer.
+func (r *Reader) U64() uint64 {
+	p := r.pos
+	if len(r.data)-p < 8 {
+		r.short()
+		return 0
+	}
+	r.pos = p + 8
+	if r.big {
+		return binary.BigEndian.Uint64(r.data[p:])
+	}
+	return binary.LittleEndian.Uint64(r.data[p:])
+}
+
+// UintN reads an n-byte integer, n being 1, 2, 4 or 8 (an address or
+// offset size).
+func (r *Reader) UintN(n int) uint64 {
+	switch n {
+	case 1:
+		return uint64(r.U8())
+	case 2:
+		return uint64(r.U16())
+	case 4:
+		return uint64(r.U32())
+	case 8:
+		return r.U64()
+	}
+	r.Fail(fmt.Sprintf("unsupported size %d", n))
+	return 0
+}
+
+// Uleb reads an unsigned LEB128 number; bits beyond 64 are dropped.
+func (r *Reader) Uleb() uint64 {
+	var v uint64
+	var shift uint // a shift of 64 or more gives 0: the dropped bits
+	for i := r.pos; i < len(r.data); i++ {
+		c := r.data[i]
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			r.pos = i + 1
+			return v
+		}
+		shift += 7
+	}
+	r.short()
+	return 0
+}
+
+// Sleb reads a signed LEB128 number; bits beyond 64 are dropped.
+func (r *Reader) Sleb() int64 {
+	var v int64
+	var shift uint
+	for i := r.pos; i < len(r.data); i++ {
+		c := r.data[i]
+		v |= int64(c&0x7f) << shift
+		shift += 7
+		if c < 0x80 {
+			r.pos = i + 1
+			if c&0x40 != 0 {
+				v |= -1 << shift // sign extension; none once shift passes 63
+			}
+			return v
+		}
+	}
+	r.pos = len(r.data) // the error is reported where the data ended
+	r.short()
+	return 0
+}
+
+// CString reads a NUL-terminated string.
+func (r *Reader) CString() string {
+	if i := r.skipCString(); i >= 0 {
+		return string(r.data[i : r.pos-1])
+	}
+	return ""
+}
+
+// SkipCString moves past a NUL-terminated string without copying it.
+func (r *Reader) SkipCString() { r.skipCString() }
+
+// skipCString moves past a NUL-terminated string and returns where it
+// started, or -1 on error.
+func (r *Reader) skipCString() int {
+	start := r.pos
+	for i := start; i < len(r.data); i++ {
+		if r.data[i] == 0 {
+			r.pos = i + 1
+			return start
+		}
+	}
+	r.Fail("unterminated string")
+	return -1
+}
+
+// CStringAt returns the NUL-terminated string at off in sec (a string
+// section such as .debug_str); false when off is outside sec or the string
+// is not terminated.
+func CStringAt(sec []byte, off uint64) (string, bool) {
+	if off >= uint64(len(sec)) {
+		return "", false
+	}
+	for i := off; i < uint64(len(sec)); i++ {
+		if sec[i] == 0 {
+			return string(sec[off:i]), true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,102 @@
+package dwarfbuf
+
+import (
+	"debug/elf"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+)
+
+// maxSectionSize bounds a decompressed section.
+const maxSectionSize = 1 << 32
+
+// Section returns the contents of the named section of f, whose bytes are
+// file, decompressed; nil when absent or SHT_NOBITS. A DWARF section may
+// also be found under its legacy ".zdebug_" name. An uncompressed section
+// is a slice of file, not a copy.
+func Section(f *elf.File, file []byte, name string) ([]byte, error) {
+	s := f.Section(name)
+	if s == nil && strings.HasPrefix(name, ".debug_") {
+		s = f.Section(".zdebug_" + strings.TrimPrefix(name, ".debug_"))
+	}
+	if s == nil || s.Type == elf.SHT_NOBITS {
+		return nil, nil
+	}
+	if s.Flags&elf.SHF_COMPRESSED == 0 && !strings.HasPrefix(s.Name, ".zdebug_") {
+		end := s.Offset + s.FileSize
+		if end < s.Offset || end > uint64(len(file)) {
+			return nil, fmt.Errorf("read %s: section [0x%x, 0x%x) beyond the end of the file (0x%x)", s.Name, s.Offset, end, len(file))
+		}
+		return file[s.Offset:end:end], nil
+	}
+	// Section.Open handles SHF_COMPRESSED (zlib, zstd) and ".zdebug" (zlib
+	// with a "ZLIB" header); each compressed section is inflated once, here.
+	// For SHF_COMPRESSED, Size is the inflated size: read straight into a
+	// buffer of that size rather than growing one.
+	r := s.Open()
+	// The header's size is only trusted for the allocation when the
+	// compression ratio it implies is plausible: a corrupt header must not
+	// make a small file allocate gigabytes.
+	plausible := s.Size <= 256*s.FileSize+1<<16
+	if s.Flags&elf.SHF_COMPRESSED != 0 && s.Size > 0 && s.Size < maxSectionSize && plausible {
+		data := make([]byte, s.Size)
+		n, err := io.ReadFull(r, data)
+		if err != nil && err != io.ErrUnexpectedEOF {
+			return nil, fmt.Errorf("read %s: %w", s.Name, err)
+		}
+		return data[:n], nil
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxSectionSize))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.Name, err)
+	}
+	return data, nil
+}
+
+// Uncompressed returns where the named section's bytes lie in the file
+// when they are stored as they are (not compressed, not SHT_NOBITS), so
+// that a decoder can Release the pages of what it has decoded.
+func Uncompressed(f *elf.File, name string) (off uint64, ok bool) {
+	s := f.Section(name)
+	if s == nil || s.Type == elf.SHT_NOBITS || s.Flags&elf.SHF_COMPRESSED != 0 {
+		return 0, false
+	}
+	return s.Offset, true
+}
+
+// A Want names a section to load and where its contents go.
+type Want struct {
+	Name string
+	Dst  *[]byte
+}
+
+// Sections loads the wanted sections of f, whose bytes are file, as
+// Section does. Compressed sections (Go binaries, --compress-debug-sections)
+// are inflated concurrently: opening is otherwise bound by one inflater.
+// The error is the first in the order of want.
+func Sections(f *elf.File, file []byte, want []Want) error {
+	errs := make([]error, len(want))
+	var wg sync.WaitGroup
+	for i, w := range want {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				// A decoder panic on a corrupt section must not take the
+				// process down: a caller's recover does not see this goroutine.
+				if p := recover(); p != nil {
+					errs[i] = fmt.Errorf("corrupt section (decoder panic: %v)", p)
+				}
+			}()
+			*w.Dst, errs[i] = Section(f, file, w.Name)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
