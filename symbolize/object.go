@@ -81,12 +81,12 @@ func OpenMemory(name string, data []byte, opts *Options) (*Object, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	return openMapped(name, &mappedFile{data: data}, opts)
+	return openMapped(name, dwarfbuf.Memory(data), opts)
 }
 
 // openMapped indexes the ELF file whose bytes m holds; m is released when
 // opening fails.
-func openMapped(path string, m *mappedFile, opts *Options) (o *Object, err error) {
+func openMapped(path string, m *dwarfbuf.File, opts *Options) (o *Object, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			o, err = nil, fmt.Errorf("symbolize: open %s: corrupt ELF or DWARF (decoder panic: %v)", path, p)

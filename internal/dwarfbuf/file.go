@@ -38,6 +38,10 @@ func Map(f *os.File) (*File, error) {
 	return &File{data: b}, nil
 }
 
+// Memory wraps bytes already in memory (a binary read out of an archive)
+// as a File; Close and Release leave them alone.
+func Memory(data []byte) *File { return &File{data: data} }
+
 // Bytes returns the file's contents. They are read-only, and invalid
 // after Close.
 func (m *File) Bytes() []byte { return m.data }
