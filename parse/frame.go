@@ -3,6 +3,8 @@ package parse
 import (
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // ParseFrame parses one sanitizer stack frame line, in any of the shapes the
@@ -18,20 +20,20 @@ import (
 //
 // Leading blanks are ignored. It reports false for anything else, including
 // gdb's "#0  0x... in f () at a.c:3" (two blanks after the number).
-func ParseFrame(line string) (Frame, bool) {
+func ParseFrame(line string) (report.Frame, bool) {
 	s := strings.TrimLeft(line, " \t")
 	if len(s) < 3 || s[0] != '#' {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	i := 1
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
 	if i == 1 || i >= len(s)-1 || s[i] != ' ' || s[i+1] == ' ' || i > 10 {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	idx, _ := strconv.Atoi(s[1:i])
-	f := Frame{Index: idx, Raw: s}
+	f := report.Frame{Index: idx, Raw: s}
 	rest := s[i+1:]
 	rest, f.BuildID = cutBuildID(rest)
 
@@ -41,7 +43,7 @@ func ParseFrame(line string) (Frame, bool) {
 			j++
 		}
 		if j == 2 || (j < len(rest) && rest[j] != ' ') {
-			return Frame{}, false
+			return report.Frame{}, false
 		}
 		f.PC, _ = strconv.ParseUint(rest[2:j], 16, 64)
 		f.HasPC = true
@@ -58,7 +60,7 @@ func ParseFrame(line string) (Frame, bool) {
 		} else if rest != "" {
 			head, mod, off, hasOff, ok := cutModule(rest)
 			if !ok || head != "" {
-				return Frame{}, false
+				return report.Frame{}, false
 			}
 			f.Module, f.Offset, f.HasOffset = mod, off, hasOff
 		}
@@ -70,7 +72,7 @@ func ParseFrame(line string) (Frame, bool) {
 			f.Module, f.Offset, f.HasOffset = mod, off, hasOff
 		}
 		if head == "" {
-			return Frame{}, false
+			return report.Frame{}, false
 		}
 		fn, loc := splitFuncLoc(head)
 		if fn == "<null>" {
@@ -79,9 +81,9 @@ func ParseFrame(line string) (Frame, bool) {
 		f.Function = fn
 		f.File, f.Line, f.Column = parseLoc(loc)
 	}
-	f.Symbolized = SymbolizedNone
+	f.Symbolized = report.SymbolizedNone
 	if f.Function != "" || f.File != "" {
-		f.Symbolized = SymbolizedReport
+		f.Symbolized = report.SymbolizedReport
 	}
 	return f, true
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // FuzzScanner feeds arbitrary logs to the Scanner: it must not panic or
@@ -62,7 +64,7 @@ func FuzzParseFrame(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		for _, parse := range []func(string) (Frame, bool){ParseFrame, ParseGDBFrame, ParseBacktraceSymbol} {
+		for _, parse := range []func(string) (report.Frame, bool){ParseFrame, ParseGDBFrame, ParseBacktraceSymbol} {
 			fr, ok := parse(line)
 			if !ok {
 				continue

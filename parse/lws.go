@@ -7,6 +7,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/decompress"
 	"github.com/sanitrace/sanitrace/internal/humanize"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // libwebsockets heap dumps. lws prints one "~m#<base64>" line per live
@@ -14,12 +15,6 @@ import (
 // its decoder tool turns them into "~b#size: N, 0x... 0x..." lines. Both
 // are read here: a run of such lines, other log lines allowed between them,
 // becomes one Report with one Stack per allocation.
-
-// Tool and Kind of a heap-dump report.
-const (
-	ToolLWS      = "libwebsockets"
-	KindHeapDump = "heap dump"
-)
 
 const (
 	// MaxDumpRecords bounds one heap-dump report: a longer dump goes on in
@@ -30,10 +25,6 @@ const (
 	// records of one dump; more, and the next record starts a new dump.
 	dumpGapMax = 16
 )
-
-// IsHeapDump reports whether r is a libwebsockets heap dump: a record of
-// live allocations, not a bug report.
-func IsHeapDump(r *Report) bool { return r.Tool == ToolLWS && r.Kind == KindHeapDump }
 
 // RecordError is a ~m# or ~b# record that could not be decoded. Decoding
 // goes on with the next line; the record is left out of its dump.
@@ -64,7 +55,7 @@ func (s *Scanner) OnRecordError(fn func(*RecordError)) { s.lws.onError = fn }
 
 // lwsDump is the heap dump being read.
 type lwsDump struct {
-	rep       *Report
+	rep       *report.Report
 	records   int // records decoded (including those without frames)
 	frameless int // depth-0 records: every frame was snipped
 	bad       int
@@ -104,7 +95,7 @@ func (s *Scanner) lwsLine(line []byte, no int) bool {
 		s.endDump()
 	}
 	if d.rep == nil {
-		d.rep = &Report{Tool: ToolLWS, Kind: KindHeapDump, Input: InputRange{Name: s.name, FirstLine: no}}
+		d.rep = &report.Report{Tool: report.ToolLWS, Kind: report.KindHeapDump, Input: report.InputRange{Name: s.name, FirstLine: no}}
 	}
 	d.gap = 0
 	d.rep.Input.LastLine = no
@@ -136,12 +127,12 @@ func (s *Scanner) lwsLine(line []byte, no int) bool {
 		d.frameless++
 		return true
 	}
-	st := Stack{Title: "allocation of " + strconv.FormatUint(bt.Size, 10) + " bytes", Role: "alloc", RoleDetail: "alloc",
-		Frames: make([]Frame, len(bt.PCs))}
+	st := report.Stack{Title: "allocation of " + strconv.FormatUint(bt.Size, 10) + " bytes", Role: "alloc", RoleDetail: "alloc",
+		Frames: make([]report.Frame, len(bt.PCs))}
 	for i, pc := range bt.PCs {
 		// Every pc is a return address (lws keeps none of its capture
 		// frames): look up pc-1, inside the call.
-		st.Frames[i] = Frame{Index: i, PC: pc, HasPC: true, Adjust: 1, Symbolized: SymbolizedNone}
+		st.Frames[i] = report.Frame{Index: i, PC: pc, HasPC: true, Adjust: 1, Symbolized: report.SymbolizedNone}
 	}
 	d.rep.Stacks = append(d.rep.Stacks, st)
 	return true

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/decompress"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // lwsTestdata is the module's testdata/lws: committed copies of
@@ -20,12 +21,12 @@ import (
 var lwsTestdata = filepath.Join("..", "testdata", "lws")
 
 // scanDump parses a log and returns its reports and malformed records.
-func scanDump(t testing.TB, log string) ([]*Report, []*RecordError) {
+func scanDump(t testing.TB, log string) ([]*report.Report, []*RecordError) {
 	t.Helper()
 	sc := NewScanner(strings.NewReader(log), "dump.log")
 	var bad []*RecordError
 	sc.OnRecordError(func(e *RecordError) { bad = append(bad, e) })
-	var reps []*Report
+	var reps []*report.Report
 	for {
 		r, err := sc.Next()
 		if err == io.EOF {
@@ -39,7 +40,7 @@ func scanDump(t testing.TB, log string) ([]*Report, []*RecordError) {
 }
 
 // allocSize reads the size back from a stack title.
-func allocSize(t testing.TB, s Stack) uint64 {
+func allocSize(t testing.TB, s report.Stack) uint64 {
 	t.Helper()
 	n, ok := strings.CutPrefix(s.Title, "allocation of ")
 	n, ok2 := strings.CutSuffix(n, " bytes")
@@ -85,7 +86,7 @@ func TestHeapDumpSample(t *testing.T) {
 		t.Fatalf("%d reports, want one heap dump", len(reps))
 	}
 	r := reps[0]
-	if !IsHeapDump(r) || r.Input.FirstLine != 20 || r.Input.LastLine != 49 {
+	if !report.IsHeapDump(r) || r.Input.FirstLine != 20 || r.Input.LastLine != 49 {
 		t.Errorf("report %s/%s lines %d-%d, want a heap dump at lines 20-49", r.Tool, r.Kind, r.Input.FirstLine, r.Input.LastLine)
 	}
 	wantHead := fmt.Sprintf("libwebsockets heap dump: %d live allocations, 109.6 KiB (%d bytes); 2 records undecodable", want.Records, want.TotalBytes)
@@ -101,7 +102,7 @@ func TestHeapDumpSample(t *testing.T) {
 	for _, s := range r.Stacks {
 		var pcs []string
 		for i, f := range s.Frames {
-			if !f.HasPC || f.Adjust != 1 || f.Index != i || f.Module != "" || f.Symbolized != SymbolizedNone {
+			if !f.HasPC || f.Adjust != 1 || f.Index != i || f.Module != "" || f.Symbolized != report.SymbolizedNone {
 				t.Errorf("frame %+v: want a bare return address (HasPC, Adjust 1, Index %d, no module)", f, i)
 			}
 			pcs = append(pcs, fmt.Sprintf("0x%x", f.PC))
@@ -296,7 +297,7 @@ func FuzzLWSDump(f *testing.F) {
 				t.Fatalf("bad line range %+v (previous report started at %d, %d lines)", r.Input, prev, nlines)
 			}
 			prev = r.Input.FirstLine
-			if !IsHeapDump(r) {
+			if !report.IsHeapDump(r) {
 				continue
 			}
 			if len(r.Raw) > MaxDumpRecords || len(r.Raw) == 0 || len(r.Stacks) > len(r.Raw) {

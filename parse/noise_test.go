@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // The corpus logs, with the noise of real CI logs added, must parse to the
@@ -14,12 +16,12 @@ import (
 
 // modelOnly drops what legitimately changes with noise: raw lines and line
 // numbers.
-func modelOnly(rs []*Report) []Report {
-	out := make([]Report, len(rs))
+func modelOnly(rs []*report.Report) []report.Report {
+	out := make([]report.Report, len(rs))
 	for i, r := range rs {
 		c := *r
 		c.Raw = nil
-		c.Input = InputRange{}
+		c.Input = report.InputRange{}
 		out[i] = c
 	}
 	return out
@@ -111,7 +113,7 @@ func TestNoise(t *testing.T) {
 	}
 }
 
-func compareModels(t *testing.T, got, want []Report) {
+func compareModels(t *testing.T, got, want []report.Report) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %d reports, want %d", len(got), len(want))
@@ -183,7 +185,7 @@ func TestTruncated(t *testing.T) {
 }
 
 // checkPrefixOf checks that the cut report c holds a prefix of r.
-func checkPrefixOf(t *testing.T, c, r *Report) {
+func checkPrefixOf(t *testing.T, c, r *report.Report) {
 	t.Helper()
 	if c.Headline != r.Headline || c.Kind != r.Kind || c.Tool != r.Tool {
 		t.Errorf("headline changed: %q vs %q", c.Headline, r.Headline)

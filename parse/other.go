@@ -3,6 +3,8 @@ package parse
 import (
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // Stack dumps that are not sanitizer reports but carry frames worth
@@ -14,35 +16,35 @@ import (
 // prints no blank before "["). The addresses are return addresses, so
 // Adjust is 1. The "+0x..." of "(+0x...)" is relative to the load bias: a
 // module offset; the one of "(func+0x...)" is relative to the symbol.
-func ParseBacktraceSymbol(line string) (Frame, bool) {
+func ParseBacktraceSymbol(line string) (report.Frame, bool) {
 	s := strings.TrimSpace(line)
 	if !strings.HasSuffix(s, "]") {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	open := strings.LastIndex(s, "[0x")
 	if open < 0 {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	hex := s[open+3 : len(s)-1]
 	if hex == "" || len(hex) > 16 || !allHex(hex) {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	pc, _ := strconv.ParseUint(hex, 16, 64)
-	f := Frame{Index: -1, PC: pc, HasPC: true, Adjust: 1, Raw: s, Symbolized: SymbolizedNone}
+	f := report.Frame{Index: -1, PC: pc, HasPC: true, Adjust: 1, Raw: s, Symbolized: report.SymbolizedNone}
 	head := strings.TrimRight(s[:open], " ")
 	if head == "" {
 		return f, true
 	}
 	if !strings.HasSuffix(head, ")") {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	p := strings.LastIndexByte(head, '(')
 	if p <= 0 {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	f.Module = head[:p]
 	if strings.ContainsAny(f.Module, "()[]") {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	sym := head[p+1 : len(head)-1]
 	if sym == "" {
@@ -50,11 +52,11 @@ func ParseBacktraceSymbol(line string) (Frame, bool) {
 	}
 	sign := strings.LastIndexAny(sym, "+-")
 	if sign < 0 || !strings.HasPrefix(sym[sign+1:], "0x") || !allHex(sym[sign+3:]) || len(sym) == sign+3 {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	v, err := strconv.ParseUint(sym[sign+3:], 16, 64)
 	if err != nil {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	name := sym[:sign]
 	switch {
@@ -65,7 +67,7 @@ func ParseBacktraceSymbol(line string) (Frame, bool) {
 		if sym[sign] == '+' {
 			f.SymbolOffset, f.HasSymbolOffset = v, true
 		}
-		f.Symbolized = SymbolizedReport
+		f.Symbolized = report.SymbolizedReport
 	}
 	return f, true
 }
@@ -80,25 +82,25 @@ func ParseBacktraceSymbol(line string) (Frame, bool) {
 // gdb prints the return address for the caller frames, so they get
 // Adjust 1; frame 0 and the frame interrupted by a signal get 0 (the caller
 // sets the latter).
-func ParseGDBFrame(line string) (Frame, bool) {
+func ParseGDBFrame(line string) (report.Frame, bool) {
 	s := strings.TrimRight(line, " ")
 	if len(s) < 4 || s[0] != '#' {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	i := 1
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
 	if i == 1 || i > 6 || i >= len(s) || s[i] != ' ' {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	idx, _ := strconv.Atoi(s[1:i])
 	// gdb pads "#N" to three columns: "#0  0x..", "#10 0x..".
 	if i < 3 && (i+1 >= len(s) || s[i+1] != ' ') {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	rest := strings.TrimLeft(s[i:], " ")
-	f := Frame{Index: idx, Raw: s, Symbolized: SymbolizedNone}
+	f := report.Frame{Index: idx, Raw: s, Symbolized: report.SymbolizedNone}
 	if idx > 0 {
 		f.Adjust = 1
 	}
@@ -109,13 +111,13 @@ func ParseGDBFrame(line string) (Frame, bool) {
 		}
 		pc, err := strconv.ParseUint(rest[2:j], 16, 64)
 		if err != nil || !strings.HasPrefix(rest[j:], " in ") {
-			return Frame{}, false
+			return report.Frame{}, false
 		}
 		f.PC, f.HasPC = pc, true
 		rest = rest[j+len(" in "):]
 	}
 	if rest == "" {
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	if rest[0] == '<' {
 		// "<signal handler called>", "<function called from gdb>"
@@ -145,14 +147,14 @@ func ParseGDBFrame(line string) (Frame, bool) {
 		}
 	} else if !f.HasPC || f.File != "" {
 		// Not gdb's shape: a function always has its argument list.
-		return Frame{}, false
+		return report.Frame{}, false
 	}
 	if fn == "??" {
 		fn = ""
 	}
 	f.Function = fn
 	if f.Function != "" || f.File != "" {
-		f.Symbolized = SymbolizedReport
+		f.Symbolized = report.SymbolizedReport
 	}
 	return f, true
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 const (
@@ -40,7 +42,7 @@ type Scanner struct {
 
 	cur   *builder
 	redo  []qline // lines to process again, in input order
-	ready []*Report
+	ready []*report.Report
 
 	lws lwsDump // libwebsockets heap-dump lines (lws.go)
 }
@@ -69,7 +71,7 @@ func (s *Scanner) Buffered() int { return s.r.Buffered() }
 // Next returns the next report, or io.EOF after the last one. A report cut
 // off by the end of the input is still returned, marked Truncated. Other
 // errors are read errors of the underlying reader, wrapped with its name.
-func (s *Scanner) Next() (*Report, error) {
+func (s *Scanner) Next() (*report.Report, error) {
 	for len(s.ready) == 0 {
 		if len(s.redo) > 0 {
 			q := s.redo[0]
@@ -193,7 +195,7 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 	if len(rest) > 1 && rest[0] == '#' {
 		if f, ok := ParseGDBFrame(string(rest)); ok {
 			b := &builder{kind: kindGDB, pfx: newPrefix(string(line[:pfx]))}
-			b.rep = &Report{Tool: "gdb", Kind: "backtrace"}
+			b.rep = &report.Report{Tool: "gdb", Kind: "backtrace"}
 			s.begin(b, line, no)
 			// gdb's own lines before "bt" are the stop location and its
 			// source line; only a thread header introduces the stack.
@@ -208,7 +210,7 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 	if len(rest) > 0 && rest[len(rest)-1] == ']' {
 		if f, ok := ParseBacktraceSymbol(string(rest)); ok && f.Module != "" {
 			b := &builder{kind: kindBacktrace, pfx: newPrefix(string(line[:pfx]))}
-			b.rep = &Report{Tool: "backtrace", Kind: "backtrace"}
+			b.rep = &report.Report{Tool: "backtrace", Kind: "backtrace"}
 			s.begin(b, line, no)
 			b.addDumpFrame(f, s.dumpTitle())
 			return b
@@ -219,7 +221,7 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 
 func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
 	b.stack = -1
-	b.rep.Input = InputRange{Name: s.name, FirstLine: no, LastLine: no}
+	b.rep.Input = report.InputRange{Name: s.name, FirstLine: no, LastLine: no}
 	body, _ := b.pfx.strip(line)
 	b.rep.Raw = append(b.rep.Raw, string(body))
 	b.lastLine = no
@@ -267,7 +269,7 @@ func sanitizerStart(line []byte) *builder {
 			}
 		}
 		b := &builder{kind: kindSanitizer, pfx: newPrefix(string(pre))}
-		r := &Report{Tool: tool, Severity: strings.TrimSuffix(sev, ": "), PID: pid}
+		r := &report.Report{Tool: tool, Severity: strings.TrimSuffix(sev, ": "), PID: pid}
 		r.Headline = string(line[i:])
 		if p := strings.LastIndex(msg, " (pid="); p > 0 && strings.HasSuffix(msg, ")") {
 			if n, err := strconv.Atoi(msg[p+6 : len(msg)-1]); err == nil {
@@ -298,7 +300,7 @@ func sanitizerStart(line []byte) *builder {
 		}
 	}
 	msg := string(line[i+len(markUBSan):])
-	r := &Report{Tool: "UndefinedBehaviorSanitizer", Severity: "runtime error", Message: msg}
+	r := &report.Report{Tool: "UndefinedBehaviorSanitizer", Severity: "runtime error", Message: msg}
 	r.Headline = string(line[pfx:])
 	r.Kind = ubsanCheck(msg)
 	return &builder{kind: kindUBSan, pfx: newPrefix(string(line[:pfx])), rep: r}
@@ -315,7 +317,7 @@ const (
 
 // builder holds the state of the report being read.
 type builder struct {
-	rep  *Report
+	rep  *report.Report
 	kind int
 	pfx  prefix
 
@@ -402,10 +404,10 @@ func (s *Scanner) inReport(line []byte, no int) {
 	case strings.HasPrefix(t, "SUMMARY: "):
 		b.confirm(str, no)
 		b.closeStack()
-		b.rep.Summary = strings.TrimPrefix(strings.TrimLeft(str, " "), "SUMMARY: ")
+		b.rep.Summary = summaryOf(strings.TrimPrefix(strings.TrimLeft(str, " "), "SUMMARY: "))
 		b.summary = true
 		if b.kind == kindUBSan {
-			if check, _, _ := strings.Cut(strings.TrimPrefix(b.rep.Summary, "UndefinedBehaviorSanitizer: "), " "); check != "undefined-behavior" && check != "" && !strings.Contains(check, ":") {
+			if check, _, _ := strings.Cut(strings.TrimPrefix(b.rep.Summary.Text, "UndefinedBehaviorSanitizer: "), " "); check != "undefined-behavior" && check != "" && !strings.Contains(check, ":") {
 				b.rep.Kind = check
 			}
 			b.ended = true
@@ -417,7 +419,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.closeStack()
 		b.inShadow, b.inLegend = true, false
 		if b.rep.Shadow == nil {
-			b.rep.Shadow = &Shadow{}
+			b.rep.Shadow = &report.Shadow{}
 		}
 		return
 	}
@@ -432,7 +434,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.confirm(str, no)
 		b.inShadow, b.inLegend = false, true
 		if b.rep.Shadow == nil {
-			b.rep.Shadow = &Shadow{}
+			b.rep.Shadow = &report.Shadow{}
 		}
 		b.rep.Shadow.Granularity = g
 		b.rep.Shadow.Legend = map[string]string{}
@@ -467,7 +469,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 	}
 	if isLocation(t) {
 		b.confirm(str, no)
-		b.rep.Location = append(b.rep.Location, t)
+		b.rep.Location = append(b.rep.Location, report.Location{Text: t})
 		return
 	}
 	b.noteUnknown(t)
@@ -543,7 +545,7 @@ func (b *builder) needsAbort() bool {
 		b.rep.Kind != "detected memory leaks"
 }
 
-func (b *builder) addFrame(f Frame) {
+func (b *builder) addFrame(f report.Frame) {
 	if b.stack >= 0 {
 		st := &b.rep.Stacks[b.stack]
 		if n := len(st.Frames); n > 0 && f.Index <= st.Frames[n-1].Index {
@@ -551,7 +553,7 @@ func (b *builder) addFrame(f Frame) {
 		}
 	}
 	if b.stack < 0 {
-		st := Stack{}
+		st := report.Stack{}
 		switch {
 		case b.titleKnown:
 			st.Title, st.Role, st.RoleDetail = b.title, b.titleRole, b.titleClass
@@ -581,7 +583,7 @@ func (b *builder) closeStack() {
 	b.stack = -1
 }
 
-func markInlined(fs []Frame) {
+func markInlined(fs []report.Frame) {
 	for i := 0; i+1 < len(fs); i++ {
 		a, n := &fs[i], &fs[i+1]
 		a.Inlined = (a.HasPC && n.HasPC && a.PC == n.PC) ||
@@ -597,7 +599,7 @@ func (s *Scanner) inDump(line []byte, no int) {
 		body = line[splitKnownPrefix(line):]
 	}
 	str := string(body)
-	var f Frame
+	var f report.Frame
 	switch b.kind {
 	case kindGDB:
 		f, ok = ParseGDBFrame(str)
@@ -616,12 +618,12 @@ func (s *Scanner) inDump(line []byte, no int) {
 	b.addDumpFrame(f, "")
 }
 
-func (b *builder) addDumpFrame(f Frame, title string) {
+func (b *builder) addDumpFrame(f report.Frame, title string) {
 	if len(b.rep.Stacks) == 0 {
 		if title == "" {
 			title = b.rep.Tool
 		}
-		b.rep.Stacks = append(b.rep.Stacks, Stack{Title: title, Role: "other", RoleDetail: "other"})
+		b.rep.Stacks = append(b.rep.Stacks, report.Stack{Title: title, Role: "other", RoleDetail: "other"})
 		b.rep.Message = title
 		b.rep.Headline = title
 	}
@@ -657,6 +659,7 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 	if len(r.Raw) >= maxReportLines {
 		r.Truncated = true
 	}
+	fillDerived(r)
 	var redo []qline
 	redo = append(redo, b.pending...)
 	if extra != nil {
@@ -669,8 +672,8 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 // signalAccess builds the access of a SEGV-like report from "The signal is
 // caused by a READ memory access." and the headline
 // "SEGV on unknown address 0x000000000000 (pc 0x... bp 0x... sp 0x... T0)".
-func signalAccess(op, msg string) *Access {
-	a := &Access{Op: op}
+func signalAccess(op, msg string) *report.Access {
+	a := &report.Access{Op: op}
 	if _, rest, ok := strings.Cut(msg, " on unknown address "); ok {
 		if strings.HasPrefix(rest, "0x") {
 			a.Address, _, _ = strings.Cut(rest, " ")

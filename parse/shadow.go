@@ -3,6 +3,8 @@ package parse
 import (
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 const (
@@ -21,8 +23,8 @@ var hexBytes = func() (t [256]string) {
 
 // parseShadowRow parses "=>0x0c067fff8000: fa fa 00[fd]fd fd" (the guilty
 // row) or "  0x0c067fff7fb0: 00 00 ..." (compiler-rt asan_errors.cpp).
-func parseShadowRow(line string) (ShadowRow, bool) {
-	row := ShadowRow{Marked: -1}
+func parseShadowRow(line string) (report.ShadowRow, bool) {
+	row := report.ShadowRow{Marked: -1}
 	s := line
 	if strings.HasPrefix(s, "=>") {
 		row.Current = true

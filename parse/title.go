@@ -3,6 +3,8 @@ package parse
 import (
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // titleRule recognises a line that introduces a stack. Matching is by
@@ -68,7 +70,7 @@ func classifyTitle(t string) (role, detail string, ok bool) {
 // parseAccess reads the access description of an "access" title:
 // ASan "READ of size 4 at 0x... thread T0" and TSan
 // "Write of size 8 at 0x... by thread T1 (mutexes: write M0):".
-func parseAccess(t string) *Access {
+func parseAccess(t string) *report.Access {
 	op, rest, ok := strings.Cut(t, " of size ")
 	if !ok {
 		return nil
@@ -81,7 +83,7 @@ func parseAccess(t string) *Access {
 	if err != nil {
 		return nil
 	}
-	a := &Access{Op: op, Size: size}
+	a := &report.Access{Op: op, Size: size}
 	addr, rest, _ := strings.Cut(rest, " ")
 	a.Address = addr
 	rest = strings.TrimSuffix(rest, ":")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/internal/corpustest"
 	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // The corpus cases under testdata/corpus are copies of
@@ -26,7 +27,7 @@ import (
 // renderer independently of our parser.
 
 // scanLog returns the reports parse.Scanner finds in path.
-func scanLog(t *testing.T, path string) []*parse.Report {
+func scanLog(t *testing.T, path string) []*report.Report {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -34,7 +35,7 @@ func scanLog(t *testing.T, path string) []*parse.Report {
 	}
 	defer f.Close()
 	sc := parse.NewScanner(f, filepath.Base(path))
-	var out []*parse.Report
+	var out []*report.Report
 	for {
 		r, err := sc.Next()
 		if errors.Is(err, io.EOF) {
@@ -50,7 +51,7 @@ func scanLog(t *testing.T, path string) []*parse.Report {
 // fillFromReference expands every unsymbolized frame whose module+offset
 // has an llvm-symbolizer answer in the expected_unsymbolized.json at path
 // into that inline chain, marked as symbolized by sanitrace.
-func fillFromReference(t *testing.T, reports []*parse.Report, path string) {
+func fillFromReference(t *testing.T, reports []*report.Report, path string) {
 	t.Helper()
 	doc, err := corpustest.Load(path)
 	if err != nil {
@@ -69,10 +70,10 @@ func fillFromReference(t *testing.T, reports []*parse.Report, path string) {
 	filled := 0
 	for _, r := range reports {
 		for i := range r.Stacks {
-			var frames []parse.Frame
+			var frames []report.Frame
 			for _, f := range r.Stacks[i].Frames {
 				answer, ok := answers[fmt.Sprintf("%s+0x%x", f.Module, f.Offset)]
-				if !ok || !f.HasOffset || f.Symbolized != parse.SymbolizedNone {
+				if !ok || !f.HasOffset || f.Symbolized != report.SymbolizedNone {
 					frames = append(frames, f)
 					continue
 				}
@@ -92,18 +93,18 @@ var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // loadCorpus builds models for the reports of dir/log from dir/expected.
 // With fill, frames the log left unsymbolized get the reference
 // llvm-symbolizer inline chain, marked as symbolized by sanitrace.
-func loadCorpus(t *testing.T, dir, log, expected string, fill bool) []*parse.Report {
+func loadCorpus(t *testing.T, dir, log, expected string, fill bool) []*report.Report {
 	t.Helper()
 	lines := readLines(t, filepath.Join(dir, log))
 	doc, err := corpustest.Load(filepath.Join(dir, expected))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*parse.Report
+	var out []*report.Report
 	for _, cr := range doc.Reports {
-		r := &parse.Report{
+		r := &report.Report{
 			Tool: cr.Tool, Severity: cr.Severity, PID: corpustest.Deref(cr.PID), Kind: cr.HeadlineBugType,
-			Input: parse.InputRange{Name: log, FirstLine: cr.LineRange[0], LastLine: cr.LineRange[1]},
+			Input: report.InputRange{Name: log, FirstLine: cr.LineRange[0], LastLine: cr.LineRange[1]},
 		}
 		if cr.Tool == "UndefinedBehaviorSanitizer" {
 			r.Kind = cr.BugType
@@ -114,36 +115,31 @@ func loadCorpus(t *testing.T, dir, log, expected string, fill bool) []*parse.Rep
 			if r.Headline == "" && strings.Contains(l, cr.Headline) {
 				r.Headline = strings.TrimSpace(l)
 			}
-			if frameObjectRE.MatchString(l) || strings.Contains(l, "Cycle in lock order graph") {
-				r.Location = append(r.Location, strings.TrimSpace(l))
-			}
 		}
 		if a := cr.Access; a != nil {
-			r.Access = &parse.Access{Op: a.Kind, Size: a.Size, Address: a.Address, Thread: a.Thread}
+			r.Access = &report.Access{Op: a.Kind, Size: a.Size, Address: a.Address, Thread: a.Thread}
 		}
-		var locs []string
 		for _, l := range cr.Locations {
-			locs = append(locs, l.Text)
+			r.Location = append(r.Location, report.Location{Text: l.Text})
 		}
-		r.Location = append(locs, r.Location...)
 		for _, cs := range cr.Stacks {
-			s := parse.Stack{Title: cs.Title, Role: corpustest.Role(cs.Role)}
+			s := report.Stack{Title: cs.Title, Role: corpustest.Role(cs.Role)}
 			for _, cf := range cs.Frames {
 				s.Frames = append(s.Frames, corpusFrames(t, cf, fill)...)
 			}
 			r.Stacks = append(r.Stacks, s)
 		}
 		if cr.Summary != nil {
-			r.Summary = strings.TrimPrefix(cr.Summary.Raw, "SUMMARY: ")
+			r.Summary.Text = strings.TrimPrefix(cr.Summary.Raw, "SUMMARY: ")
 		}
 		if cr.Shadow != nil {
-			r.Shadow = &parse.Shadow{Legend: map[string]string{}}
+			r.Shadow = &report.Shadow{Legend: map[string]string{}}
 			for _, row := range cr.Shadow.Rows {
 				m := -1
 				if row.MarkedIndex != nil {
 					m = *row.MarkedIndex
 				}
-				r.Shadow.Rows = append(r.Shadow.Rows, parse.ShadowRow{Address: row.Address, Bytes: row.Bytes, Marked: m, Current: row.Current})
+				r.Shadow.Rows = append(r.Shadow.Rows, report.ShadowRow{Address: row.Address, Bytes: row.Bytes, Marked: m, Current: row.Current})
 			}
 			if cr.ShadowLegend != nil {
 				for _, e := range cr.ShadowLegend.Entries {
@@ -153,13 +149,14 @@ func loadCorpus(t *testing.T, dir, log, expected string, fill bool) []*parse.Rep
 				}
 			}
 		}
+		parse.Fill(r) // the typed parts, as the parser would give them
 		out = append(out, r)
 	}
 	return out
 }
 
-func corpusFrames(t *testing.T, cf corpustest.Frame, fill bool) []parse.Frame {
-	f := parse.Frame{Index: -1, Raw: cf.Raw, Inlined: cf.Inlined, Symbolized: parse.SymbolizedNone}
+func corpusFrames(t *testing.T, cf corpustest.Frame, fill bool) []report.Frame {
+	f := report.Frame{Index: -1, Raw: cf.Raw, Inlined: cf.Inlined, Symbolized: report.SymbolizedNone}
 	if m := regexp.MustCompile(`^#(\d+)`).FindStringSubmatch(cf.Raw); m != nil {
 		f.Index, _ = strconv.Atoi(m[1])
 	}
@@ -191,32 +188,32 @@ func corpusFrames(t *testing.T, cf corpustest.Frame, fill bool) []parse.Frame {
 		f.BuildID = *cf.BuildID
 	}
 	if f.Function != "" || f.File != "" {
-		f.Symbolized = parse.SymbolizedReport
+		f.Symbolized = report.SymbolizedReport
 	}
-	if !fill || len(cf.LLVMSymbolizer) == 0 || f.Symbolized != parse.SymbolizedNone {
-		return []parse.Frame{f}
+	if !fill || len(cf.LLVMSymbolizer) == 0 || f.Symbolized != report.SymbolizedNone {
+		return []report.Frame{f}
 	}
 	return referenceChain(f, cf.LLVMSymbolizer)
 }
 
 // referenceChain expands f into llvm-symbolizer's inline chain for it,
 // marked as symbolized by sanitrace.
-func referenceChain(f parse.Frame, answer []corpustest.LLVMAnswer) []parse.Frame {
-	chain := make([]parse.Frame, 0, len(answer))
+func referenceChain(f report.Frame, answer []corpustest.LLVMAnswer) []report.Frame {
+	chain := make([]report.Frame, 0, len(answer))
 	for i, a := range answer {
 		g := f
 		g.Function, g.File = a.Function, corpustest.Deref(a.File)
 		g.Line, g.Column = corpustest.Deref(a.Line), corpustest.Deref(a.Column)
 		g.Inlined = i < len(answer)-1
-		g.Symbolized = parse.SymbolizedSanitrace
+		g.Symbolized = report.SymbolizedSanitrace
 		chain = append(chain, g)
 	}
 	return chain
 }
 
 func mustHex(t *testing.T, s string) uint64 {
-	v, ok := parseHex(s)
-	if !ok {
+	v, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 64)
+	if err != nil {
 		t.Fatalf("bad hex %q", s)
 	}
 	return v
@@ -245,7 +242,7 @@ func readLines(t *testing.T, path string) []string {
 // from a SIGSEGV handler, gcc 12 -O0 -g -rdynamic, loaded at
 // 0x55bb1d69a000) read by parse.Scanner, with the frames of ./bt filled by
 // what llvm-symbolizer 14 answered for their return address minus one.
-func glibcBacktrace(t *testing.T) []*parse.Report {
+func glibcBacktrace(t *testing.T) []*report.Report {
 	reports := scanLog(t, filepath.Join("testdata", "glibc", "backtrace.log"))
 	type answer struct {
 		fn        string
@@ -264,7 +261,7 @@ func glibcBacktrace(t *testing.T) []*parse.Report {
 				f := &r.Stacks[i].Frames[j]
 				if a, ok := byPC[f.PC]; ok && f.Module == "./bt" {
 					f.Function, f.File, f.Line, f.Column = a.fn, "/build/sanitrace/bt/bt.c", a.line, a.col
-					f.Symbolized = parse.SymbolizedSanitrace
+					f.Symbolized = report.SymbolizedSanitrace
 					filled++
 				}
 			}

@@ -1,4 +1,4 @@
-// Package render turns parsed sanitizer reports (parse.Report) into bytes
+// Package render turns parsed sanitizer reports (report.Report) into bytes
 // for people and programs.
 //
 // Text keeps each report in the shape the runtime printed it (headline,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // FuzzRender feeds arbitrary headline, location, title and shadow text
@@ -29,15 +30,16 @@ func FuzzRender(f *testing.F) {
 				fields[i] = strings.Trim(b, "[]")
 			}
 		}
-		r := &parse.Report{
+		r := &report.Report{
 			Tool: "AddressSanitizer", Kind: "k", Headline: headline,
-			Access:   &parse.Access{Op: "READ", Size: 4, Address: access},
-			Location: []string{location, title},
-			Stacks:   []parse.Stack{{Title: title, Frames: []parse.Frame{{Function: title, File: location, Line: 1}}}},
-			Shadow: &parse.Shadow{Rows: []parse.ShadowRow{{Address: rowAddr, Bytes: fields, Marked: marked, Current: true}},
+			Access:   &report.Access{Op: "READ", Size: 4, Address: access},
+			Location: []report.Location{{Text: location}, {Text: title}},
+			Stacks:   []report.Stack{{Title: title, Frames: []report.Frame{{Function: title, File: location, Line: 1}}}},
+			Shadow: &report.Shadow{Rows: []report.ShadowRow{{Address: rowAddr, Bytes: fields, Marked: marked, Current: true}},
 				Legend: map[string]string{"fa": location}},
-			Raw: []string{location},
+			Raw: []string{location, title},
 		}
+		parse.Fill(r)
 		_ = DescribeAccess(r)
 		if e := ExplainShadow(r.Shadow, r); e.Marked != nil {
 			_ = e.Marked.MarkedSentence()

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -60,18 +60,18 @@ func firstDiff(want, got string) string {
 // goldenCase is one rendered input: a corpus case or a hand-made model.
 type goldenCase struct {
 	name    string
-	reports func(t *testing.T) []*parse.Report
+	reports func(t *testing.T) []*report.Report
 }
 
 func corpusCase(id string) goldenCase {
-	return goldenCase{id, func(t *testing.T) []*parse.Report {
+	return goldenCase{id, func(t *testing.T) []*report.Report {
 		return scanLog(t, filepath.Join("testdata", "corpus", id, "symbolized.log"))
 	}}
 }
 
 var goldenCases = []goldenCase{
 	corpusCase("asan_heap_overflow_read_clang_O2_dw4"),
-	{"asan_heap_overflow_read_clang_O2_dw4.unsymbolized", func(t *testing.T) []*parse.Report {
+	{"asan_heap_overflow_read_clang_O2_dw4.unsymbolized", func(t *testing.T) []*report.Report {
 		dir := filepath.Join("testdata", "corpus", "asan_heap_overflow_read_clang_O2_dw4")
 		reports := scanLog(t, filepath.Join(dir, "unsymbolized.log"))
 		fillFromReference(t, reports, filepath.Join(dir, "expected_unsymbolized.json"))
@@ -92,7 +92,7 @@ var goldenCases = []goldenCase{
 	{"glibc_backtrace", glibcBacktrace},
 }
 
-func renderText(t *testing.T, reports []*parse.Report, opts TextOptions) []byte {
+func renderText(t *testing.T, reports []*report.Report, opts TextOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	tx := NewText(&b, opts)
@@ -104,7 +104,7 @@ func renderText(t *testing.T, reports []*parse.Report, opts TextOptions) []byte 
 	return b.Bytes()
 }
 
-func renderJSON(t *testing.T, reports []*parse.Report) []byte {
+func renderJSON(t *testing.T, reports []*report.Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	j := NewJSON(&b)

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // heapDump writes a libwebsockets heap dump compactly: the headline, then
 // one line per allocation. An allocation none of whose frames is known
 // beyond its pc keeps its pcs on that line (as lws's "~b#" line does); one
 // with symbolized frames lists them under it, one per line.
-func (t *Text) heapDump(r *parse.Report) error {
+func (t *Text) heapDump(r *report.Report) error {
 	p := t.pal
 	t.line(p.summary.Sprint(r.Headline)) // bold, not the red of a bug report
 	for _, s := range r.Stacks {
@@ -30,7 +30,7 @@ func (t *Text) heapDump(r *parse.Report) error {
 }
 
 // anyKnown reports whether a frame says more than its pc.
-func anyKnown(fs []parse.Frame) bool {
+func anyKnown(fs []report.Frame) bool {
 	for _, f := range fs {
 		if f.Function != "" || f.File != "" || f.Module != "" {
 			return true

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // Heap dumps (libwebsockets ~m# records): goldens of the compact text and
 // of the JSON, unsymbolized (the sample dump of ../shared/lws) and with
 // frames filled in as the resolver fills them (--obj).
 var heapDumpCases = []goldenCase{
-	{"lws_heap_dump", func(t *testing.T) []*parse.Report {
+	{"lws_heap_dump", func(t *testing.T) []*report.Report {
 		return scanLog(t, filepath.Join("..", "testdata", "lws", "heapmap-sample.log"))
 	}},
 	{"lws_heap_dump.symbolized", symbolizedHeapDump},
@@ -22,7 +23,7 @@ var heapDumpCases = []goldenCase{
 // the way resolve.Resolver does it with --obj: an inline chain (two frames
 // sharing a pc), a frame with module and offset only, and pcs outside the
 // binary left bare. The second record stays unsymbolized.
-func symbolizedHeapDump(t *testing.T) []*parse.Report {
+func symbolizedHeapDump(t *testing.T) []*report.Report {
 	log := "~b#size: 7520, 0x406651 0x406852 0x406c1b 0x7f3a9be29d90\n~m#IF0BmUQugNCkgCnkhdAYpQa6wAAV\n"
 	sc := parse.NewScanner(strings.NewReader(log), "device.log")
 	r, err := sc.Next()
@@ -39,23 +40,23 @@ func symbolizedHeapDump(t *testing.T) []*parse.Report {
 	main.Function, main.File, main.Line, main.Column = "main", "/build/app/main.c", 89, 3
 	noDebug := fs[2]
 	noDebug.Module, noDebug.Offset, noDebug.HasOffset = bin, 0x406c1b, true // non-PIE: offset = pc
-	filled := []parse.Frame{inl, outer, main, noDebug, fs[3]}
+	filled := []report.Frame{inl, outer, main, noDebug, fs[3]}
 	for i := range filled {
 		filled[i].Index = i
 		if filled[i].Function != "" {
 			filled[i].Module, filled[i].Offset, filled[i].HasOffset = bin, filled[i].PC, true
-			filled[i].Symbolized = parse.SymbolizedSanitrace
+			filled[i].Symbolized = report.SymbolizedSanitrace
 		}
 	}
 	r.Stacks[0].Frames = filled
-	return []*parse.Report{r}
+	return []*report.Report{r}
 }
 
 func TestHeapDumpGolden(t *testing.T) {
 	for _, c := range heapDumpCases {
 		t.Run(c.name, func(t *testing.T) {
 			reports := c.reports(t)
-			if len(reports) != 1 || !parse.IsHeapDump(reports[0]) {
+			if len(reports) != 1 || !report.IsHeapDump(reports[0]) {
 				t.Fatalf("want one heap dump, got %d reports", len(reports))
 			}
 			plain := renderText(t, reports, TextOptions{})

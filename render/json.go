@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // JSONVersion is the schema version JSON writes (docs/json.md).
@@ -120,7 +120,7 @@ const (
 )
 
 // Report writes one report.
-func (j *JSON) Report(r *parse.Report) error {
+func (j *JSON) Report(r *report.Report) error {
 	if j.closed {
 		return errors.New("render json: report after Close")
 	}
@@ -167,7 +167,7 @@ func (j *JSON) Close() error {
 	return nil
 }
 
-func toJSON(r *parse.Report) JSONReport {
+func toJSON(r *report.Report) JSONReport {
 	out := JSONReport{
 		Tool:     r.Tool,
 		Kind:     r.Kind,
@@ -184,11 +184,18 @@ func toJSON(r *parse.Report) JSONReport {
 		out.Access = &JSONAccess{Op: a.Op, Size: a.Size, Address: a.Address, Thread: a.Thread}
 	}
 	if len(r.Location) > 0 {
-		loc := strings.Join(r.Location, "\n")
+		var b strings.Builder
+		for i, l := range r.Location {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(l.Text)
+		}
+		loc := b.String()
 		out.Location = &loc
 	}
-	if r.Summary != "" {
-		s := r.Summary
+	if r.Summary.Text != "" {
+		s := r.Summary.Text
 		out.Summary = &s
 	}
 	for _, s := range r.Stacks {
@@ -223,7 +230,7 @@ func toJSON(r *parse.Report) JSONReport {
 }
 
 // JSONFrames converts frames of the model to their JSON form.
-func JSONFrames(fs []parse.Frame) []JSONFrame {
+func JSONFrames(fs []report.Frame) []JSONFrame {
 	out := make([]JSONFrame, len(fs))
 	for i, f := range fs {
 		out[i] = toJSONFrame(f)
@@ -231,7 +238,7 @@ func JSONFrames(fs []parse.Frame) []JSONFrame {
 	return out
 }
 
-func toJSONFrame(f parse.Frame) JSONFrame {
+func toJSONFrame(f report.Frame) JSONFrame {
 	jf := JSONFrame{
 		Line:       f.Line,
 		Column:     f.Column,
@@ -255,12 +262,12 @@ func toJSONFrame(f parse.Frame) JSONFrame {
 		jf.Offset = hexPtr(f.Offset)
 	}
 	switch jf.Symbolized {
-	case parse.SymbolizedReport, parse.SymbolizedSanitrace, parse.SymbolizedNone:
+	case report.SymbolizedReport, report.SymbolizedSanitrace, report.SymbolizedNone:
 	default:
 		// The schema allows three values; infer the honest one.
-		jf.Symbolized = parse.SymbolizedNone
+		jf.Symbolized = report.SymbolizedNone
 		if f.Function != "" || f.File != "" {
-			jf.Symbolized = parse.SymbolizedReport
+			jf.Symbolized = report.SymbolizedReport
 		}
 	}
 	return jf

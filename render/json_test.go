@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // checkSchema decodes out generically and checks it against schema v1 of
@@ -139,7 +139,7 @@ func TestJSONStreams(t *testing.T) {
 	// Each report must be on the writer before the next one is given.
 	var b bytes.Buffer
 	j := NewJSON(&b)
-	r := &parse.Report{Tool: "AddressSanitizer", Kind: "SEGV on unknown address"}
+	r := &report.Report{Tool: "AddressSanitizer", Kind: "SEGV on unknown address"}
 	if err := j.Report(r); err != nil {
 		t.Fatal(err)
 	}
@@ -163,12 +163,12 @@ func TestJSONStreams(t *testing.T) {
 }
 
 func TestJSONFrameFields(t *testing.T) {
-	r := &parse.Report{Tool: "ThreadSanitizer", Kind: "data race", Stacks: []parse.Stack{{
+	r := &report.Report{Tool: "ThreadSanitizer", Kind: "data race", Stacks: []report.Stack{{
 		Title: "Write of size 8 at 0x10 by main thread:", Role: "access",
-		Frames: []parse.Frame{
+		Frames: []report.Frame{
 			// TSan prints no pc; the offset is known.
-			{Function: "record", File: "/src/r.c", Line: 9, Column: 53, Module: "race", Offset: 0xd0111, HasOffset: true, Inlined: true, Symbolized: parse.SymbolizedReport},
-			{PC: 0x401136, HasPC: true, Symbolized: parse.SymbolizedNone},
+			{Function: "record", File: "/src/r.c", Line: 9, Column: 53, Module: "race", Offset: 0xd0111, HasOffset: true, Inlined: true, Symbolized: report.SymbolizedReport},
+			{PC: 0x401136, HasPC: true, Symbolized: report.SymbolizedNone},
 		},
 	}}}
 	var doc struct {
@@ -179,7 +179,7 @@ func TestJSONFrameFields(t *testing.T) {
 			} `json:"stacks"`
 		} `json:"reports"`
 	}
-	if err := json.Unmarshal(renderJSON(t, []*parse.Report{r}), &doc); err != nil {
+	if err := json.Unmarshal(renderJSON(t, []*report.Report{r}), &doc); err != nil {
 		t.Fatal(err)
 	}
 	rep := doc.Reports[0]

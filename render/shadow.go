@@ -3,10 +3,9 @@ package render
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // ASan's default x86_64 Linux mapping: shadow = (addr >> 3) + 0x7fff8000.
@@ -68,7 +67,7 @@ type ShadowCode struct {
 // ExplainShadow decodes s. r, the report the map belongs to, may be nil;
 // with it the application ranges are checked against the access address and
 // the access is described relative to its region.
-func ExplainShadow(s *parse.Shadow, r *parse.Report) *ShadowExplanation {
+func ExplainShadow(s *report.Shadow, r *report.Report) *ShadowExplanation {
 	if s == nil {
 		return nil
 	}
@@ -118,9 +117,14 @@ func ExplainShadow(s *parse.Shadow, r *parse.Report) *ShadowExplanation {
 		}
 		return (sh - shadowOffsetAMD64) << shadowScale, true
 	}
-	access, haveAccess := accessAddress(r)
+	var access uint64
+	haveAccess := r != nil && r.HasAddress
+	if haveAccess {
+		access = r.Address
+	}
 	if m := e.Marked; m != nil {
-		if base, ok := parseHex(s.Rows[m.Row].Address); ok {
+		if row := s.Rows[m.Row]; row.HasBase {
+			base := row.Base
 			m.Shadow = base + uint64(m.Column)
 			m.ShadowWidth = len(strings.TrimPrefix(strings.TrimSpace(s.Rows[m.Row].Address), "0x"))
 			if haveAccess && (gran != shadowGranularity || m.Shadow != access>>shadowScale+shadowOffsetAMD64) {
@@ -135,7 +139,8 @@ func ExplainShadow(s *parse.Shadow, r *parse.Report) *ShadowExplanation {
 	}
 	for _, row := range s.Rows {
 		span := ShadowSpan{}
-		if sh, ok := parseHex(row.Address); ok {
+		if row.HasBase {
+			sh := row.Base
 			span.Shadow = sh
 			if app, ok := appOf(sh); ok {
 				span.AppBegin, span.AppEnd, span.Known = app, app+uint64(len(row.Bytes))*gran, true
@@ -178,40 +183,4 @@ func (m *MarkedShadow) MarkedSentence() string {
 		fmt.Fprintf(&b, ", %s", m.Explain)
 	}
 	return b.String()
-}
-
-// accessAddress finds the faulting address of r: the access line, else the
-// headline ("on address 0x...", "on 0x..."), else the first location line.
-func accessAddress(r *parse.Report) (uint64, bool) {
-	if r == nil {
-		return 0, false
-	}
-	if r.Access != nil {
-		if a, ok := parseHex(r.Access.Address); ok {
-			return a, true
-		}
-	}
-	if m := headlineAddrRE.FindStringSubmatch(r.Headline); m != nil {
-		if a, ok := parseHex(m[1]); ok {
-			return a, true
-		}
-	}
-	for _, l := range r.Location {
-		if m := locationAddrRE.FindStringSubmatch(l); m != nil {
-			if a, ok := parseHex(m[1]); ok {
-				return a, true
-			}
-		}
-	}
-	return 0, false
-}
-
-func parseHex(s string) (uint64, bool) {
-	s = strings.TrimSpace(s)
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
-	if s == "" {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(s, 16, 64)
-	return v, err == nil
 }

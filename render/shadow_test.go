@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // One row per legend value, with the name compiler-rt's legend prints for
@@ -45,8 +46,8 @@ var legendCodes = []struct {
 
 // shadowReport builds a one-row map whose byte 5 is code and is marked, for
 // an access at the first byte that byte stands for.
-func shadowReport(code string, legend map[string]string) *parse.Report {
-	row := parse.ShadowRow{Address: "0x0c067fff8000", Marked: 5, Current: true}
+func shadowReport(code string, legend map[string]string) *report.Report {
+	row := report.ShadowRow{Address: "0x0c067fff8000", Marked: 5, Current: true}
 	for i := 0; i < 16; i++ {
 		b := "00"
 		if i >= 5 {
@@ -55,12 +56,14 @@ func shadowReport(code string, legend map[string]string) *parse.Report {
 		row.Bytes = append(row.Bytes, b)
 	}
 	// (0x0c067fff8000 - 0x7fff8000) << 3 = 0x603000000000; byte 5 -> +0x28.
-	return &parse.Report{
+	r := &report.Report{
 		Tool: "AddressSanitizer", Kind: "unknown-crash",
 		Headline: "==1==ERROR: AddressSanitizer: unknown-crash on address 0x603000000028 at pc 0x1 bp 0x2 sp 0x3",
-		Access:   &parse.Access{Op: "READ", Size: 1, Address: "0x603000000028", Thread: "T0"},
-		Shadow:   &parse.Shadow{Rows: []parse.ShadowRow{row}, Legend: legend},
+		Access:   &report.Access{Op: "READ", Size: 1, Address: "0x603000000028", Thread: "T0"},
+		Shadow:   &report.Shadow{Rows: []report.ShadowRow{row}, Legend: legend},
 	}
+	parse.Fill(r)
+	return r
 }
 
 func TestExplainShadowLegendCodes(t *testing.T) {
@@ -129,6 +132,7 @@ func TestExplainShadowReportNumbersWin(t *testing.T) {
 	// marked byte (another platform's offset): spans follow the report.
 	r := shadowReport("fa", nil)
 	r.Access.Address = "0x10000000123c"
+	parse.Fill(r)
 	e := ExplainShadow(r.Shadow, r)
 	if e.Note == "" {
 		t.Error("no note about the disagreeing mapping")
@@ -160,7 +164,7 @@ func TestShadowMappingOnCorpus(t *testing.T) {
 		"asan_stack_buffer_overflow_clang_O0_dw4", "asan_global_buffer_overflow_clang_O0"} {
 		for _, r := range loadCorpus(t, filepath.Join("testdata", "corpus", id), "symbolized.log", "expected.json", false) {
 			e := ExplainShadow(r.Shadow, r)
-			a, _ := parseHex(r.Access.Address)
+			a := r.Address
 			if e.Note != "" || !e.Marked.Known || a < e.Marked.AppBegin || a >= e.Marked.AppEnd {
 				t.Errorf("%s: access %#x outside marked [%#x,%#x) (note %q)", id, a, e.Marked.AppBegin, e.Marked.AppEnd, e.Note)
 			}

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // TextOptions configure a Text renderer.
@@ -45,12 +44,8 @@ func NewText(w io.Writer, opts TextOptions) *Text {
 	}
 }
 
-// frameObjectRE matches the lines ASan prints after a stack-frame
-// description ("This frame has 1 object(s):", "[32, 40) 'a' (line 3) ...").
-var frameObjectRE = regexp.MustCompile(`^\s*(This frame has \d+ object|\[\d+, \d+\) ')`)
-
 // Report writes one report and flushes it.
-func (t *Text) Report(r *parse.Report) error {
+func (t *Text) Report(r *report.Report) error {
 	if r == nil {
 		return errors.New("render text: nil report")
 	}
@@ -58,7 +53,7 @@ func (t *Text) Report(r *parse.Report) error {
 		t.line("")
 	}
 	t.n++
-	if parse.IsHeapDump(r) {
+	if report.IsHeapDump(r) {
 		return t.heapDump(r)
 	}
 	p := t.pal
@@ -77,25 +72,21 @@ func (t *Text) Report(r *parse.Report) error {
 	}
 
 	// Location lines go where the runtimes print them: after the access
-	// (and TSan's previous-access) stacks, before the history stacks.
-	var locs, frameObjs []string
-	var early []string // TSan's lock cycle, printed under the headline
-	for _, l := range locationLines(r) {
-		switch {
-		case frameObjectRE.MatchString(l):
-			frameObjs = append(frameObjs, l)
-		case strings.HasPrefix(strings.TrimSpace(l), "Cycle in lock order graph"):
-			early = append(early, strings.TrimSpace(l))
-		default:
-			locs = append(locs, l)
-		}
+	// (and TSan's previous-access) stacks, before the history stacks;
+	// ASan's stack objects after the stack of their frame, TSan's lock
+	// cycle under the headline.
+	var locs []string
+	for _, l := range r.Location {
+		locs = append(locs, l.Text)
 	}
+	frameObjs := r.StackObjects
+	early := r.LockCycle
 	// When a stack introduces the location ("Address ... is located in
 	// stack ...", TSan's "Location is heap block ..."), the explanation of
 	// the access follows that stack instead.
 	access, anchor := DescribeAccess(r), -1
 	for i, s := range r.Stacks {
-		if stackFrameRE.MatchString(s.Title) || tsanHeapRE.MatchString(s.Title) {
+		if s.Location != nil {
 			anchor = i
 			break
 		}
@@ -148,7 +139,7 @@ func (t *Text) Report(r *parse.Report) error {
 			t.line(indent + c.Sprint(s.Title))
 		}
 		t.stack(s)
-		if stackFrameRE.MatchString(s.Title) {
+		if s.Location != nil && s.Location.Kind == report.StackFrame {
 			t.frameObjects(frameObjs)
 			frameObjs = nil
 		}
@@ -160,8 +151,8 @@ func (t *Text) Report(r *parse.Report) error {
 	printLocations()
 	t.frameObjects(frameObjs)
 
-	if r.Summary != "" {
-		t.line(p.summary.Sprint("SUMMARY: " + r.Summary))
+	if r.Summary.Text != "" {
+		t.line(p.summary.Sprint("SUMMARY: " + r.Summary.Text))
 	}
 	if r.Shadow != nil {
 		t.shadow(r)
@@ -169,41 +160,21 @@ func (t *Text) Report(r *parse.Report) error {
 	return t.flush()
 }
 
-// locationLines are the report's location lines plus those a parser may
-// have left only in Raw: ASan's stack-object list and TSan's lock cycle.
-func locationLines(r *parse.Report) []string {
-	out := append([]string(nil), r.Location...)
-	seen := map[string]bool{}
-	for _, l := range out {
-		seen[strings.TrimSpace(l)] = true
-	}
-	for _, l := range r.Raw {
-		l = strings.TrimSpace(l)
-		if seen[l] {
-			continue
-		}
-		if frameObjectRE.MatchString(l) || strings.HasPrefix(l, "Cycle in lock order graph") {
-			seen[l] = true
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // frameObjects prints ASan's stack-object list indented as ASan does.
-func (t *Text) frameObjects(lines []string) {
-	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "[") {
-			t.line("    " + l)
-		} else {
-			t.line("  " + l)
-		}
+func (t *Text) frameObjects(o *report.StackObjects) {
+	if o == nil {
+		return
+	}
+	if o.Header != "" {
+		t.line("  " + o.Header)
+	}
+	for _, v := range o.Objects {
+		t.line("    " + v.Text)
 	}
 }
 
 // accessIsTitle reports whether a stack title already is the access line.
-func accessIsTitle(r *parse.Report) bool {
+func accessIsTitle(r *report.Report) bool {
 	for _, s := range r.Stacks {
 		if s.Role == "access" || (r.Access.Address != "" && strings.Contains(s.Title, r.Access.Address)) {
 			return true
@@ -214,7 +185,7 @@ func accessIsTitle(r *parse.Report) bool {
 
 // titledStack reports whether l is also the title of a stack (TSan's
 // "Location is heap block ... allocated by main thread:"), printed there.
-func titledStack(r *parse.Report, l string) bool {
+func titledStack(r *report.Report, l string) bool {
 	for _, s := range r.Stacks {
 		if strings.TrimSpace(s.Title) == strings.TrimSpace(l) {
 			return true
@@ -223,7 +194,7 @@ func titledStack(r *parse.Report, l string) bool {
 	return false
 }
 
-func accessLine(a *parse.Access) string {
+func accessLine(a *report.Access) string {
 	s := a.Op
 	if a.Size > 0 {
 		s += fmt.Sprintf(" of size %d", a.Size)
@@ -239,11 +210,11 @@ func accessLine(a *parse.Access) string {
 
 // stack writes the frames of s, innermost first, numbered by position: an
 // inline chain is several frames sharing one pc, as the runtimes print it.
-func (t *Text) stack(s parse.Stack) {
+func (t *Text) stack(s report.Stack) {
 	shown := map[string]bool{} // file:line already given source context
 	for i, f := range s.Frames {
 		t.line(t.frame(i, f))
-		if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && Classify(f) == User {
+		if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && f.Class() == report.User {
 			key := fmt.Sprintf("%s:%d", f.File, f.Line)
 			if !shown[key] {
 				shown[key] = true
@@ -253,12 +224,12 @@ func (t *Text) stack(s parse.Stack) {
 	}
 }
 
-func (t *Text) frame(i int, f parse.Frame) string {
+func (t *Text) frame(i int, f report.Frame) string {
 	if !f.HasPC && f.HasOffset && f.Module != "" {
 		return t.tsanFrame(i, f)
 	}
 	p := t.pal
-	user := Classify(f) == User
+	user := f.Class() == report.User
 	var b strings.Builder
 	fmt.Fprintf(&b, "#%d", i)
 	if f.HasPC {
@@ -294,7 +265,7 @@ func (t *Text) frame(i int, f parse.Frame) string {
 		fn = " " + strings.TrimSpace(f.Raw)
 	}
 	marker := ""
-	if f.Symbolized == parse.SymbolizedSanitrace && t.opts.Color {
+	if f.Symbolized == report.SymbolizedSanitrace && t.opts.Color {
 		marker = " (sanitrace)"
 	}
 	if !user {
@@ -319,7 +290,7 @@ func (t *Text) frame(i int, f parse.Frame) string {
 // tsanFrame renders a frame in ThreadSanitizer's format ("    #%n %f %S %M"):
 // no pc, "<null>" for an unknown function or file, and always the module's
 // base name and offset, as the runtime prints it when it symbolizes itself.
-func (t *Text) tsanFrame(i int, f parse.Frame) string {
+func (t *Text) tsanFrame(i int, f report.Frame) string {
 	p := t.pal
 	fn, file := "<null>", "<null>"
 	if f.Function != "" {
@@ -333,11 +304,11 @@ func (t *Text) tsanFrame(i int, f parse.Frame) string {
 		mod += " (BuildId: " + f.BuildID + ")"
 	}
 	marker := ""
-	if f.Symbolized == parse.SymbolizedSanitrace && t.opts.Color {
+	if f.Symbolized == report.SymbolizedSanitrace && t.opts.Color {
 		marker = " (sanitrace)"
 	}
 	head := fmt.Sprintf("    #%d ", i)
-	if Classify(f) != User {
+	if f.Class() != report.User {
 		return head + p.system.Sprint(fn+" "+file+mod) + dimIf(p, marker)
 	}
 	if f.Function != "" {
@@ -357,7 +328,7 @@ func dimIf(p *palette, s string) string {
 	return p.dim.Sprint(s)
 }
 
-func fileLineCol(f parse.Frame) string {
+func fileLineCol(f report.Frame) string {
 	s := f.File
 	if f.Line > 0 {
 		s += fmt.Sprintf(":%d", f.Line)
@@ -370,7 +341,7 @@ func fileLineCol(f parse.Frame) string {
 
 // sourceContext prints the lines around f's line; unreadable files are
 // skipped silently (the report is still complete without them).
-func (t *Text) sourceContext(f parse.Frame) {
+func (t *Text) sourceContext(f report.Frame) {
 	n := t.opts.SourceContext
 	first := f.Line - n
 	if first < 1 {
@@ -393,7 +364,7 @@ func (t *Text) sourceContext(f parse.Frame) {
 
 // shadow writes the shadow map with each row's application range, the
 // marked byte explained and the legend reduced to the values that occur.
-func (t *Text) shadow(r *parse.Report) {
+func (t *Text) shadow(r *report.Report) {
 	p := t.pal
 	e := ExplainShadow(r.Shadow, r)
 	t.line("Shadow bytes around the buggy address:")

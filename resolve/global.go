@@ -2,18 +2,12 @@ package resolve
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
-// tsanGlobalRE is ThreadSanitizer's location line for a global when the
-// runtime could not symbolize: it asks the symbolizer for the global's name
-// and start (a DATA query), and without one prints '<null>' and address 0.
-var tsanGlobalRE = regexp.MustCompile(`^(\s*Location is global )'<null>' at 0x0+ \(([^()]+)\+0x([0-9a-fA-F]+)\)(.*)$`)
-
-// globals completes TSan "Location is global '<null>'" lines the way the
+// globals completes TSan "Location is global '<null>'" lines (the runtime
+// could not symbolize the global: no name, no size, address 0) the way the
 // runtime prints them when it symbolizes itself:
 //
 //	Location is global 'requests_served' of size 8 at 0x55fb3d7f0260 (race_global+0x1476260)
@@ -21,17 +15,14 @@ var tsanGlobalRE = regexp.MustCompile(`^(\s*Location is global )'<null>' at 0x0+
 // The name, size and start come from the module's symbol table; the start's
 // run-time address from the report's access address, which lies inside the
 // global (address - (offset - start)).
-func (r *Resolver) globals(rep *parse.Report, ctx context) {
-	for i, line := range rep.Location {
-		m := tsanGlobalRE.FindStringSubmatch(line)
-		if m == nil {
+func (r *Resolver) globals(rep *report.Report, ctx context) {
+	for i := range rep.Location {
+		l := &rep.Location[i]
+		if l.Kind != report.Global || l.HasSize || !l.HasModuleOffset {
 			continue
 		}
-		off, err := strconv.ParseUint(m[3], 16, 64)
-		if err != nil {
-			continue
-		}
-		mod := r.module(m[2], "", ctx)
+		off := l.ModuleOffset
+		mod := r.module(l.Module, "", ctx)
 		if mod.obj == nil {
 			continue
 		}
@@ -43,12 +34,11 @@ func (r *Resolver) globals(rep *parse.Report, ctx context) {
 		if name == "" {
 			name = g.Name
 		}
-		at := "0x000000000000"
-		if rep.Access != nil {
-			if a, err := strconv.ParseUint(rep.Access.Address, 0, 64); err == nil && a >= off-g.Start {
-				at = fmt.Sprintf("0x%012x", a-(off-g.Start))
-			}
+		at := report.Addr{Text: "0x000000000000"}
+		if a := rep.Address; rep.Access != nil && rep.HasAddress && a >= off-g.Start {
+			at = report.Addr{Text: fmt.Sprintf("0x%012x", a-(off-g.Start)), Value: a - (off - g.Start)}
 		}
-		rep.Location[i] = fmt.Sprintf("%s'%s' of size %d at %s (%s+0x%s)%s", m[1], name, g.Size, at, m[2], m[3], m[4])
+		l.Name, l.Size, l.HasSize, l.Begin = name, g.Size, true, at
+		l.Text = fmt.Sprintf("Location is global '%s' of size %d at %s (%s+0x%x)%s", name, g.Size, at.Text, l.Module, off, l.Tail)
 	}
 }

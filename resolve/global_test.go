@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -22,23 +23,33 @@ func TestTSanGlobalLocation(t *testing.T) {
 	for _, tt := range []struct {
 		name, line, access, want string
 	}{
-		{"inside", "  Location is global '<null>' at 0x000000000000 (race_global+0x4088)", "0x563024230088",
-			"  Location is global 'app::served' of size 16 at 0x563024230080 (race_global+0x4088)"},
-		{"no access address", "  Location is global '<null>' at 0x000000000000 (race_global+0x4088)", "",
-			"  Location is global 'app::served' of size 16 at 0x000000000000 (race_global+0x4088)"},
-		{"unknown global", "  Location is global '<null>' at 0x000000000000 (race_global+0x9000)", "0x1",
-			"  Location is global '<null>' at 0x000000000000 (race_global+0x9000)"},
-		{"already named", "  Location is global 'x' of size 4 at 0x5555 (race_global+0x4088)", "0x1",
-			"  Location is global 'x' of size 4 at 0x5555 (race_global+0x4088)"},
+		{"inside", "Location is global '<null>' at 0x000000000000 (race_global+0x4088)", "0x563024230088",
+			"Location is global 'app::served' of size 16 at 0x563024230080 (race_global+0x4088)"},
+		{"no access address", "Location is global '<null>' at 0x000000000000 (race_global+0x4088)", "",
+			"Location is global 'app::served' of size 16 at 0x000000000000 (race_global+0x4088)"},
+		{"unknown global", "Location is global '<null>' at 0x000000000000 (race_global+0x9000)", "0x1",
+			"Location is global '<null>' at 0x000000000000 (race_global+0x9000)"},
+		{"already named", "Location is global 'x' of size 4 at 0x5555 (race_global+0x4088)", "0x1",
+			"Location is global 'x' of size 4 at 0x5555 (race_global+0x4088)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := &parse.Report{Tool: "ThreadSanitizer", Location: []string{tt.line}, Input: parse.InputRange{Name: "log"}}
+			rep := &report.Report{Tool: "ThreadSanitizer", Location: []report.Location{{Text: tt.line}}, Input: report.InputRange{Name: "log"}}
 			if tt.access != "" {
-				rep.Access = &parse.Access{Op: "Read", Size: 8, Address: tt.access}
+				rep.Access = &report.Access{Op: "Read", Size: 8, Address: tt.access}
 			}
+			parse.Fill(rep)
 			r.Report(rep)
-			if rep.Location[0] != tt.want {
-				t.Errorf("got  %q\nwant %q", rep.Location[0], tt.want)
+			if got := rep.Location[0].Text; got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+			// The typed parts agree with the line.
+			if again := rep.Location[0]; again.Kind == report.Global && again.HasSize {
+				var want report.Report
+				want.Location = []report.Location{{Text: tt.want}}
+				parse.Fill(&want)
+				if w := want.Location[0]; w.Name != again.Name || w.Size != again.Size || w.Begin != again.Begin {
+					t.Errorf("typed location %+v, the line says %+v", again, w)
+				}
 			}
 		})
 	}
@@ -53,8 +64,8 @@ func TestTSanStripsInterceptorPrefix(t *testing.T) {
 	r := New(Options{BinaryDirs: []string{root}, Open: func(string) (Object, error) { return obj, nil }})
 	defer r.Close()
 	for _, tool := range []string{"ThreadSanitizer", "AddressSanitizer"} {
-		f := parse.Frame{Index: 0, Module: "race", Offset: 0x10, HasOffset: true}
-		rep := &parse.Report{Tool: tool, Input: parse.InputRange{Name: "log"}, Stacks: []parse.Stack{{Frames: []parse.Frame{f}}}}
+		f := report.Frame{Index: 0, Module: "race", Offset: 0x10, HasOffset: true}
+		rep := &report.Report{Tool: tool, Input: report.InputRange{Name: "log"}, Stacks: []report.Stack{{Frames: []report.Frame{f}}}}
 		r.Report(rep)
 		got := rep.Stacks[0].Frames[0].Function
 		want := "__interceptor_pthread_mutex_lock"

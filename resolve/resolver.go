@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -128,7 +127,7 @@ type job struct {
 
 // Report symbolizes the frames of rep that the log left unsymbolized,
 // in place: one SymbolizeMany per module for the whole report.
-func (r *Resolver) Report(rep *parse.Report) {
+func (r *Resolver) Report(rep *report.Report) {
 	ctx := r.context(rep)
 	r.globals(rep, ctx)
 	batches := make(map[*module][]job)
@@ -138,12 +137,12 @@ func (r *Resolver) Report(rep *parse.Report) {
 			f := &rep.Stacks[si].Frames[fi]
 			if f.Function != "" || f.File != "" {
 				if f.Symbolized == "" {
-					f.Symbolized = parse.SymbolizedReport
+					f.Symbolized = report.SymbolizedReport
 				}
 				continue
 			}
 			if f.Symbolized == "" {
-				f.Symbolized = parse.SymbolizedNone
+				f.Symbolized = report.SymbolizedNone
 			}
 			var m *module
 			if f.Module == "" && r.static != nil && r.static.take(f) {
@@ -205,11 +204,11 @@ const tsanInterceptorPrefix = "__interceptor_"
 // stripInterceptorPrefix prints sanitrace's answers in a TSan report the
 // way the runtime prints its own: "pthread_mutex_lock", not
 // "__interceptor_pthread_mutex_lock".
-func stripInterceptorPrefix(rep *parse.Report) {
+func stripInterceptorPrefix(rep *report.Report) {
 	for si := range rep.Stacks {
 		for fi := range rep.Stacks[si].Frames {
 			f := &rep.Stacks[si].Frames[fi]
-			if f.Symbolized == parse.SymbolizedSanitrace {
+			if f.Symbolized == report.SymbolizedSanitrace {
 				f.Function = strings.TrimPrefix(f.Function, tsanInterceptorPrefix)
 			}
 		}
@@ -225,7 +224,7 @@ func symbolizable(name string) bool {
 // address is the ELF virtual address to look up for f: its module offset
 // (the runtime already printed pc-1), less the parser's Adjust for raw
 // return addresses. For an ET_EXEC module the pc is the address too.
-func address(f *parse.Frame, exec bool) (uint64, bool) {
+func address(f *report.Frame, exec bool) (uint64, bool) {
 	var a uint64
 	switch {
 	case f.HasOffset:
@@ -254,7 +253,7 @@ func known(chain []symbolize.Frame) bool {
 // expandStack replaces each answered frame by its inline chain and, when
 // the log numbered the frames 0..n-1, renumbers them as the runtime does
 // when it prints inlined frames itself.
-func expandStack(s *parse.Stack, si int, answers map[[2]int][]symbolize.Frame) {
+func expandStack(s *report.Stack, si int, answers map[[2]int][]symbolize.Frame) {
 	sequential := true
 	for i, f := range s.Frames {
 		if f.Index != i {
@@ -262,7 +261,7 @@ func expandStack(s *parse.Stack, si int, answers map[[2]int][]symbolize.Frame) {
 			break
 		}
 	}
-	out := make([]parse.Frame, 0, len(s.Frames))
+	out := make([]report.Frame, 0, len(s.Frames))
 	for fi, f := range s.Frames {
 		chain, ok := answers[[2]int{si, fi}]
 		if !ok {
@@ -276,7 +275,7 @@ func expandStack(s *parse.Stack, si int, answers map[[2]int][]symbolize.Frame) {
 			g.Line = c.Line
 			g.Column = c.Column
 			g.Inlined = ci < len(chain)-1
-			g.Symbolized = parse.SymbolizedSanitrace
+			g.Symbolized = report.SymbolizedSanitrace
 			out = append(out, g)
 		}
 	}
@@ -288,13 +287,9 @@ func expandStack(s *parse.Stack, si int, answers map[[2]int][]symbolize.Frame) {
 	s.Frames = out
 }
 
-// modulePathRE finds "(/abs/path+0xoff)" module references anywhere in a
-// report's lines (frames, SUMMARY, TSan "Location is global" lines).
-var modulePathRE = regexp.MustCompile(`\((/[^()+]+)\+0x[0-9a-fA-F]+\)`)
-
 // context gathers, for base-name-only module references, the absolute
 // paths that the report (and the log before it) print for the same names.
-func (r *Resolver) context(rep *parse.Report) context {
+func (r *Resolver) context(rep *report.Report) context {
 	name := rep.Input.Name
 	if name != r.logName {
 		r.logName = name
@@ -323,18 +318,16 @@ func (r *Resolver) context(rep *parse.Report) context {
 		}
 		r.logPaths[b] = p
 	}
+	// Every module the report names: its frames', its SUMMARY's and its
+	// TSan globals'.
 	for _, s := range rep.Stacks {
 		for _, f := range s.Frames {
 			note(f.Module)
 		}
 	}
-	for _, line := range rep.Raw {
-		if !strings.Contains(line, "+0x") {
-			continue
-		}
-		for _, m := range modulePathRE.FindAllStringSubmatch(line, -1) {
-			note(m[1])
-		}
+	note(rep.Summary.Module)
+	for _, l := range rep.Location {
+		note(l.Module)
 	}
 	for b, p := range r.logPaths {
 		if _, ok := ctx.siblings[b]; !ok {

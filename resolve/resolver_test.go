@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -39,8 +40,8 @@ func (o *fakeObject) Data(addr uint64) (symbolize.DataSymbol, bool) {
 
 func (o *fakeObject) Close() error { o.closed = true; return nil }
 
-func frame(i int, module string, off uint64) parse.Frame {
-	return parse.Frame{Index: i, PC: 0x5500_0000_0000 + off, HasPC: true, Module: module, Offset: off, HasOffset: true,
+func frame(i int, module string, off uint64) report.Frame {
+	return report.Frame{Index: i, PC: 0x5500_0000_0000 + off, HasPC: true, Module: module, Offset: off, HasOffset: true,
 		Raw: fmt.Sprintf("#%d (%s+%#x)", i, module, off)}
 }
 
@@ -65,12 +66,12 @@ func TestReport(t *testing.T) {
 		Warn: func(msg string) { warnings = append(warnings, msg) },
 	})
 
-	rep := &parse.Report{Input: parse.InputRange{Name: "-"}, Stacks: []parse.Stack{{
+	rep := &report.Report{Input: report.InputRange{Name: "-"}, Stacks: []report.Stack{{
 		Title: "READ of size 4",
-		Frames: []parse.Frame{
+		Frames: []report.Frame{
 			frame(0, "/build/demo/session", 0x1360),
 			frame(1, "/build/demo/session", 0x13cd),
-			{Index: 2, Function: "__libc_start_main", File: "libc.c", Line: 1, Module: "/missing/libc.so.6", Offset: 0x27249, HasOffset: true, Symbolized: parse.SymbolizedReport},
+			{Index: 2, Function: "__libc_start_main", File: "libc.c", Line: 1, Module: "/missing/libc.so.6", Offset: 0x27249, HasOffset: true, Symbolized: report.SymbolizedReport},
 			frame(3, "/missing/libc.so.6", 0x27304),
 			frame(4, "/build/demo/session", 0x1110),
 			frame(5, "/build/demo/session", 0x9999), // unknown to the symbolizer
@@ -78,8 +79,8 @@ func TestReport(t *testing.T) {
 		},
 	}, {
 		Title: "raw return addresses",
-		Frames: []parse.Frame{
-			func() parse.Frame { f := frame(0, "/build/demo/session", 0x2000); f.Adjust = 1; return f }(),
+		Frames: []report.Frame{
+			func() report.Frame { f := frame(0, "/build/demo/session", 0x2000); f.Adjust = 1; return f }(),
 		},
 	}}}
 	r.Report(rep)
@@ -134,7 +135,7 @@ func TestReport(t *testing.T) {
 
 	// A second report: the module is not opened again, and the missing one
 	// is not warned about again.
-	rep2 := &parse.Report{Input: parse.InputRange{Name: "-"}, Stacks: []parse.Stack{{Frames: []parse.Frame{
+	rep2 := &report.Report{Input: report.InputRange{Name: "-"}, Stacks: []report.Stack{{Frames: []report.Frame{
 		frame(0, "/build/demo/session", 0x13cd), frame(1, "/missing/libc.so.6", 0x1),
 	}}}}
 	r.Report(rep2)
@@ -160,19 +161,20 @@ func TestReportThreadSanitizerBaseNames(t *testing.T) {
 		Open:       func(string) (Object, error) { return obj, nil },
 	})
 	defer r.Close()
-	f := parse.Frame{Index: 0, Module: "session", Offset: 0x1292, HasOffset: true}
-	rep := &parse.Report{
-		Input:  parse.InputRange{Name: "log"},
-		Stacks: []parse.Stack{{Frames: []parse.Frame{f}}},
-		Raw:    []string{"    #0 <null> <null> (session+0x1292)", "SUMMARY: ThreadSanitizer: data race (/build/ci/cases/x/session+0x1292) "},
+	f := report.Frame{Index: 0, Module: "session", Offset: 0x1292, HasOffset: true}
+	rep := &report.Report{
+		Input:   report.InputRange{Name: "log"},
+		Stacks:  []report.Stack{{Frames: []report.Frame{f}}},
+		Summary: report.Summary{Text: "ThreadSanitizer: data race (/build/ci/cases/x/session+0x1292) "},
 	}
+	parse.Fill(rep)
 	r.Report(rep)
 	got := rep.Stacks[0].Frames[0]
-	if got.Function != "record" || got.Module != "/build/ci/cases/x/session" || got.Symbolized != parse.SymbolizedSanitrace {
+	if got.Function != "record" || got.Module != "/build/ci/cases/x/session" || got.Symbolized != report.SymbolizedSanitrace {
 		t.Errorf("frame = %+v", got)
 	}
 	// A later report of the same log without the SUMMARY still resolves it.
-	rep2 := &parse.Report{Input: parse.InputRange{Name: "log"}, Stacks: []parse.Stack{{Frames: []parse.Frame{f}}}}
+	rep2 := &report.Report{Input: report.InputRange{Name: "log"}, Stacks: []report.Stack{{Frames: []report.Frame{f}}}}
 	r.Report(rep2)
 	if got := rep2.Stacks[0].Frames[0]; got.Function != "record" {
 		t.Errorf("second report frame = %+v", got)
@@ -189,14 +191,14 @@ func TestReportOpenError(t *testing.T) {
 		Warn:       func(m string) { warnings = append(warnings, m) },
 	})
 	defer r.Close()
-	rep := &parse.Report{Stacks: []parse.Stack{{Frames: []parse.Frame{frame(0, "/b/session", 1), frame(1, "/b/session", 2)}}}}
+	rep := &report.Report{Stacks: []report.Stack{{Frames: []report.Frame{frame(0, "/b/session", 1), frame(1, "/b/session", 2)}}}}
 	r.Report(rep)
 	want := []string{"/b/session: open " + filepath.Join(root, "session") + ": no debug info"}
 	if !reflect.DeepEqual(warnings, want) {
 		t.Errorf("warnings = %q, want %q", warnings, want)
 	}
 	for _, f := range rep.Stacks[0].Frames {
-		if f.Symbolized != parse.SymbolizedNone {
+		if f.Symbolized != report.SymbolizedNone {
 			t.Errorf("frame %d symbolized = %q", f.Index, f.Symbolized)
 		}
 	}

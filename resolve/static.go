@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -123,10 +123,10 @@ func (m *StaticModule) Lookup(pc, adjust uint64) []symbolize.Frame {
 // innermost first) into model frames: each pc's inline chain expanded
 // innermost first; pcs inside the module get Module and Offset; pcs it
 // knows nothing about stay one frame with Symbolized "none".
-func (m *StaticModule) Frames(pcs []uint64) []parse.Frame {
-	var out []parse.Frame
+func (m *StaticModule) Frames(pcs []uint64) []report.Frame {
+	var out []report.Frame
 	for _, pc := range pcs {
-		base := parse.Frame{Index: len(out), PC: pc, HasPC: true, Adjust: 1, Symbolized: parse.SymbolizedNone}
+		base := report.Frame{Index: len(out), PC: pc, HasPC: true, Adjust: 1, Symbolized: report.SymbolizedNone}
 		if _, ok := m.Address(pc, 1); ok {
 			base.Module, base.Offset, base.HasOffset = m.path, m.Offset(pc), true
 		}
@@ -140,7 +140,7 @@ func (m *StaticModule) Frames(pcs []uint64) []parse.Frame {
 			f.Index = len(out)
 			f.Function, f.File, f.Line, f.Column, f.Inlined = c.Function, c.File, c.Line, c.Column, c.Inlined
 			if f.Function != "" || f.File != "" {
-				f.Symbolized = parse.SymbolizedSanitrace
+				f.Symbolized = report.SymbolizedSanitrace
 			}
 			out = append(out, f)
 		}
@@ -179,7 +179,7 @@ func newStaticModule(m *StaticModule) *staticModule {
 // take claims a frame without a module whose pc (less its Adjust) lies in
 // the module's executable segments: the frame gets the module's path and
 // its offset in it, and reports whether it was claimed.
-func (s *staticModule) take(f *parse.Frame) bool {
+func (s *staticModule) take(f *report.Frame) bool {
 	if !f.HasPC {
 		return false
 	}

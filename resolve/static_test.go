@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 func TestParseLoadAddress(t *testing.T) {
@@ -157,18 +158,18 @@ func TestStaticResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := parse.Frame{Index: 9, PC: pieBase + addrs[0] + 1, HasPC: true, Module: "<unknown module>"}
+	named := report.Frame{Index: 9, PC: pieBase + addrs[0] + 1, HasPC: true, Module: "<unknown module>"}
 	rep.Stacks[0].Frames = append(rep.Stacks[0].Frames, named)
 
 	r := New(Options{Static: m, Open: func(string) (Object, error) { t.Fatal("no module should be located"); return nil, nil }})
 	defer r.Close()
 	r.Report(rep)
 
-	check := func(what string, frames []parse.Frame) {
+	check := func(what string, frames []report.Frame) {
 		t.Helper()
 		var got, wantAll []string
 		for _, f := range frames {
-			if f.Symbolized == parse.SymbolizedSanitrace {
+			if f.Symbolized == report.SymbolizedSanitrace {
 				if f.Module != pieFixture || f.Offset != f.PC-pieBase || !f.HasOffset {
 					t.Errorf("%s: frame %#x: module %q offset %#x", what, f.PC, f.Module, f.Offset)
 				}

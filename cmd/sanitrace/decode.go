@@ -13,6 +13,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/resolve"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -74,7 +75,7 @@ are still processed).`,
 
 // reportWriter is a renderer: text or JSON.
 type reportWriter interface {
-	Report(*parse.Report) error
+	Report(*report.Report) error
 }
 
 func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
@@ -200,7 +201,7 @@ func decodeInput(name string, stdin io.Reader, res *resolve.Resolver, w reportWr
 		if err != nil {
 			return found, fmt.Errorf("read %s: %w", name, err)
 		}
-		if !parse.IsHeapDump(rep) {
+		if !report.IsHeapDump(rep) {
 			found++ // heap dumps are not bug reports: no exit status 1
 		}
 		if res != nil {

@@ -1,7 +1,7 @@
 package corpustest
 
 // Role maps one of the corpus's stack roles (README: expected.json
-// "stacks") to the report model's coarser parse.Stack.Role. The corpus's
+// "stacks") to the report model's coarser report.Stack.Role. The corpus's
 // own name is what the model keeps as RoleDetail. A name the corpus README
 // does not list comes back unchanged, so a test comparing it with the
 // model fails instead of matching by accident.

@@ -1,12 +1,14 @@
-package parse
-
-// The report model. It is produced here (the parser is its only producer)
-// and read by render and by the decode command, which fills in frames that
-// the log left unsymbolized. Field names follow the JSON schema v1 in
-// docs/json.md; render owns the JSON encoding.
+package report
 
 // Report is one sanitizer report (or one other recognised stack dump) found
 // in the input.
+//
+// The fields are filled once, by the producer (package parse for logs):
+// besides the lines kept as printed (Headline, Location and Summary texts,
+// stack titles, Raw), the parts a consumer needs are typed fields, so that
+// no consumer reads the log's wording again. Fields marked json:"-" are
+// derived from the others; the model's plain JSON dump (a test aid, not
+// the output format: render owns that) leaves them out.
 type Report struct {
 	Tool     string // "AddressSanitizer", "LeakSanitizer", "ThreadSanitizer", ...
 	Kind     string // bug type as the runtime names it, e.g. "heap-use-after-free"
@@ -18,11 +20,24 @@ type Report struct {
 	// It is also the title of a stack that follows the headline directly.
 	Message string
 
-	Access   *Access  // the "READ of size 4 at ... thread T0" line, when present
-	Location []string // "is located ..." / "Location is ..." description lines
-	Stacks   []Stack
-	Shadow   *Shadow
-	Summary  string // SUMMARY: line without the "SUMMARY: " prefix
+	Access *Access // the "READ of size 4 at ... thread T0" line, when present
+	// Address is the faulting address: the access line's, else the
+	// headline's ("on address 0x..."), else the first location line's.
+	Address    uint64 `json:"-"`
+	HasAddress bool   `json:"-"`
+	// Location holds the "is located ..." / "Location is ..." lines that
+	// say where the accessed memory lies, in input order.
+	Location []Location
+	// StackObjects is ASan's list of the variables of the stack frame that
+	// an access fell into ("This frame has 2 object(s):", then one line
+	// per variable); nil when the report has none.
+	StackObjects *StackObjects `json:"-"`
+	// LockCycle holds TSan's "Cycle in lock order graph: M0 (0x...) => ..."
+	// lines of a lock-order-inversion report.
+	LockCycle []string `json:"-"`
+	Stacks    []Stack
+	Shadow    *Shadow
+	Summary   Summary // the SUMMARY: line; its Text is "" when there is none
 
 	Input InputRange
 	Raw   []string // the report's own lines as read, noise prefixes removed
@@ -48,7 +63,15 @@ type Stack struct {
 	// after the headline), "thread_creation", "mutex_acquire",
 	// "origin_store", "stack_frame", ... (the corpus's role names).
 	RoleDetail string
-	Frames     []Frame
+	// Thread is the thread the title names for the heap history stacks:
+	// "T1" of "freed by thread T1 here:".
+	Thread string `json:"-"`
+	// Location is set when the title itself says where the accessed memory
+	// lies: ASan's "Address 0x... is located in stack of thread T0 at
+	// offset 56 in frame", TSan's "Location is heap block of size 16 at
+	// 0x... allocated by main thread:".
+	Location *Location `json:"-"`
+	Frames   []Frame
 }
 
 // Who produced a frame's function and file information.
@@ -96,7 +119,11 @@ type Shadow struct {
 
 // ShadowRow is one printed row of shadow bytes.
 type ShadowRow struct {
-	Address string   // "0x0c067fff8000"
+	Address string   // "0x0c067fff8000", as printed
+	// Base is Address's value: the shadow address of Bytes[0]; HasBase is
+	// false when Address is not a hex number.
+	Base    uint64 `json:"-"`
+	HasBase bool   `json:"-"`
 	Bytes   []string // two-digit hex strings
 	Marked  int      // index of the [xx] byte, -1 when none
 	Current bool     // the row printed with "=>"
@@ -108,3 +135,13 @@ type InputRange struct {
 	FirstLine int
 	LastLine  int
 }
+
+// Tool and Kind of a libwebsockets heap dump (runs of ~m#/~b# records).
+const (
+	ToolLWS      = "libwebsockets"
+	KindHeapDump = "heap dump"
+)
+
+// IsHeapDump reports whether r is a libwebsockets heap dump: a record of
+// live allocations, not a bug report.
+func IsHeapDump(r *Report) bool { return r.Tool == ToolLWS && r.Kind == KindHeapDump }
