@@ -1,6 +1,6 @@
 package core
 
-import "github.com/sanitrace/sanitrace/parse"
+import "github.com/sanitrace/sanitrace/report"
 
 // Report is what `sanitrace core` shows of a core file: its threads
 // unwound and symbolized, and the modules that served them.
@@ -29,7 +29,7 @@ type ThreadReport struct {
 // found. Inlined frames precede the physical frame holding them and share
 // its pc.
 type ReportFrame struct {
-	parse.Frame
+	report.Frame
 	Kind      string // normal | sigtramp | inline
 	UnwoundBy string // cfi | fp | scan | registers
 	CFA       uint64 // 0 when unknown

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/sanitrace/sanitrace/core"
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // JSONCore is the document `sanitrace core --format json` writes
@@ -191,7 +191,7 @@ func coreFrameLine(p *palette, i int, f core.ReportFrame, showPC bool) string {
 	if f.UnwoundBy == core.ByFP || f.UnwoundBy == core.ByScan {
 		note = " [found by " + map[string]string{core.ByFP: "frame pointer", core.ByScan: "stack scan"}[f.UnwoundBy] + "]"
 	}
-	if Classify(f.Frame) != User || f.Function == "" {
+	if f.Frame.Class() != report.User || f.Function == "" {
 		return head + p.system.Sprint(pc+fn+where) + dimIf(p, note)
 	}
 	line := head + pc + p.function.Sprint(fn)
@@ -203,7 +203,7 @@ func coreFrameLine(p *palette, i int, f core.ReportFrame, showPC bool) string {
 	return line + dimIf(p, note)
 }
 
-func fileLine(f parse.Frame) string {
+func fileLine(f report.Frame) string {
 	if f.Line > 0 {
 		return fmt.Sprintf("%s:%d", f.File, f.Line)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/sanitrace/sanitrace/core"
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -273,7 +273,7 @@ func symbolizeCoreFrames(frames []core.Frame, mods []*coreModule) []core.ReportF
 	var out []core.ReportFrame
 	for _, f := range frames {
 		base := core.ReportFrame{
-			Frame:     parse.Frame{Index: -1, PC: f.PC, HasPC: true, Symbolized: parse.SymbolizedNone},
+			Frame:     report.Frame{Index: -1, PC: f.PC, HasPC: true, Symbolized: report.SymbolizedNone},
 			Kind:      f.Kind,
 			UnwoundBy: f.UnwoundBy,
 			CFA:       f.CFA,
@@ -288,7 +288,7 @@ func symbolizeCoreFrames(frames []core.Frame, mods []*coreModule) []core.ReportF
 		if f.Kind == core.KindSigtramp {
 			// gdb's name for the frame of the signal trampoline.
 			base.Function = "<signal handler called>"
-			base.Symbolized = parse.SymbolizedSanitrace
+			base.Symbolized = report.SymbolizedSanitrace
 			out = append(out, base)
 			continue
 		}
@@ -310,7 +310,7 @@ func symbolizeCoreFrames(frames []core.Frame, mods []*coreModule) []core.ReportF
 			g := base
 			g.Function, g.File, g.Line, g.Column = c.Function, c.File, c.Line, c.Column
 			g.Inlined = i < len(chain)-1
-			g.Symbolized = parse.SymbolizedSanitrace
+			g.Symbolized = report.SymbolizedSanitrace
 			if g.Inlined {
 				g.Kind = core.KindInline
 			}

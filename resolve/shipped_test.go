@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -33,17 +33,17 @@ func TestShipped(t *testing.T) {
 		},
 	})
 	defer r.Close()
-	rep := &parse.Report{Input: parse.InputRange{Name: "art.tar.gz!/logs/a.log"}, Stacks: []parse.Stack{{
-		Frames: []parse.Frame{
+	rep := &report.Report{Input: report.InputRange{Name: "art.tar.gz!/logs/a.log"}, Stacks: []report.Stack{{
+		Frames: []report.Frame{
 			frame(0, "/build/ci/prog", 0x1360),
-			func() parse.Frame { f := frame(1, "/build/ci/other", 0x1360); f.BuildID = "ffff"; return f }(),
+			func() report.Frame { f := frame(1, "/build/ci/other", 0x1360); f.BuildID = "ffff"; return f }(),
 		},
 	}}}
 	r.Report(rep)
 	if got := rep.Stacks[0].Frames[0].Function; got != "shipped_fn" {
 		t.Errorf("frame 0: function %q, want shipped_fn", got)
 	}
-	if got := rep.Stacks[0].Frames[1].Symbolized; got != parse.SymbolizedNone {
+	if got := rep.Stacks[0].Frames[1].Symbolized; got != report.SymbolizedNone {
 		t.Errorf("frame 1 (build-id mismatch): symbolized %q, want none", got)
 	}
 	if want := []string{"art.tar.gz!/bin/prog"}; !reflect.DeepEqual(opened, want) {
