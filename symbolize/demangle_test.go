@@ -100,7 +100,7 @@ func TestDemangleMatchesReferenceTools(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var c nameCache
+	var c demangleCache
 	for _, ref := range []struct {
 		style NameStyle
 		want  []string
@@ -188,7 +188,7 @@ func TestDemangleCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var c nameCache
+	var c demangleCache
 	for _, style := range []struct {
 		style NameStyle
 		tool  string
@@ -221,7 +221,7 @@ func BenchmarkDemangle(b *testing.B) {
 		b.Run(style.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				var c nameCache
+				var c demangleCache
 				for _, d := range cases {
 					c.demangle(d.name, style.style)
 				}

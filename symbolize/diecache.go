@@ -1,5 +1,9 @@
 package symbolize
 
+// The slots here keep what a frame prints for a DIE or an ELF symbol, so a
+// repeated frame skips resolving and naming it again; the demangled text
+// itself comes from the one demangleCache (demanglecache.go).
+
 // named caches what a frame shows for a DIE: its resolved attributes and
 // its printed name under one choice of naming options. A batch repeats the
 // same functions many times; resolving a DIE walks its abstract origin and
@@ -56,7 +60,7 @@ func (o *Object) demangleSym(s *symbol, style NameStyle) string {
 	if n := slot.Load(); n != nil && n.style == style {
 		return n.name
 	}
-	d := o.names.demangle(s.name, style)
+	d := o.demangled.demangle(s.name, style)
 	slot.Store(&symName{style: style, name: d})
 	return d
 }

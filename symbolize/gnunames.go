@@ -48,7 +48,7 @@ var cLikeLanguages = map[int64]bool{
 func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcIndex, u *unit, opts LookupOptions) {
 	demangle := func(name string) string {
 		if opts.Demangle {
-			return o.names.demangle(name, opts.Style)
+			return o.demangled.demangle(name, opts.Style)
 		}
 		return name
 	}

@@ -290,7 +290,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 				last.Function = s.name
 				if opts.Demangle {
 					// not demangleSym: its cache is the binary's table's
-					last.Function = o.names.demangle(s.name, opts.demangleStyle())
+					last.Function = o.demangled.demangle(s.name, opts.demangleStyle())
 				}
 				last.StartAddress, last.HasStartAddress = s.addr, true
 			}

@@ -25,7 +25,7 @@ func TestRustNamesMatchReferenceTools(t *testing.T) {
 	if *updateRustNames {
 		rows = recordRustNames(t, rows)
 	}
-	var c nameCache
+	var c demangleCache
 	bad := map[NameStyle]int{}
 	for _, r := range rows {
 		for _, w := range []struct {
@@ -114,7 +114,7 @@ func FuzzDemangleNames(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		var c nameCache
+		var c demangleCache
 		for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
 			out := c.demangle(name, style)
 			if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") && out != name {

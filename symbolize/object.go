@@ -41,11 +41,10 @@ type Object struct {
 	// 2.40's addr2line does not read (StyleGNU answers from symbols only).
 	zdebug bool
 
-	names    nameCache
-	refNames refNames
-	gnu      gnuState
-	gnuSeqs  gnuSeqIndex
-	gnuVars  gnuVarIndex
+	demangled demangleCache
+	gnu       gnuState
+	gnuSeqs   gnuSeqIndex
+	gnuVars   gnuVarIndex
 
 	// Location-list sections, read (and inflated) once, on the first FRAME
 	// query that needs them.
@@ -295,7 +294,7 @@ func (o *Object) Data(addr uint64) (ds DataSymbol, ok bool) {
 	if !found {
 		return DataSymbol{}, false
 	}
-	return DataSymbol{Name: s.name, Demangled: o.names.demangle(s.name, StyleLLVM), Start: s.addr, Size: s.size}, true
+	return DataSymbol{Name: s.name, Demangled: o.demangled.demangle(s.name, StyleLLVM), Start: s.addr, Size: s.size}, true
 }
 
 func (opts *Options) debugDirs() []string {

@@ -7,16 +7,27 @@ import (
 	"github.com/sanitrace/sanitrace/symbolize/internal/demangle"
 )
 
-// nameCache demangles each distinct (style, name) once: big C++ binaries
-// repeat the same few thousand names across millions of frames, and
-// demangling costs more than reading the DWARF.
-type nameCache struct {
-	m sync.Map // nameKey -> string
+// demangleCache demangles each distinct name once per style: big C++
+// binaries repeat the same few thousand names across millions of frames,
+// and demangling costs more than reading the DWARF. It is the only cache of
+// demangled text, keyed two ways: by the mangled name, and by the DWARF
+// string reference a linkage name comes from, so that a repeated frame
+// costs one small-key lookup instead of hashing (and first copying) a name
+// that can run to kilobytes in C++ binaries. (The per-DIE and per-symbol
+// slots of diecache.go keep what a frame prints, demangled through here.)
+type demangleCache struct {
+	byName sync.Map // nameKey -> string
+	byRef  sync.Map // refKey -> string
 }
 
 type nameKey struct {
 	style NameStyle
 	name  string
+}
+
+type refKey struct {
+	style NameStyle
+	ref   strRef
 }
 
 // demangle returns name demangled the way the style's tool prints it.
@@ -34,16 +45,16 @@ type nameKey struct {
 //
 // The demangler is our copy of github.com/ianlancetaylor/demangle with
 // those rules (internal/demangle).
-func (c *nameCache) demangle(name string, style NameStyle) string {
+func (c *demangleCache) demangle(name string, style NameStyle) string {
 	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
 		return name
 	}
 	return c.demangleSlow(name, style)
 }
 
-func (c *nameCache) demangleSlow(name string, style NameStyle) string {
+func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
 	k := nameKey{style, name}
-	if v, ok := c.m.Load(k); ok {
+	if v, ok := c.byName.Load(k); ok {
 		return v.(string)
 	}
 	var out string
@@ -57,7 +68,7 @@ func (c *nameCache) demangleSlow(name string, style NameStyle) string {
 			out = withoutReturnType(name, out)
 		}
 	}
-	c.m.Store(k, out)
+	c.byName.Store(k, out)
 	return out
 }
 
@@ -125,4 +136,15 @@ func withoutReturnType(mangled, full string) string {
 		return full[i:]
 	}
 	return full
+}
+
+// demangleRef returns the DWARF string ref demangled in style.
+func (o *Object) demangleRef(ref strRef, style NameStyle) string {
+	k := refKey{style: style, ref: ref}
+	if v, ok := o.demangled.byRef.Load(k); ok {
+		return v.(string)
+	}
+	s := o.demangled.demangle(o.str(ref), style)
+	o.demangled.byRef.Store(k, s)
+	return s
 }
