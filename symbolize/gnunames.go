@@ -148,21 +148,22 @@ func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
 	return first, true
 }
 
-// gnuChain drops the subroutines bfd cannot place (indexedRanges), and
-// all of them in a unit bfd never parses (gnuReadable).
+// gnuChain is the chain bfd prints: it finds the innermost function by
+// address among those whose ranges it can read, so subroutines with
+// DW_FORM_rnglistx ranges (dieRangesIndexed) cannot be the innermost
+// frame; the callers above the one it finds come from the DIE nesting
+// (funcinfo.caller_func), whatever the form of their ranges. In a unit bfd
+// never parses (gnuReadable) there is no chain at all.
 func (o *Object) gnuChain(chain []int32, fi *funcIndex) []int32 {
 	if len(chain) > 0 {
 		if u := o.units.unitAt(fi.dies[chain[0]].off); u != nil && !o.gnuReadable(u) {
 			return nil
 		}
 	}
-	out := chain[:0:0]
-	for _, id := range chain {
-		if fi.dies[id].flags&dieRangesIndexed == 0 {
-			out = append(out, id)
-		}
+	for len(chain) > 0 && fi.dies[chain[0]].flags&dieRangesIndexed != 0 {
+		chain = chain[1:]
 	}
-	return out
+	return chain
 }
 
 // gnuSymtab is the table bfd names functions from: the separate debug

@@ -64,8 +64,11 @@ func readSymtab(f *elf.File) (symtab, error) {
 		}
 		symbolSeen = true
 		switch typ {
-		case elf.STT_NOTYPE, elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC, elf.STT_TLS, elf.STT_COMMON:
+		case elf.STT_NOTYPE, elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC, elf.STT_COMMON:
 		default:
+			// STT_TLS too: its value is an offset into the thread's TLS
+			// block, not an address (llvm-symbolizer leaves them out; libc's
+			// errno would otherwise answer DATA 0x10).
 			continue
 		}
 		// Symbols in no (or a special) section are not addresses of this file.
@@ -145,13 +148,13 @@ func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
 // findData answers a DATA query: the data symbol containing addr.
 func (t *symtab) findData(addr uint64) (*symbol, bool) {
 	return t.find(addr, func(s *symbol) bool {
-		return s.kind == elf.STT_OBJECT || s.kind == elf.STT_TLS || s.kind == elf.STT_COMMON || s.kind == elf.STT_NOTYPE
+		return s.kind == elf.STT_OBJECT || s.kind == elf.STT_COMMON || s.kind == elf.STT_NOTYPE
 	})
 }
 
 // findGNU finds the symbol naming addr as binutils 2.40's elf_find_function
 // does: among the symbols of the (first) allocated section containing addr
-// that may be functions (not objects, TLS or annobin notes), the one with
+// that may be functions (not objects or annobin notes), the one with
 // the highest address at or below addr; sizes only break ties (bfd's
 // better_fit), so padding after a function still takes its name.
 func (t *symtab) findGNU(addr uint64) (*symbol, bool) {
@@ -169,7 +172,7 @@ func (t *symtab) findGNU(addr uint64) (*symbol, bool) {
 		var cands []*symbol
 		for k := j; k < i; k++ {
 			s := &t.syms[k]
-			if s.section == sec && s.kind != elf.STT_OBJECT && s.kind != elf.STT_TLS && s.kind != elf.STT_COMMON && !s.hiddenNote {
+			if s.section == sec && s.kind != elf.STT_OBJECT && s.kind != elf.STT_COMMON && !s.hiddenNote {
 				cands = append(cands, s)
 			}
 		}

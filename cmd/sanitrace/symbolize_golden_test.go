@@ -1,9 +1,11 @@
 package main
 
 import (
+	"debug/dwarf"
 	"debug/elf"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,6 +32,11 @@ type faceGoldenFixture struct {
 	// golden and ours go through it); the test fails once the raw outputs
 	// agree, so that the mask is dropped with the fix.
 	known map[string]func(string) string
+	// inlRanges adds the edges of the ranges of inlined subroutines that
+	// have DW_AT_ranges instead of a low_pc (clang's multi-range inlines).
+	inlRanges int
+	// faces limits the recorded faces (by case name); nil = all.
+	faces []string
 }
 
 var faceGoldenFixtures = []faceGoldenFixture{
@@ -67,6 +74,63 @@ var faceGoldenFixtures = []faceGoldenFixture{
 	// Go 1.26 (DWARF 5, zlib sections, no linkage names); addr2line 2.40
 	// cannot parse its range lists and answers from the symbol table.
 	{name: "go-trimpath", maxFuncs: 150, maxInl: 40},
+	// clang 14 C++ with deep standard-library inline chains (stl.cc), in
+	// every combination of -O1..-O3, DWARF 4/5, PIE/static. Their DWARF 5
+	// inlined subroutines with several ranges use DW_FORM_rnglistx, which
+	// bfd 2.40 cannot read: addr2line still prints them as callers.
+	{name: "stl-O1-dw4-pie", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O1-dw5-pie", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O2-dw4-pie", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O2-dw5-pie", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O3-dw4-pie", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O3-dw5-pie", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O1-dw4-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O1-dw5-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O2-dw4-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O2-dw5-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O3-dw4-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	{name: "stl-O3-dw5-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+}
+
+// stlFaces: the stl fixtures are there for addr2line's inline chains, each
+// block a dozen frames deep; the llvm faces (identical to llvm-symbolizer on
+// them too) would triple the goldens' size.
+var stlFaces = []string{"fiCa"}
+
+// faceInlineRangeAddresses returns, for up to max inlined subroutines
+// whose addresses are a DW_AT_ranges list, the first, second and last byte
+// of each range.
+func faceInlineRangeAddresses(t *testing.T, bin string, max int) []uint64 {
+	t.Helper()
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatalf("open %s: %v", bin, err)
+	}
+	defer f.Close()
+	d, err := f.DWARF()
+	if err != nil {
+		t.Fatalf("%s: %v", bin, err)
+	}
+	var out []uint64
+	r := d.Reader()
+	for n := 0; n < max; {
+		e, err := r.Next()
+		if err != nil || e == nil {
+			break
+		}
+		if e.Tag != dwarf.TagInlinedSubroutine || e.AttrField(dwarf.AttrRanges) == nil {
+			continue
+		}
+		rs, err := d.Ranges(e)
+		if err != nil || len(rs) == 0 {
+			continue
+		}
+		for _, rg := range rs {
+			out = append(out, rg[0], rg[0]+1, rg[1]-1)
+		}
+		n++
+	}
+	return out
 }
 
 // faceTextOnly keeps the addresses that lie in an executable section.
@@ -116,6 +180,9 @@ func TestSymbolizeGoldens(t *testing.T) {
 				maxInl = 30
 			}
 			addrs := faceFixtureAddresses(t, src, maxFuncs, maxInl)
+			if fx.inlRanges > 0 {
+				addrs = append(addrs, faceInlineRangeAddresses(t, src, fx.inlRanges)...)
+			}
 			if fx.textOnly {
 				addrs = faceTextOnly(t, src, addrs)
 			}
@@ -132,6 +199,9 @@ func TestSymbolizeGoldens(t *testing.T) {
 				{"addr2line", "fiCa", []string{"-e", "BIN", "-f", "-i", "-C", "-a"}, false},
 			}
 			for _, c := range cases {
+				if fx.faces != nil && !slices.Contains(fx.faces, c.name) {
+					continue
+				}
 				t.Run(c.name, func(t *testing.T) {
 					args := func(b string) []string {
 						var a []string
