@@ -87,10 +87,11 @@ func TestSymbolizeSplitDWARFLive(t *testing.T) {
 	if _, err := exec.LookPath("clang++-14"); err == nil {
 		// Compiled and linked apart: clang names the .dwo after the
 		// object file. llvm-symbolizer 14 drops the inline frames of a
-		// clang DWARF 5 split unit whose range lists rely on the
-		// skeleton's base address (docs/differences.md): there the
-		// reference is llvm-symbolizer on the same code built without
-		// -gsplit-dwarf.
+		// clang split unit (DWARF 5, and DWARF 4 when the skeleton has a
+		// nonzero DW_AT_low_pc, as C units in one .text section do) whose
+		// range lists rely on the skeleton's base address
+		// (docs/differences.md): there the reference is llvm-symbolizer on
+		// the same code built without -gsplit-dwarf.
 		if build("clang dw4", "clang++-14", "-O2", "-g", "-gdwarf-4", "-gsplit-dwarf", "-c", "-o", "c4.o", "tmpl.cc") &&
 			build("clang dw4 link", "clang++-14", "-o", "c4", "c4.o") {
 			cases = append(cases, splitCase{name: "clang-dw4-dwo", bin: "c4"})
@@ -99,6 +100,12 @@ func TestSymbolizeSplitDWARFLive(t *testing.T) {
 			build("clang dw5 link", "clang++-14", "-o", "c5", "c5.o") &&
 			build("clang dw5 unsplit", "clang++-14", "-O2", "-g", "-gdwarf-5", "-o", "c5-unsplit", "tmpl.cc") {
 			cases = append(cases, splitCase{name: "clang-dw5-dwo", bin: "c5", ref: "c5-unsplit"})
+		}
+		if build("clang C dw4 prog", "clang-14", "-O2", "-g", "-gdwarf-4", "-gsplit-dwarf", "-c", "-o", "c4p.o", "prog.c") &&
+			build("clang C dw4 lib", "clang-14", "-O2", "-g", "-gdwarf-4", "-gsplit-dwarf", "-c", "-o", "c4l.o", "lib.c") &&
+			build("clang C dw4 link", "clang-14", "-o", "c4c", "c4p.o", "c4l.o") &&
+			build("clang C dw4 unsplit", "clang-14", "-O2", "-g", "-gdwarf-4", "-o", "c4c-unsplit", "prog.c", "lib.c") {
+			cases = append(cases, splitCase{name: "clang-c-dw4-dwo", bin: "c4c", ref: "c4c-unsplit"})
 		}
 	} else {
 		t.Log("clang++-14 not installed: clang's split DWARF not compared live")
