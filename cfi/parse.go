@@ -28,7 +28,7 @@ const (
 
 // section is one CFI section as loaded: .eh_frame or .debug_frame.
 type section struct {
-	name     string // as readelf prints it (.debug_frame for .zdebug_frame)
+	name     string // the section's name
 	addr     uint64 // sh_addr, the base of pcrel pointers
 	eh       bool   // .eh_frame layout: CIE id 0, relative CIE pointers
 	data     []byte

@@ -63,14 +63,16 @@ func Load(f *elf.File, debug *elf.File) (*Table, error) {
 	if df != nil {
 		t.secs = append(t.secs, df)
 	}
-	if eh == nil && df == nil && len(t.errs) == 0 {
-		return t, nil
-	}
+	t.build()
+	return t, nil
+}
+
+// build indexes the FDEs of t.secs.
+func (t *Table) build() {
 	for _, s := range t.secs {
 		t.index(s)
 	}
 	sort.SliceStable(t.fdes, func(i, j int) bool { return t.fdes[i].Begin < t.fdes[j].Begin })
-	return t, nil
 }
 
 func loadDebugFrame(f *elf.File, addrSize int) (*section, error) {
@@ -93,9 +95,6 @@ func loadSection(f *elf.File, name string, addrSize int) (*section, error) {
 		return nil, err
 	}
 	s := &section{name: name, addr: sh.Addr, eh: name == ".eh_frame", data: data, bo: f.ByteOrder, addrSize: addrSize}
-	if name == ".zdebug_frame" {
-		s.name = ".debug_frame"
-	}
 	if got := f.Section(".got"); got != nil {
 		s.dataBase = got.Addr
 	}

@@ -59,6 +59,7 @@ result as colored text or JSON.`,
 		newDecodeCmd(),
 		newLWSCmd(),
 		newCoreCmd(),
+		newCFICmd(),
 	)
 	return root
 }

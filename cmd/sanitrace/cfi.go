@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bufio"
+	"debug/elf"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sanitrace/sanitrace/cfi"
+)
+
+func newCFICmd() *cobra.Command {
+	var raw bool
+	var format string
+	cmd := &cobra.Command{
+		Use:   "cfi [--raw] FILE...",
+		Short: "Dump the call frame information (.eh_frame, .debug_frame) of ELF files as readelf does",
+		Long: `Prints the .eh_frame and .debug_frame sections of each ELF file exactly as
+binutils 2.40 "readelf -wN --debug-dump=frames-interp -W FILE" does: every CIE
+and FDE with the table of unwind rules it defines (CFA and saved registers at
+each location). --raw prints what "readelf -wN --debug-dump=frames -W" prints
+instead: the headers and the decoded call frame instructions. --format json
+gives the interpreted rows as data (docs/json.md). A malformed entry gets one
+line on stderr; the rest of the file is still shown.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCFI(cmd, args, raw, format)
+		},
+	}
+	cmd.Flags().BoolVar(&raw, "raw", false, "print the decoded instructions (readelf --debug-dump=frames) instead of the rows")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runCFI(cmd *cobra.Command, args []string, raw bool, format string) error {
+	if format != "text" && format != "json" {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", format)}
+	}
+	if raw && format == "json" {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--raw is a text form; --format json gives the rows")}
+	}
+	out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+	defer out.Flush()
+	stderr := cmd.ErrOrStderr()
+	failed := false
+	for _, path := range args {
+		warn := func(err error) { fmt.Fprintf(stderr, "sanitrace: cfi: %s: %v\n", path, err) }
+		f, err := elf.Open(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "sanitrace: cfi: %v\n", err)
+			failed = true
+			continue
+		}
+		if format == "json" {
+			err = json.NewEncoder(out).Encode(cfi.DumpJSON(f, path, warn))
+		} else {
+			if len(args) > 1 {
+				fmt.Fprintf(out, "\nFile: %s\n", path)
+			}
+			err = cfi.Dump(out, f, cfi.DumpOptions{Interp: !raw, Warn: warn})
+		}
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	if failed {
+		return &exitError{code: exitUsage}
+	}
+	return nil
+}
