@@ -50,8 +50,7 @@ func Dump(w io.Writer, f *elf.File, opts DumpOptions) error {
 			warn(err)
 			continue
 		}
-		d := &dumper{w: bw, sec: s, names: namesFor(f.Machine), interp: opts.Interp, warn: warn}
-		d.section()
+		dumpSection(bw, s, namesFor(f.Machine), opts.Interp, warn)
 	}
 	return bw.Flush()
 }
@@ -73,6 +72,16 @@ func sectionFor(f *elf.File, sh *elf.Section) (*section, error) {
 	return s, nil
 }
 
+// maxJSONRows bounds the rows one entry keeps for JSON: a hostile FDE
+// of advance instructions would otherwise hold a row per byte.
+const maxJSONRows = 1 << 16
+
+// dumpSection prints one loaded frame section.
+func dumpSection(w *bufio.Writer, s *section, names regNames, interp bool, warn func(error)) {
+	d := &dumper{w: w, sec: s, names: names, interp: interp, warn: warn}
+	d.section()
+}
+
 type dumper struct {
 	w      *bufio.Writer
 	sec    *section
@@ -81,8 +90,9 @@ type dumper struct {
 	warn   func(error)
 	cies   map[int]*CIE
 	// rows collects the interpreted rows of the current entry for JSON.
-	rows    []jsonRow
-	collect bool
+	rows      []jsonRow
+	collect   bool
+	truncated bool
 }
 
 func (d *dumper) printf(format string, args ...any) { fmt.Fprintf(d.w, format, args...) }
@@ -354,7 +364,12 @@ func (d *dumper) row(c *CIE, st *state, cols []bool, headers *bool) {
 	}
 	d.printf("\n")
 	if d.collect {
-		d.rows = append(d.rows, jr)
+		if len(d.rows) < maxJSONRows {
+			d.rows = append(d.rows, jr)
+		} else if !d.truncated {
+			d.truncated = true
+			d.warn(fmt.Errorf("%s: more than %d rows in one entry; the JSON keeps the first ones", d.sec.name, maxJSONRows))
+		}
 	}
 }
 

@@ -81,6 +81,7 @@ func (d *dumper) entries(emit func(JSONEntry)) {
 			return
 		}
 		d.rows = []jsonRow{}
+		d.truncated = false
 		switch e.kind {
 		case kindZero:
 			off = e.end
@@ -106,4 +107,3 @@ func (d *dumper) entries(emit func(JSONEntry)) {
 		off = e.end
 	}
 }
-

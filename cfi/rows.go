@@ -60,6 +60,10 @@ func (r *Row) Rule(reg uint64) Rule {
 // uses 0-125), and bounding them bounds the memory of a row.
 const maxRegs = 1024
 
+// maxRememberDepth bounds DW_CFA_remember_state nesting (compilers nest
+// two or three; each level copies the row).
+const maxRememberDepth = 256
+
 var errRowNotFound = errors.New("no row covers the pc")
 
 // state is the machine that runs CIE and FDE instructions.
@@ -128,6 +132,9 @@ func (st *state) apply(in insn, c *CIE) error {
 		}
 		return st.set(in.reg, Rule{Kind: RuleValExpression, Expr: in.expr})
 	case cfaRememberState:
+		if len(st.stack) >= maxRememberDepth {
+			return fmt.Errorf("DW_CFA_remember_state nested deeper than %d", maxRememberDepth)
+		}
 		st.stack = append(st.stack, savedState{cfa: st.cfa, regs: append([]Rule(nil), st.regs...)})
 	case cfaRestoreState:
 		if len(st.stack) == 0 {

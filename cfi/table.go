@@ -120,9 +120,10 @@ func sectionData(sh *elf.Section) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", sh.Name, err)
 		}
-		out := make([]byte, size)
-		if _, err := io.ReadFull(zr, out); err != nil {
-			return nil, fmt.Errorf("%s: inflating: %v", sh.Name, err)
+		// Grow with the stream rather than trusting the header's size.
+		out, err := io.ReadAll(io.LimitReader(zr, int64(size)))
+		if err != nil || uint64(len(out)) != size {
+			return nil, fmt.Errorf("%s: inflating: %d of %d bytes (%v)", sh.Name, len(out), size, err)
 		}
 		return out, nil
 	}
