@@ -89,7 +89,7 @@ var errExprLoop = errors.New("DWARF expression exceeds its step limit (a loop?)"
 // the top of the stack. Registers come from regs; memory reads from mem.
 func evalExpr(expr []byte, initial []uint64, regs *Regs, mem Memory, bo binary.ByteOrder, addrSize int) (uint64, error) {
 	stack := append(make([]uint64, 0, 8), initial...)
-	r := &reader{data: expr, bo: bo}
+	r := newReader("DWARF expression", expr, 0, bo)
 	pop := func() (uint64, error) {
 		if len(stack) == 0 {
 			return 0, errors.New("DWARF expression stack underflow")
@@ -123,51 +123,51 @@ func evalExpr(expr []byte, initial []uint64, regs *Regs, mem Memory, bo binary.B
 			}
 			return 0, fmt.Errorf("reading %d bytes at 0x%x: %v", size, addr, err)
 		}
-		rr := &reader{data: b[:size], bo: bo}
-		return rr.uint(size), nil
+		rr := newReader("memory", b[:size], 0, bo)
+		return rr.UintN(size), nil
 	}
-	for steps := 0; r.left() > 0; steps++ {
+	for steps := 0; r.Left() > 0; steps++ {
 		if steps >= maxExprSteps {
 			return 0, errExprLoop
 		}
-		op := r.u8()
+		op := r.U8()
 		var err error
 		switch {
 		case op >= opLit0 && op <= opLit31:
 			err = push(uint64(op - opLit0))
 		case op >= opBreg0 && op <= opBreg31:
-			off := r.sleb()
+			off := r.Sleb()
 			var v uint64
 			if v, err = reg(uint64(op - opBreg0)); err == nil {
 				err = push(v + uint64(off))
 			}
 		case op == opBregx:
-			n := r.uleb()
-			off := r.sleb()
+			n := r.Uleb()
+			off := r.Sleb()
 			var v uint64
 			if v, err = reg(n); err == nil {
 				err = push(v + uint64(off))
 			}
 		case op == opAddr:
-			err = push(r.uint(addrSize))
+			err = push(r.UintN(addrSize))
 		case op == opConst1u:
-			err = push(uint64(r.u8()))
+			err = push(uint64(r.U8()))
 		case op == opConst1s:
-			err = push(uint64(r.sint(1)))
+			err = push(uint64(sint(r, 1)))
 		case op == opConst2u:
-			err = push(uint64(r.u16()))
+			err = push(uint64(r.U16()))
 		case op == opConst2s:
-			err = push(uint64(r.sint(2)))
+			err = push(uint64(sint(r, 2)))
 		case op == opConst4u:
-			err = push(uint64(r.u32()))
+			err = push(uint64(r.U32()))
 		case op == opConst4s:
-			err = push(uint64(r.sint(4)))
+			err = push(uint64(sint(r, 4)))
 		case op == opConst8u, op == opConst8s:
-			err = push(r.u64())
+			err = push(r.U64())
 		case op == opConstu:
-			err = push(r.uleb())
+			err = push(r.Uleb())
 		case op == opConsts:
-			err = push(uint64(r.sleb()))
+			err = push(uint64(r.Sleb()))
 		case op == opDup:
 			if len(stack) == 0 {
 				return 0, errors.New("DWARF expression stack underflow")
@@ -181,7 +181,7 @@ func evalExpr(expr []byte, initial []uint64, regs *Regs, mem Memory, bo binary.B
 			}
 			err = push(stack[len(stack)-2])
 		case op == opPick:
-			i := int(r.u8())
+			i := int(r.U8())
 			if i >= len(stack) {
 				return 0, errors.New("DWARF expression stack underflow")
 			}
@@ -201,7 +201,7 @@ func evalExpr(expr []byte, initial []uint64, regs *Regs, mem Memory, bo binary.B
 		case op == opDeref, op == opDerefSize:
 			size := addrSize
 			if op == opDerefSize {
-				size = int(r.u8())
+				size = int(r.U8())
 				if size < 1 || size > 8 {
 					return 0, fmt.Errorf("DW_OP_deref_size %d", size)
 				}
@@ -228,7 +228,7 @@ func evalExpr(expr []byte, initial []uint64, regs *Regs, mem Memory, bo binary.B
 				err = push(a)
 			}
 		case op == opPlusUconst:
-			n := r.uleb()
+			n := r.Uleb()
 			var a uint64
 			if a, err = pop(); err == nil {
 				err = push(a + n)
@@ -247,7 +247,7 @@ func evalExpr(expr []byte, initial []uint64, regs *Regs, mem Memory, bo binary.B
 				err = push(v)
 			}
 		case op == opSkip, op == opBra:
-			d := int(r.sint(2))
+			d := int(sint(r, 2))
 			take := true
 			if op == opBra {
 				var a uint64
@@ -257,11 +257,11 @@ func evalExpr(expr []byte, initial []uint64, regs *Regs, mem Memory, bo binary.B
 				take = a != 0
 			}
 			if take {
-				to := r.pos + d
+				to := r.Pos() + d
 				if to < 0 || to > len(expr) {
 					return 0, fmt.Errorf("DWARF expression branch to %d outside the expression", to)
 				}
-				r.pos = to
+				r.Seek(to)
 			}
 		case op == opNop:
 		default:
@@ -270,8 +270,8 @@ func evalExpr(expr []byte, initial []uint64, regs *Regs, mem Memory, bo binary.B
 		if err != nil {
 			return 0, err
 		}
-		if r.err != nil {
-			return 0, fmt.Errorf("DWARF expression: %v", r.err)
+		if r.Err() != nil {
+			return 0, fmt.Errorf("DWARF expression: %v", r.Err())
 		}
 	}
 	return pop()

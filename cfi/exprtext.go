@@ -24,10 +24,10 @@ var opNames = map[uint8]string{
 // does: operations separated by "; ".
 func (d *dumper) expr(b []byte) string {
 	var sb strings.Builder
-	r := &reader{data: b, bo: d.sec.bo}
+	r := newReader("DWARF expression", b, 0, d.sec.bo)
 	as := d.sec.addrSize
-	for r.left() > 0 {
-		op := r.u8()
+	for r.Left() > 0 {
+		op := r.U8()
 		switch {
 		case opNames[op] != "":
 			sb.WriteString(opNames[op])
@@ -36,60 +36,60 @@ func (d *dumper) expr(b []byte) string {
 		case op >= opReg0 && op <= opReg31:
 			fmt.Fprintf(&sb, "DW_OP_reg%d (%s)", op-opReg0, d.names.name(uint64(op-opReg0)))
 		case op >= opBreg0 && op <= opBreg31:
-			v := r.sleb()
+			v := r.Sleb()
 			fmt.Fprintf(&sb, "DW_OP_breg%d (%s): %d", op-opBreg0, d.names.name(uint64(op-opBreg0)), v)
 		case op == opAddr:
-			fmt.Fprintf(&sb, "DW_OP_addr: %x", r.uint(as))
+			fmt.Fprintf(&sb, "DW_OP_addr: %x", r.UintN(as))
 		case op == opConst1u:
-			fmt.Fprintf(&sb, "DW_OP_const1u: %d", r.u8())
+			fmt.Fprintf(&sb, "DW_OP_const1u: %d", r.U8())
 		case op == opConst1s:
-			fmt.Fprintf(&sb, "DW_OP_const1s: %d", r.sint(1))
+			fmt.Fprintf(&sb, "DW_OP_const1s: %d", sint(r, 1))
 		case op == opConst2u:
-			fmt.Fprintf(&sb, "DW_OP_const2u: %d", r.u16())
+			fmt.Fprintf(&sb, "DW_OP_const2u: %d", r.U16())
 		case op == opConst2s:
-			fmt.Fprintf(&sb, "DW_OP_const2s: %d", r.sint(2))
+			fmt.Fprintf(&sb, "DW_OP_const2s: %d", sint(r, 2))
 		case op == opConst4u:
-			fmt.Fprintf(&sb, "DW_OP_const4u: %d", r.u32())
+			fmt.Fprintf(&sb, "DW_OP_const4u: %d", r.U32())
 		case op == opConst4s:
-			fmt.Fprintf(&sb, "DW_OP_const4s: %d", r.sint(4))
+			fmt.Fprintf(&sb, "DW_OP_const4s: %d", sint(r, 4))
 		case op == opConst8u:
-			fmt.Fprintf(&sb, "DW_OP_const8u: %d", r.u64())
+			fmt.Fprintf(&sb, "DW_OP_const8u: %d", r.U64())
 		case op == opConst8s:
-			fmt.Fprintf(&sb, "DW_OP_const8s: %d", int64(r.u64()))
+			fmt.Fprintf(&sb, "DW_OP_const8s: %d", int64(r.U64()))
 		case op == opConstu:
-			fmt.Fprintf(&sb, "DW_OP_constu: %d", r.uleb())
+			fmt.Fprintf(&sb, "DW_OP_constu: %d", r.Uleb())
 		case op == opConsts:
-			fmt.Fprintf(&sb, "DW_OP_consts: %d", r.sleb())
+			fmt.Fprintf(&sb, "DW_OP_consts: %d", r.Sleb())
 		case op == opPick:
-			fmt.Fprintf(&sb, "DW_OP_pick: %d", r.u8())
+			fmt.Fprintf(&sb, "DW_OP_pick: %d", r.U8())
 		case op == opPlusUconst:
-			fmt.Fprintf(&sb, "DW_OP_plus_uconst: %d", r.uleb())
+			fmt.Fprintf(&sb, "DW_OP_plus_uconst: %d", r.Uleb())
 		case op == opBra:
-			fmt.Fprintf(&sb, "DW_OP_bra: %d", r.sint(2))
+			fmt.Fprintf(&sb, "DW_OP_bra: %d", sint(r, 2))
 		case op == opSkip:
-			fmt.Fprintf(&sb, "DW_OP_skip: %d", r.sint(2))
+			fmt.Fprintf(&sb, "DW_OP_skip: %d", sint(r, 2))
 		case op == opRegx:
-			v := r.uleb()
+			v := r.Uleb()
 			fmt.Fprintf(&sb, "DW_OP_regx: %d (%s)", v, d.names.name(v))
 		case op == opFbreg:
-			fmt.Fprintf(&sb, "DW_OP_fbreg: %d", r.sleb())
+			fmt.Fprintf(&sb, "DW_OP_fbreg: %d", r.Sleb())
 		case op == opBregx:
-			v := r.uleb()
-			o := r.sleb()
+			v := r.Uleb()
+			o := r.Sleb()
 			fmt.Fprintf(&sb, "DW_OP_bregx: %d (%s) %d", v, d.names.name(v), o)
 		case op == opPiece:
-			fmt.Fprintf(&sb, "DW_OP_piece: %d", r.uleb())
+			fmt.Fprintf(&sb, "DW_OP_piece: %d", r.Uleb())
 		case op == opDerefSize:
-			fmt.Fprintf(&sb, "DW_OP_deref_size: %d", r.u8())
+			fmt.Fprintf(&sb, "DW_OP_deref_size: %d", r.U8())
 		case op == opXderefSize:
-			fmt.Fprintf(&sb, "DW_OP_xderef_size: %d", r.u8())
+			fmt.Fprintf(&sb, "DW_OP_xderef_size: %d", r.U8())
 		case op == opCall2:
-			fmt.Fprintf(&sb, "DW_OP_call2: <0x%x>", r.u16())
+			fmt.Fprintf(&sb, "DW_OP_call2: <0x%x>", r.U16())
 		case op == opCall4:
-			fmt.Fprintf(&sb, "DW_OP_call4: <0x%x>", r.u32())
+			fmt.Fprintf(&sb, "DW_OP_call4: <0x%x>", r.U32())
 		case op == opBitPiece:
-			s := r.uleb()
-			o := r.uleb()
+			s := r.Uleb()
+			o := r.Uleb()
 			fmt.Fprintf(&sb, "DW_OP_bit_piece: size: %d offset: %d ", s, o)
 		case op >= 0xe0:
 			fmt.Fprintf(&sb, "(User defined location op 0x%x)", op)
@@ -98,10 +98,10 @@ func (d *dumper) expr(b []byte) string {
 			fmt.Fprintf(&sb, "(Unknown location op 0x%x)", op)
 			return sb.String()
 		}
-		if r.err != nil {
+		if r.Err() != nil {
 			break
 		}
-		if r.left() > 0 {
+		if r.Left() > 0 {
 			sb.WriteString("; ")
 		}
 	}

@@ -57,91 +57,87 @@ type decoder struct {
 }
 
 func newDecoder(sec *section, data []byte, off int, cie *CIE) *decoder {
-	return &decoder{r: &reader{data: sec.data[:off+len(data)], pos: off, bo: sec.bo}, cie: cie}
+	return &decoder{r: newReader(sec.name, sec.data[:off+len(data)], off, sec.bo), cie: cie}
 }
 
-func (d *decoder) more() bool { return d.r.err == nil && d.r.left() > 0 }
+func (d *decoder) more() bool { return d.r.Err() == nil && d.r.Left() > 0 }
 
 // next decodes one instruction. An error means the stream cannot be read on.
 func (d *decoder) next() (insn, error) {
 	r := d.r
-	b := r.u8()
+	b := r.U8()
 	in := insn{op: b}
 	if b&0xc0 != 0 {
 		in.op = b & 0xc0
 		in.reg = uint64(b & 0x3f)
 		in.u = uint64(b & 0x3f)
 		if in.op == cfaOffset {
-			in.u = r.uleb()
+			in.u = r.Uleb()
 		}
-		return in, r.err
+		return in, r.Err()
 	}
 	switch b {
 	case cfaNop, cfaRememberState, cfaRestoreState, cfaGNUWindowSave:
 	case cfaSetLoc:
-		sec := d.cie.sec
-		in.u, _ = sec.readEncoded(r, d.cie.FDEEnc, int(d.cie.AddrSize))
-		if !sec.eh {
-			// .debug_frame has no encodings: a plain target address.
-			r.err = nil
-		}
+		// .debug_frame's CIEs have no 'R': FDEEnc is absptr there.
+		in.u, _ = d.cie.sec.readEncoded(r, d.cie.FDEEnc, int(d.cie.AddrSize))
 	case cfaAdvanceLoc1:
-		in.u = uint64(r.u8())
+		in.u = uint64(r.U8())
 	case cfaAdvanceLoc2:
-		in.u = uint64(r.u16())
+		in.u = uint64(r.U16())
 	case cfaAdvanceLoc4:
-		in.u = uint64(r.u32())
+		in.u = uint64(r.U32())
 	case cfaMIPSAdvanceLoc8:
-		in.u = r.u64()
+		in.u = r.U64()
 	case cfaOffsetExtended, cfaValOffset, cfaGNUNegOffsetExt:
-		in.reg = r.uleb()
-		in.u = r.uleb()
+		in.reg = r.Uleb()
+		in.u = r.Uleb()
 	case cfaRestoreExtended, cfaUndefined, cfaSameValue, cfaDefCFARegister:
-		in.reg = r.uleb()
+		in.reg = r.Uleb()
 	case cfaRegister:
-		in.reg = r.uleb()
-		in.reg2 = r.uleb()
+		in.reg = r.Uleb()
+		in.reg2 = r.Uleb()
 	case cfaDefCFA:
-		in.reg = r.uleb()
-		in.u = r.uleb()
+		in.reg = r.Uleb()
+		in.u = r.Uleb()
 	case cfaDefCFAOffset, cfaGNUArgsSize:
-		in.u = r.uleb()
+		in.u = r.Uleb()
 	case cfaDefCFAExpression:
-		n := r.uleb()
-		if r.err == nil && n > uint64(r.left()) {
+		n := r.Uleb()
+		if r.Err() == nil && n > uint64(r.Left()) {
 			in.u = n
 			in.bad = "corrupt len"
-			r.pos = len(r.data)
+			stop(r)
 			return in, nil
 		}
 		in.u = n
-		in.expr = r.bytes(int(n))
+		in.expr = r.Bytes(int(n))
 	case cfaExpression, cfaValExpression:
-		in.reg = r.uleb()
-		n := r.uleb()
-		if r.err == nil && n > uint64(r.left()) {
+		in.reg = r.Uleb()
+		n := r.Uleb()
+		if r.Err() == nil && n > uint64(r.Left()) {
 			in.u = n
 			in.bad = "corrupt len"
-			r.pos = len(r.data)
+			stop(r)
 			return in, nil
 		}
 		in.u = n
-		in.expr = r.bytes(int(n))
+		in.expr = r.Bytes(int(n))
 	case cfaOffsetExtendedSf, cfaValOffsetSf, cfaDefCFASf:
-		in.reg = r.uleb()
-		in.s = r.sleb()
+		in.reg = r.Uleb()
+		in.s = r.Sleb()
 	case cfaDefCFAOffsetSf:
-		in.s = r.sleb()
+		in.s = r.Sleb()
 	default:
-		if r.err == nil {
-			r.pos = len(r.data)
+		if r.Err() == nil {
+			stop(r)
 			if b >= cfaLoUser && b <= cfaHiUser {
 				return in, fmt.Errorf("user defined call frame instruction 0x%x", b)
 			}
 			return in, fmt.Errorf("unknown call frame instruction 0x%x", b)
 		}
 	}
-	if r.err != nil {
+	if r.Err() != nil {
 		return in, fmt.Errorf("call frame instruction 0x%x runs past the end of the entry", b)
 	}
 	return in, nil

@@ -108,15 +108,15 @@ type rawEntry struct {
 // section cannot go on (the next entry's position is unknown).
 func (s *section) readRaw(off int) (rawEntry, error) {
 	e := rawEntry{off: off}
-	r := &reader{data: s.data, pos: off, bo: s.bo}
-	l := uint64(r.u32())
+	r := newReader(s.name, s.data, off, s.bo)
+	l := uint64(r.U32())
 	hdr := 4
 	if l == 0xffffffff {
 		e.format64 = true
-		l = r.u64()
+		l = r.U64()
 		hdr = 12
 	}
-	if r.err != nil {
+	if r.Err() != nil {
 		return e, fmt.Errorf("%s entry at 0x%x: length field runs past the end of the section", s.name, off)
 	}
 	e.length = l
@@ -130,16 +130,16 @@ func (s *section) readRaw(off int) (rawEntry, error) {
 	}
 	e.end = off + hdr + int(l)
 	e.idOff = off + hdr
-	r.data = s.data[:e.end]
+	r.Limit(e.end - r.Pos())
 	if e.format64 {
-		e.id = r.u64()
+		e.id = r.U64()
 	} else {
-		e.id = uint64(r.u32())
+		e.id = uint64(r.U32())
 	}
-	if r.err != nil {
+	if r.Err() != nil {
 		return e, fmt.Errorf("%s entry at 0x%x: length 0x%x too short for its CIE id", s.name, off, l)
 	}
-	e.bodyOff = r.pos
+	e.bodyOff = r.Pos()
 	switch {
 	case s.eh && e.id == 0:
 		e.kind = kindCIE
@@ -169,50 +169,50 @@ func (s *section) ciePointer(e rawEntry) (int, error) {
 func (s *section) parseCIE(e rawEntry) (*CIE, error) {
 	c := &CIE{Offset: uint64(e.off), Length: e.length, Format64: e.format64, ID: e.id, sec: s,
 		AddrSize: uint8(s.addrSize), LSDAEnc: peOmit, PersEnc: peOmit}
-	r := &reader{data: s.data[:e.end], pos: e.bodyOff, bo: s.bo}
-	c.Version = r.u8()
-	if r.err == nil && c.Version != 1 && c.Version != 3 && c.Version != 4 {
+	r := newReader(s.name, s.data[:e.end], e.bodyOff, s.bo)
+	c.Version = r.U8()
+	if r.Err() == nil && c.Version != 1 && c.Version != 3 && c.Version != 4 {
 		return c, fmt.Errorf("%s CIE at 0x%x: unsupported version %d", s.name, e.off, c.Version)
 	}
-	c.Augmentation = r.cstring()
+	c.Augmentation = r.CString()
 	if c.Augmentation == "eh" {
-		r.bytes(s.addrSize) // old gcc's exception table pointer
+		r.Bytes(s.addrSize) // old gcc's exception table pointer
 	}
 	if c.Version >= 4 {
-		c.AddrSize = r.u8()
-		c.SegSize = r.u8()
-		if r.err == nil && (c.AddrSize == 0 || c.AddrSize > 8 || c.SegSize > 8) {
+		c.AddrSize = r.U8()
+		c.SegSize = r.U8()
+		if r.Err() == nil && (!intSize(c.AddrSize) || c.SegSize != 0 && !intSize(c.SegSize)) {
 			return c, fmt.Errorf("%s CIE at 0x%x: bad address size %d or segment size %d", s.name, e.off, c.AddrSize, c.SegSize)
 		}
 	}
-	c.CodeAlign = r.uleb()
-	c.DataAlign = r.sleb()
+	c.CodeAlign = r.Uleb()
+	c.DataAlign = r.Sleb()
 	if c.Version == 1 {
-		c.RA = uint64(r.u8())
+		c.RA = uint64(r.U8())
 	} else {
-		c.RA = r.uleb()
+		c.RA = r.Uleb()
 	}
-	if r.err != nil {
-		return c, fmt.Errorf("%s CIE at 0x%x: %v", s.name, e.off, r.err)
+	if r.Err() != nil {
+		return c, fmt.Errorf("%s CIE at 0x%x: %v", s.name, e.off, r.Err())
 	}
 	if len(c.Augmentation) > 0 && c.Augmentation[0] == 'z' {
-		n := r.uleb()
-		if r.err != nil || n > uint64(r.left()) {
+		n := r.Uleb()
+		if r.Err() != nil || n > uint64(r.Left()) {
 			return c, fmt.Errorf("%s CIE at 0x%x: augmentation data length 0x%x runs past the entry", s.name, e.off, n)
 		}
-		augOff := r.pos
-		c.AugData = r.bytes(int(n))
+		augOff := r.Pos()
+		c.AugData = r.Bytes(int(n))
 		c.HasAugData = true
-		a := &reader{data: s.data[:augOff+int(n)], pos: augOff, bo: s.bo}
+		a := newReader(s.name, s.data[:augOff+int(n)], augOff, s.bo)
 	aug:
 		for _, ch := range c.Augmentation[1:] {
 			switch ch {
 			case 'L':
-				c.LSDAEnc = a.u8()
+				c.LSDAEnc = a.U8()
 			case 'R':
-				c.FDEEnc = a.u8()
+				c.FDEEnc = a.U8()
 			case 'P':
-				c.PersEnc = a.u8()
+				c.PersEnc = a.U8()
 				c.Personality, _ = s.readEncoded(a, c.PersEnc, int(c.AddrSize))
 			case 'S':
 				c.Signal = true
@@ -222,16 +222,19 @@ func (s *section) parseCIE(e rawEntry) (*CIE, error) {
 				break aug // unknown: the rest of the data is skipped thanks to 'z'
 			}
 		}
-		if a.err != nil {
-			return c, fmt.Errorf("%s CIE at 0x%x: augmentation data: %v", s.name, e.off, a.err)
+		if a.Err() != nil {
+			return c, fmt.Errorf("%s CIE at 0x%x: augmentation data: %v", s.name, e.off, a.Err())
 		}
 	} else if c.Augmentation != "" && c.Augmentation != "eh" {
 		return c, fmt.Errorf("%s CIE at 0x%x: unknown augmentation %q", s.name, e.off, c.Augmentation)
 	}
-	c.insnOff = r.pos
-	c.Instructions = s.data[r.pos:e.end]
+	c.insnOff = r.Pos()
+	c.Instructions = s.data[r.Pos():e.end]
 	return c, nil
 }
+
+// intSize says whether n is an integer size the reader handles.
+func intSize(n uint8) bool { return n == 1 || n == 2 || n == 4 || n == 8 }
 
 // encodedSize is the byte size of a fixed-size pointer encoding.
 func encodedSize(enc uint8, addrSize int) int {
@@ -254,20 +257,20 @@ func (s *section) readEncoded(r *reader, enc uint8, addrSize int) (uint64, error
 	if enc == peOmit {
 		return 0, nil
 	}
-	at := s.addr + uint64(r.pos)
+	at := s.addr + uint64(r.Pos())
 	var v uint64
 	switch enc & 0x0f {
 	case peULEB128:
-		v = r.uleb()
+		v = r.Uleb()
 	case peSLEB128:
-		v = uint64(r.sleb())
+		v = uint64(r.Sleb())
 	case peAbsptr, peUdata2, peUdata4, peUdata8:
-		v = r.uint(encodedSize(enc, addrSize))
+		v = r.UintN(encodedSize(enc, addrSize))
 	case peSigned, peSdata2, peSdata4, peSdata8:
-		v = uint64(r.sint(encodedSize(enc, addrSize)))
+		v = uint64(sint(r, encodedSize(enc, addrSize)))
 	default:
-		r.fail(fmt.Sprintf("unknown pointer encoding 0x%x", enc))
-		return 0, r.err
+		r.Fail(fmt.Sprintf("unknown pointer encoding 0x%x", enc))
+		return 0, r.Err()
 	}
 	switch enc & 0x70 {
 	case peAbsptr:
@@ -278,21 +281,21 @@ func (s *section) readEncoded(r *reader, enc uint8, addrSize int) (uint64, error
 	case peTextrel, peFuncrel, peAligned:
 		// Not used by any x86 toolchain; read as absolute.
 	default:
-		r.fail(fmt.Sprintf("unknown pointer encoding 0x%x", enc))
+		r.Fail(fmt.Sprintf("unknown pointer encoding 0x%x", enc))
 	}
 	if addrSize < 8 {
 		v &= 1<<(8*uint(addrSize)) - 1
 	}
-	return v, r.err
+	return v, r.Err()
 }
 
 // parseFDE interprets an FDE's fields given its CIE.
 func (s *section) parseFDE(e rawEntry, c *CIE) (*FDE, error) {
 	f := &FDE{Offset: uint64(e.off), Length: e.length, Format64: e.format64, CIEPointer: e.id, CIE: c, sec: s}
-	r := &reader{data: s.data[:e.end], pos: e.bodyOff, bo: s.bo}
+	r := newReader(s.name, s.data[:e.end], e.bodyOff, s.bo)
 	as := int(c.AddrSize)
 	if c.SegSize > 0 {
-		f.Segment = r.uint(int(c.SegSize))
+		f.Segment = r.UintN(int(c.SegSize))
 	}
 	var rng uint64
 	if s.eh {
@@ -300,30 +303,30 @@ func (s *section) parseFDE(e rawEntry, c *CIE) (*FDE, error) {
 		// The range is a length: its encoding's size and sign, no base.
 		rng, _ = s.readEncoded(r, c.FDEEnc&0x0f, as)
 	} else {
-		f.Begin = r.uint(as)
-		rng = r.uint(as)
+		f.Begin = r.UintN(as)
+		rng = r.UintN(as)
 	}
 	f.End = f.Begin + rng
 	if as < 8 {
 		f.End &= 1<<(8*uint(as)) - 1
 	}
-	if r.err != nil {
-		return f, fmt.Errorf("%s FDE at 0x%x: %v", s.name, e.off, r.err)
+	if r.Err() != nil {
+		return f, fmt.Errorf("%s FDE at 0x%x: %v", s.name, e.off, r.Err())
 	}
 	if c.HasAugData {
-		n := r.uleb()
-		if r.err != nil || n > uint64(r.left()) {
+		n := r.Uleb()
+		if r.Err() != nil || n > uint64(r.Left()) {
 			return f, fmt.Errorf("%s FDE at 0x%x: augmentation data length 0x%x runs past the entry", s.name, e.off, n)
 		}
-		augOff := r.pos
-		f.AugData = r.bytes(int(n))
+		augOff := r.Pos()
+		f.AugData = r.Bytes(int(n))
 		f.HasAugData = true
 		if c.LSDAEnc != peOmit {
-			a := &reader{data: s.data[:augOff+int(n)], pos: augOff, bo: s.bo}
+			a := newReader(s.name, s.data[:augOff+int(n)], augOff, s.bo)
 			f.LSDA, _ = s.readEncoded(a, c.LSDAEnc, as)
 		}
 	}
-	f.insnOff = r.pos
-	f.Instructions = s.data[r.pos:e.end]
+	f.insnOff = r.Pos()
+	f.Instructions = s.data[r.Pos():e.end]
 	return f, nil
 }

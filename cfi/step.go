@@ -132,8 +132,8 @@ func (t *Table) StepRow(row *Row, regs Regs, mem Memory) (Regs, error) {
 			}
 			return 0, fmt.Errorf("reading 0x%x: %v", addr, err)
 		}
-		rr := &reader{data: b, bo: bo}
-		return rr.uint(as), nil
+		rr := newReader("memory", b, 0, bo)
+		return rr.UintN(as), nil
 	}
 	caller := regs
 	caller.ReturnPC = !row.Signal
