@@ -269,14 +269,18 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	// llvm-symbolizer (shouldOverrideWithSymbolTable): with linkage names the
 	// outermost frame takes its name and start from the ELF symbol table.
 	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM && !(opts.DWARFNames && frames[len(frames)-1].Function != "") {
-		if s, ok := o.syms.find(pc, nil); ok {
+		find := o.syms.find
+		if opts.DWARFNames {
+			find = func(pc uint64, _ func(*symbol) bool) (*symbol, bool) { return o.syms.findGDB(pc) }
+		}
+		if s, ok := find(pc, nil); ok {
 			last := &frames[len(frames)-1]
 			last.Function = s.name
 			if opts.Demangle {
 				last.Function = o.demangleSym(s, opts.demangleStyle())
 			}
 			last.StartAddress, last.HasStartAddress = s.addr, true
-			if last.File == "" && s.local {
+			if last.File == "" && s.local && !opts.DWARFNames { // gdb prints no object file name
 				last.File = s.file
 			}
 		}
@@ -286,7 +290,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		// without DWARF (assembly such as clone3, __restore_rt) in a
 		// stripped library is named from there.
 		if last := &frames[len(frames)-1]; last.Function == "" {
-			if s, ok := o.debugSyms.find(pc, nil); ok {
+			if s, ok := o.debugSyms.findGDB(pc); ok {
 				last.Function = s.name
 				if opts.Demangle {
 					// not demangleSym: its cache is the binary's table's

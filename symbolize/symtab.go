@@ -145,6 +145,23 @@ func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
 	return nil, false
 }
 
+// findGDB is find with gdb's choice among aliases (minsyms.c: symbols at
+// one address are sorted by name and the last is taken): "raise" rather
+// than "gsignal", "__libc_start_main_impl" rather than "__libc_start_main".
+func (t *symtab) findGDB(addr uint64) (*symbol, bool) {
+	s, ok := t.find(addr, nil)
+	if !ok {
+		return nil, false
+	}
+	i := sort.Search(len(t.syms), func(i int) bool { return t.syms[i].addr >= s.addr })
+	for ; i < len(t.syms) && t.syms[i].addr == s.addr; i++ {
+		if c := &t.syms[i]; c.name > s.name && (c.size == s.size || s.size == 0) {
+			s = c
+		}
+	}
+	return s, true
+}
+
 // findData answers a DATA query: the data symbol containing addr.
 func (t *symtab) findData(addr uint64) (*symbol, bool) {
 	return t.find(addr, func(s *symbol) bool {

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"flag"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sanitrace/sanitrace/render"
+)
+
+var updateCore = flag.Bool("update-core", false, "rewrite testdata/golden/core-*.txt from the current output")
+
+// gdbFrame is one line of gdb's `bt` with `set print frame-info
+// location-and-address`: every frame shows its pc, a signal trampoline
+// shows "<signal handler called>".
+type gdbFrame struct {
+	pc       string // "" for the trampoline
+	function string
+}
+
+var (
+	gdbThreadRE = regexp.MustCompile(`^Thread \d+ \(.*\(LWP (\d+)\)`)
+	gdbFrameRE  = regexp.MustCompile(`^#\d+\s+(?:0x0*([0-9a-f]+) in )?(\S+)`)
+)
+
+// parseGDBBacktrace reads `thread apply all bt` output: frames by LWP.
+func parseGDBBacktrace(t *testing.T, text string) map[int][]gdbFrame {
+	t.Helper()
+	out := map[int][]gdbFrame{}
+	lwp := -1
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		l := sc.Text()
+		if m := gdbThreadRE.FindStringSubmatch(l); m != nil {
+			lwp, _ = strconv.Atoi(m[1])
+			continue
+		}
+		if m := gdbFrameRE.FindStringSubmatch(l); m != nil && lwp >= 0 {
+			f := gdbFrame{function: m[2]}
+			if m[1] != "" {
+				f.pc = "0x" + m[1]
+			}
+			if strings.HasPrefix(l[strings.Index(l, " ")+1:], " <signal handler called>") || strings.Contains(l, "<signal handler called>") {
+				f = gdbFrame{function: "<signal handler called>"}
+			}
+			out[lwp] = append(out[lwp], f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no threads in gdb's backtrace:\n%s", text)
+	}
+	return out
+}
+
+// compareWithGDB checks core's JSON against gdb's backtrace of the same
+// core: the same threads, and in each the same frames (inline frames
+// included), with the same pcs and function names.
+func compareWithGDB(t *testing.T, got render.JSONCore, gdb map[int][]gdbFrame) {
+	t.Helper()
+	if len(got.Threads) != len(gdb) {
+		t.Errorf("%d threads, gdb has %d", len(got.Threads), len(gdb))
+	}
+	for _, th := range got.Threads {
+		want, ok := gdb[th.TID]
+		if !ok {
+			t.Errorf("thread %d: not in gdb's backtrace", th.TID)
+			continue
+		}
+		if th.Error != "" {
+			t.Errorf("thread %d: %s", th.TID, th.Error)
+		}
+		if len(th.Frames) != len(want) {
+			t.Errorf("thread %d: %d frames, gdb %d", th.TID, len(th.Frames), len(want))
+		}
+		for i := 0; i < min(len(th.Frames), len(want)); i++ {
+			g, w := th.Frames[i], want[i]
+			if w.pc == "" { // the trampoline
+				if g.Kind != "sigtramp" {
+					t.Errorf("thread %d frame %d: kind %s, gdb: <signal handler called>", th.TID, i, g.Kind)
+				}
+				continue
+			}
+			if str(g.PC) != w.pc || str(g.Function) != w.function {
+				t.Errorf("thread %d frame %d: %s in %s, gdb: %s in %s", th.TID, i, str(g.PC), str(g.Function), w.pc, w.function)
+			}
+		}
+	}
+}
+
+// gunzipTo writes the gzip file src, unpacked, to dst.
+func gunzipTo(t *testing.T, src, dst string, mode os.FileMode) {
+	t.Helper()
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// coreFixtureRun is where testdata/Makefile ran the fixture (the core's
+// NT_FILE names the executable there).
+const coreFixtureRun = "/tmp/sanitrace/core"
+
+// TestCoreFixture: the committed gcore core (testdata/core, from
+// testdata/Makefile's core target) unwinds to exactly what gdb printed for
+// it, and its text rendering is stable (golden).
+func TestCoreFixture(t *testing.T) {
+	fix := filepath.Join(repoRoot, "testdata", "core")
+	dir := t.TempDir()
+	gunzipTo(t, filepath.Join(fix, "crash.gz"), filepath.Join(dir, "crash"), 0o755)
+	gunzipTo(t, filepath.Join(fix, "core.gz"), filepath.Join(dir, "core"), 0o644)
+	bt, err := os.ReadFile(filepath.Join(fix, "gdb-bt.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	corePath := filepath.Join(dir, "core")
+	out, stderr, code := runCLI(t, "", "core", "--format", "json", "--prefix-map", coreFixtureRun+"="+dir, corePath)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	got := parseCoreJSON(t, out)
+	compareWithGDB(t, got, parseGDBBacktrace(t, string(bt)))
+	if got.Signal == nil || got.Signal.Name != "SIGSEGV" || str(got.Signal.Address) != "0x0" {
+		t.Errorf("signal %+v, want SIGSEGV at 0x0", got.Signal)
+	}
+	if !got.Threads[0].Crashed || len(got.Modules) == 0 || str(got.Modules[0].Found) == "" || str(got.Modules[0].BuildID) == "" {
+		t.Errorf("crashing thread first and the executable found with its build-id: %+v %+v", got.Threads[0].Crashed, got.Modules)
+	}
+
+	// Text, against the golden (the core's own path is the only varying part).
+	text, _, code := runCLI(t, "", "core", "--color", "never", "--prefix-map", coreFixtureRun+"="+dir, corePath)
+	if code != 0 {
+		t.Fatalf("text: exit %d", code)
+	}
+	golden := filepath.Join(repoRoot, "testdata", "golden", "core-crash.txt")
+	if *updateCore {
+		if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestCoreFixture -update-core)", err)
+	}
+	if text != string(want) {
+		t.Errorf("text output differs from %s:\n%s", golden, text)
+	}
+
+	// --exe names the executable when the core's path is not here; a wrong
+	// file is refused by its build-id.
+	out, stderr, _ = runCLI(t, "", "core", "--format", "json", "--exe", filepath.Join(dir, "crash"), corePath)
+	if got := parseCoreJSON(t, out); len(got.Threads[0].Frames) < 5 || str(got.Threads[0].Frames[0].Function) != "dispatch" || stderr != "" {
+		t.Errorf("--exe: frames %+v, stderr %q", got.Threads[0].Frames, stderr)
+	}
+	_, stderr, _ = runCLI(t, "", "core", "--exe", filepath.Join(repoRoot, "testdata", "elf", "c-O2-dw5-pie"), corePath)
+	if !strings.Contains(stderr, "build-id mismatch") {
+		t.Errorf("--exe with another binary: stderr %q, want a build-id mismatch", stderr)
+	}
+}
+
+// TestCoreUsage: exit codes and messages for what is not a core.
+func TestCoreUsage(t *testing.T) {
+	_, stderr, code := runCLI(t, "", "core", filepath.Join(repoRoot, "testdata", "elf", "c-O2-dw5-pie"))
+	if code != exitUsage || !strings.Contains(stderr, "ET_CORE") {
+		t.Errorf("a non-core: exit %d, stderr %q", code, stderr)
+	}
+	_, stderr, code = runCLI(t, "", "core", "/nonexistent/core")
+	if code != exitUsage || !strings.Contains(stderr, "/nonexistent/core") {
+		t.Errorf("a missing file: exit %d, stderr %q", code, stderr)
+	}
+	_, _, code = runCLI(t, "", "core", "--format", "xml", "x")
+	if code != exitUsage {
+		t.Errorf("--format xml: exit %d", code)
+	}
+}
+
+// TestCoreLive builds the fixture's program (dynamically linked this
+// time), lets it crash under gdb, which writes a core with gcore and
+// prints its backtrace, and compares sanitrace core with that backtrace.
+func TestCoreLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program under gdb")
+	}
+	for _, tool := range []string{"gcc", "gdb"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: %v", tool, err)
+		}
+	}
+	src, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "src", "core"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "crash")
+	for _, opt := range []string{"-O0", "-O2"} {
+		t.Run(opt, func(t *testing.T) {
+			build := exec.Command("gcc", "-g", opt, "-pthread", "-ffile-prefix-map="+src+"=/build/ci/core-live",
+				"-o", bin, filepath.Join(src, "crash.c"))
+			if msg, err := build.CombinedOutput(); err != nil {
+				t.Fatalf("gcc: %v\n%s", err, msg)
+			}
+			corePath := filepath.Join(dir, "core"+opt)
+			cmd := exec.Command("gdb", "-nx", "-batch", "-q",
+				"-iex", "set debuginfod enabled off", "-ex", "set pagination off", "-ex", "set width 0",
+				"-ex", "handle SIGUSR1 nostop noprint pass", "-ex", "run", "-ex", "generate-core-file "+corePath,
+				"-ex", "set print frame-info location-and-address", "-ex", "set print frame-arguments none",
+				"-ex", "set backtrace past-main on", "-ex", "thread apply all bt", "-ex", "kill", "--args", bin)
+			cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "LANG=C"}
+			cmd.Dir = dir
+			cmd.WaitDelay = 5 * time.Second
+			done := make(chan struct{})
+			timer := time.AfterFunc(2*time.Minute, func() {
+				select {
+				case <-done:
+				default:
+					cmd.Process.Kill()
+				}
+			})
+			outb, err := cmd.CombinedOutput()
+			close(done)
+			timer.Stop()
+			if _, serr := os.Stat(corePath); err != nil || serr != nil {
+				t.Skipf("gdb could not run the program and write a core here (ptrace not permitted?): %v %v\n%s", err, serr, outb)
+			}
+			gdbOut := string(outb)
+			if i := strings.Index(gdbOut, "\nThread "); i >= 0 {
+				gdbOut = gdbOut[i+1:]
+			}
+			out, stderr, code := runCLI(t, "", "core", "--format", "json", corePath)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+			}
+			compareWithGDB(t, parseCoreJSON(t, out), parseGDBBacktrace(t, gdbOut))
+			if t.Failed() {
+				t.Logf("gdb:\n%s\nsanitrace stderr:\n%s", gdbOut, stderr)
+			}
+		})
+	}
+}
