@@ -325,7 +325,7 @@ func framePointer(regs RegSet, mods Modules, mem Memory) (RegSet, bool) {
 		return RegSet{}, false
 	}
 	ra := binary.LittleEndian.Uint64(b[8:])
-	if !mods.inText(ra) || !afterCall(mem, ra) {
+	if !isReturnAddress(mods, mem, ra) {
 		return RegSet{}, false
 	}
 	var out RegSet
@@ -348,7 +348,7 @@ func scan(regs RegSet, mods Modules, mem Memory, words int) (RegSet, bool) {
 		n, _ := mem.ReadAt(buf, at)
 		for j := 0; j+8 <= n && i+j/8 < words; j += 8 {
 			v := binary.LittleEndian.Uint64(buf[j:])
-			if mods.inText(v) && afterCall(mem, v) {
+			if isReturnAddress(mods, mem, v) {
 				out := RegSet{}
 				out.Set(RegRIP, v)
 				out.Set(RegRSP, at+uint64(j)+8)
@@ -363,6 +363,13 @@ func scan(regs RegSet, mods Modules, mem Memory, words int) (RegSet, bool) {
 		}
 	}
 	return RegSet{}, false
+}
+
+// isReturnAddress reports whether v can be a return address: in a
+// module's code, after a call instruction, or the signal trampoline (the
+// kernel pushes its address as the handler's return address).
+func isReturnAddress(mods Modules, mem Memory, v uint64) bool {
+	return mods.inText(v) && (afterCall(mem, v) || isSigtramp(mem, v))
 }
 
 // afterCall reports whether the bytes before ra end with a call
