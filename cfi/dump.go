@@ -187,10 +187,11 @@ func (d *dumper) augData(b []byte) {
 func (d *dumper) fde(e rawEntry) *FDE {
 	s := d.sec
 	cp, err := s.ciePointer(e)
-	var c *CIE
-	if err == nil {
-		c, err = s.cieAt(cp, d.cies)
+	if err != nil {
+		d.warn(err)
+		return nil
 	}
+	c, err := s.cieAt(cp, d.cies)
 	if err != nil {
 		d.warn(fmt.Errorf("%s FDE at 0x%x: %v", s.name, e.off, err))
 		return nil

@@ -130,7 +130,7 @@ func (s *section) walk(fn func(e rawEntry, err error) bool) {
 func (s *section) cieAt(off int, cies map[int]*CIE) (*CIE, error) {
 	if c, ok := cies[off]; ok {
 		if c == nil {
-			return nil, fmt.Errorf("%s: CIE at 0x%x is unreadable", s.name, off)
+			return nil, fmt.Errorf("its CIE at 0x%x is unreadable", off)
 		}
 		return c, nil
 	}
@@ -140,7 +140,7 @@ func (s *section) cieAt(off int, cies map[int]*CIE) (*CIE, error) {
 		return nil, err
 	}
 	if e.kind != kindCIE {
-		return nil, fmt.Errorf("%s: no CIE at 0x%x", s.name, off)
+		return nil, fmt.Errorf("no CIE at 0x%x", off)
 	}
 	c, err := s.parseCIE(e)
 	if err != nil {
