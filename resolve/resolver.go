@@ -181,6 +181,8 @@ func (r *Resolver) Report(rep *report.Report) {
 		for i, j := range jobs {
 			if i < len(res) && known(res[i]) {
 				answers[[2]int{j.stack, j.frame}] = res[i]
+			} else if name, ok := subName(m.obj, j.addr); ok {
+				answers[[2]int{j.stack, j.frame}] = []symbolize.Frame{{Function: name}}
 			}
 		}
 	}
@@ -395,4 +397,24 @@ func (r *Resolver) warnSplit(m *module) {
 		r.opts.Warn(fmt.Sprintf("%s: split DWARF: %v; frames there lack inlined calls", m.path, err))
 	}
 	r.splitWarned[m.path] = len(errs)
+}
+
+// funcStarter is implemented by objects that read call frame information
+// (*symbolize.Object).
+type funcStarter interface {
+	FuncStart(addr uint64) (uint64, bool)
+}
+
+// subName names code that neither DWARF nor a symbol covers after the FDE
+// that does (CONTRACT.md, "Function names for code without symbols").
+func subName(obj Object, addr uint64) (string, bool) {
+	fs, ok := obj.(funcStarter)
+	if !ok {
+		return "", false
+	}
+	start, ok := fs.FuncStart(addr)
+	if !ok {
+		return "", false
+	}
+	return SubName(start), true
 }

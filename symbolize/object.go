@@ -46,6 +46,10 @@ type Object struct {
 	gnuSeqs   gnuSeqIndex
 	gnuVars   gnuVarIndex
 
+	// Call frame information, read once on the first FuncStart.
+	fdeOnce sync.Once
+	fdes    fdeState
+
 	// Location-list sections, read (and inflated) once, on the first FRAME
 	// query that needs them.
 	locsOnce sync.Once

@@ -1,0 +1,62 @@
+package symbolize
+
+import (
+	"bytes"
+	"debug/elf"
+	"fmt"
+
+	"github.com/sanitrace/sanitrace/cfi"
+)
+
+// fdeState is an Object's call frame information, read on the first
+// FuncStart: only code without symbols needs it.
+type fdeState struct {
+	table *cfi.Table
+	err   error
+}
+
+// FuncStart returns the start of the FDE (.eh_frame, .debug_frame, or the
+// separate debug file's .debug_frame) covering the link-time address addr:
+// the bounds of a function that neither DWARF nor a symbol names, which
+// decode, core and batch call sub_<start>. The drop-in faces never ask.
+func (o *Object) FuncStart(addr uint64) (start uint64, ok bool) {
+	if o == nil {
+		return 0, false
+	}
+	o.fdeOnce.Do(o.loadFDEs)
+	if o.fdes.table == nil {
+		return 0, false
+	}
+	f, ok := o.fdes.table.FuncAt(addr)
+	return f.Begin, ok
+}
+
+func (o *Object) loadFDEs() {
+	defer func() {
+		if p := recover(); p != nil {
+			o.fdes = fdeState{err: fmt.Errorf("symbolize: %s: call frame information: decoder panic: %v", o.path, p)}
+		}
+	}()
+	o.filesMu.Lock()
+	var bin, dbg []byte
+	if len(o.files) > 0 {
+		bin = o.files[0].Bytes()
+	}
+	if o.debugPath != o.path && len(o.files) > 1 {
+		dbg = o.files[1].Bytes()
+	}
+	o.filesMu.Unlock()
+	if bin == nil {
+		return
+	}
+	ef, err := elf.NewFile(bytes.NewReader(bin))
+	if err != nil {
+		o.fdes.err = err
+		return
+	}
+	var def *elf.File
+	if dbg != nil {
+		def, _ = elf.NewFile(bytes.NewReader(dbg))
+	}
+	o.fdes.table, o.fdes.err = cfi.Load(ef, def)
+}
