@@ -122,7 +122,7 @@ func CoreJSON(w io.Writer, r *core.Report) error {
 // the decode renderer's colors: the program's own frames bold and cyan,
 // runtime and library frames dim, and a dim note on frames that CFI did
 // not find.
-func CoreText(w io.Writer, r *core.Report, opts TextOptions) error {
+func CoreText(w io.Writer, r *core.Report, opts Options) error {
 	p := newPalette(opts.Color)
 	b := bufio.NewWriter(w)
 	if r.Command != "" {

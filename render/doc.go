@@ -30,7 +30,7 @@
 //     lines, the frame's own line marked with ">".
 //
 // Colors come from github.com/fatih/color, but every *color.Color here is
-// switched on or off explicitly from TextOptions.Color: the package never
+// switched on or off explicitly from Options.Color: the package never
 // reads color.NoColor, which fatih/color computes from os.Stdout at init and
 // which is wrong whenever the output is not stdout.
 package render

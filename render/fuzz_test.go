@@ -45,7 +45,7 @@ func FuzzRender(f *testing.F) {
 			_ = e.Marked.MarkedSentence()
 		}
 		var b bytes.Buffer
-		if err := NewText(&b, TextOptions{Color: true, SourceContext: 1}).Report(r); err != nil {
+		if err := NewText(&b, Options{Color: true, SourceContext: 1}).Report(r); err != nil {
 			t.Fatal(err)
 		}
 		b.Reset()

@@ -92,7 +92,7 @@ var goldenCases = []goldenCase{
 	{"glibc_backtrace", glibcBacktrace},
 }
 
-func renderText(t *testing.T, reports []*report.Report, opts TextOptions) []byte {
+func renderText(t *testing.T, reports []*report.Report, opts Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	tx := NewText(&b, opts)
@@ -126,12 +126,12 @@ func TestTextGolden(t *testing.T) {
 			if len(reports) == 0 {
 				t.Fatal("no reports")
 			}
-			plain := renderText(t, reports, TextOptions{})
+			plain := renderText(t, reports, Options{})
 			if bytes.Contains(plain, []byte("\x1b[")) {
 				t.Error("color off, but the output has ANSI escapes")
 			}
 			checkGolden(t, c.name+".txt", plain)
-			colored := renderText(t, reports, TextOptions{Color: true})
+			colored := renderText(t, reports, Options{Color: true})
 			if !bytes.Contains(colored, []byte("\x1b[")) {
 				t.Error("color on, but the output has no ANSI escapes")
 			}
@@ -158,7 +158,7 @@ func TestJSONGolden(t *testing.T) {
 
 func TestSourceContext(t *testing.T) {
 	reports := scanLog(t, filepath.Join("testdata", "corpus", "asan_heap_overflow_read_clang_O2_dw4", "symbolized.log"))
-	opts := TextOptions{SourceContext: 2, SourcePath: func(p string) string {
+	opts := Options{SourceContext: 2, SourcePath: func(p string) string {
 		return strings.Replace(p, "/build/ci/src/", filepath.Join("testdata", "src")+"/", 1)
 	}}
 	out := renderText(t, reports, opts)
@@ -186,8 +186,8 @@ func TestTextSameFromReferenceParse(t *testing.T) {
 			continue // not a plain corpus case
 		}
 		t.Run(c.name, func(t *testing.T) {
-			fromScanner := renderText(t, c.reports(t), TextOptions{})
-			fromReference := renderText(t, loadCorpus(t, dir, "symbolized.log", "expected.json", false), TextOptions{})
+			fromScanner := renderText(t, c.reports(t), Options{})
+			fromReference := renderText(t, loadCorpus(t, dir, "symbolized.log", "expected.json", false), Options{})
 			if !bytes.Equal(fromScanner, fromReference) {
 				t.Errorf("text differs between parse.Scanner and the reference parse:\n%s", firstDiff(string(fromReference), string(fromScanner)))
 			}

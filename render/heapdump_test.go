@@ -59,9 +59,9 @@ func TestHeapDumpGolden(t *testing.T) {
 			if len(reports) != 1 || !report.IsHeapDump(reports[0]) {
 				t.Fatalf("want one heap dump, got %d reports", len(reports))
 			}
-			plain := renderText(t, reports, TextOptions{})
+			plain := renderText(t, reports, Options{})
 			checkGolden(t, c.name+".txt", plain)
-			colored := renderText(t, reports, TextOptions{Color: true})
+			colored := renderText(t, reports, Options{Color: true})
 			stripped := strings.ReplaceAll(ansiRE.ReplaceAllString(string(colored), ""), " (sanitrace)", "")
 			if stripped != string(plain) {
 				t.Errorf("colored output differs from plain output beyond colors:\n%s", firstDiff(string(plain), stripped))
@@ -77,12 +77,26 @@ func TestHeapDumpGolden(t *testing.T) {
 // One line per allocation: the compact form holds every record.
 func TestHeapDumpTextCompact(t *testing.T) {
 	reports := scanLog(t, filepath.Join("..", "testdata", "lws", "heapmap-sample.log"))
-	out := string(renderText(t, reports, TextOptions{}))
+	out := string(renderText(t, reports, Options{}))
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 1+len(reports[0].Stacks) {
 		t.Errorf("%d lines for %d allocations:\n%s", len(lines), len(reports[0].Stacks), out)
 	}
 	if !strings.HasPrefix(lines[1], "  allocation of 64 bytes: 0x7f3a9c21a2b4 0x7f3a9c21a3f9 ") {
 		t.Errorf("first allocation line %q", lines[1])
+	}
+}
+
+// TestFrameTextIsTheTextWritersFrame: lws decode and the heap map print
+// frames with FrameText; each must read as the text writer's frame line,
+// so a frame prints the same under decode and lws decode.
+func TestFrameTextIsTheTextWritersFrame(t *testing.T) {
+	reports := symbolizedHeapDump(t)
+	plain := string(renderText(t, reports, Options{}))
+	for i, f := range reports[0].Stacks[0].Frames {
+		line := "    " + FrameText(i, f) + "\n"
+		if !strings.Contains(plain, line) {
+			t.Errorf("frame %d: %q is not a line of the text writer's output:\n%s", i, line, plain)
+		}
 	}
 }

@@ -97,7 +97,7 @@ func TestExplainShadowLegendCodes(t *testing.T) {
 				t.Errorf("legend codes = %v, want %v", got, want)
 			}
 			var b bytes.Buffer
-			if err := NewText(&b, TextOptions{}).Report(r); err != nil {
+			if err := NewText(&b, Options{}).Report(r); err != nil {
 				t.Fatal(err)
 			}
 			out := b.String()

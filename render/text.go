@@ -11,31 +11,17 @@ import (
 	"github.com/sanitrace/sanitrace/report"
 )
 
-// TextOptions configure a Text renderer.
-type TextOptions struct {
-	// Color turns ANSI colors on. The caller resolves it from
-	// --color auto|always|never, NO_COLOR and whether the output is a
-	// terminal; the renderer never looks at the environment itself.
-	Color bool
-	// SourceContext is the number of source lines printed above and below
-	// the line of each user frame (--source-context N); 0 prints none.
-	SourceContext int
-	// SourcePath maps a source path as the report names it to a path that
-	// can be opened here (prefix maps). nil means the identity.
-	SourcePath func(string) string
-}
-
 // Text renders reports for people, one at a time.
 type Text struct {
 	w    *bufio.Writer
-	opts TextOptions
+	opts Options
 	pal  *palette
 	src  *sourceReader
 	n    int // reports written so far
 }
 
 // NewText returns a renderer writing to w.
-func NewText(w io.Writer, opts TextOptions) *Text {
+func NewText(w io.Writer, opts Options) *Text {
 	return &Text{
 		w:    bufio.NewWriter(w),
 		opts: opts,
@@ -43,6 +29,9 @@ func NewText(w io.Writer, opts TextOptions) *Text {
 		src:  newSourceReader(opts.SourcePath),
 	}
 }
+
+// Close flushes what is buffered; the text has no closing part.
+func (t *Text) Close() error { return t.flush() }
 
 // Report writes one report and flushes it.
 func (t *Text) Report(r *report.Report) error {
@@ -223,6 +212,22 @@ func (t *Text) stack(s report.Stack) {
 		}
 	}
 }
+
+// plainText formats frames without colors, for FrameText; frame only
+// reads it.
+var plainText = &Text{pal: newPalette(false)}
+
+// FrameText is frame f printed as the i'th frame of a stack, without
+// colors or indent, as the text writer prints it: "#0 0x406651 in
+// make_buf /build/app/buf.c:48:12", "#3 0x406c1b (/build/app/server+0x406c1b)".
+// Every text output that lists frames (decode, lws decode, the heap map)
+// prints them with it.
+func FrameText(i int, f report.Frame) string {
+	return strings.TrimPrefix(plainText.frame(i, f), frameIndent)
+}
+
+// frameIndent is how far the text writer indents a frame.
+const frameIndent = "    "
 
 func (t *Text) frame(i int, f report.Frame) string {
 	if !f.HasPC && f.HasOffset && f.Module != "" {

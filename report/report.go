@@ -119,11 +119,11 @@ type Shadow struct {
 
 // ShadowRow is one printed row of shadow bytes.
 type ShadowRow struct {
-	Address string   // "0x0c067fff8000", as printed
+	Address string // "0x0c067fff8000", as printed
 	// Base is Address's value: the shadow address of Bytes[0]; HasBase is
 	// false when Address is not a hex number.
-	Base    uint64 `json:"-"`
-	HasBase bool   `json:"-"`
+	Base    uint64   `json:"-"`
+	HasBase bool     `json:"-"`
 	Bytes   []string // two-digit hex strings
 	Marked  int      // index of the [xx] byte, -1 when none
 	Current bool     // the row printed with "=>"

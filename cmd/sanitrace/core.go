@@ -98,7 +98,7 @@ func runCore(cmd *cobra.Command, path string, fl *coreFlags) error {
 	if fl.format == "json" {
 		err = render.CoreJSON(out, rep)
 	} else {
-		err = render.CoreText(out, rep, render.TextOptions{Color: useCol})
+		err = render.CoreText(out, rep, render.Options{Color: useCol})
 	}
 	if err == nil {
 		err = out.Flush()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,9 +10,8 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
-	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/resolve"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -73,11 +71,6 @@ are still processed).`,
 	return cmd
 }
 
-// reportWriter is a renderer: text or JSON.
-type reportWriter interface {
-	Report(*report.Report) error
-}
-
 func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	maps, err := fl.parsePrefixMaps()
 	if err != nil {
@@ -93,23 +86,16 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	}
 
 	out := bufio.NewWriterSize(stdout, 256<<10)
-	var w reportWriter
-	var closeJSON func() error
-	switch fl.format {
-	case "text":
-		w = render.NewText(out, render.TextOptions{
-			Color:         color,
-			SourceContext: fl.sourceContext,
-			SourcePath: func(p string) string {
-				q, _ := resolve.Apply(maps, p)
-				return q
-			},
-		})
-	case "json":
-		j := render.NewJSON(out)
-		w, closeJSON = j, j.Close
-	default:
-		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", fl.format)}
+	w, err := render.New(fl.format, out, render.Options{
+		Color:         color,
+		SourceContext: fl.sourceContext,
+		SourcePath: func(p string) string {
+			q, _ := resolve.Apply(maps, p)
+			return q
+		},
+	})
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
 	}
 
 	static, err := openObj(fl.obj, fl.base, stderr, "")
@@ -138,87 +124,17 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		defer res.Close()
 	}
 
-	if len(args) == 0 {
-		args = []string{"-"}
-	}
-	found, unreadable := 0, false
-	for _, name := range args {
-		n, err := decodeInput(name, cmd.InOrStdin(), res, w, out, stderr)
-		found += n
-		if err != nil {
-			var we *writeError
-			if errors.As(err, &we) {
-				return &exitError{code: exitUsage, err: we.err}
-			}
-			fmt.Fprintf(stderr, "sanitrace: %v\n", err)
-			unreadable = true
-		}
-	}
-	if closeJSON != nil {
-		if err := closeJSON(); err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("write output: %w", err)}
-		}
-	}
-	if err := out.Flush(); err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("write output: %w", err)}
-	}
+	run := &pipeline.Decode{Resolver: res, Writer: w, Out: out, Stdin: cmd.InOrStdin(), Stderr: stderr}
+	result, err := run.Run(args)
 	switch {
-	case unreadable:
+	case err != nil:
+		return &exitError{code: exitUsage, err: err}
+	case result.Unreadable:
 		return &exitError{code: exitUsage}
-	case found > 0 && !fl.exitZero:
+	case result.Found > 0 && !fl.exitZero:
 		return &exitError{code: exitFound}
 	}
 	return nil
-}
-
-// writeError marks a failure to write the output, which ends the run
-// (nothing more can be shown), unlike a bad input, which does not.
-type writeError struct{ err error }
-
-func (e *writeError) Error() string { return e.err.Error() }
-
-// decodeInput streams one input: each report is symbolized and rendered
-// (and flushed) as soon as the parser completes it. It returns the number
-// of reports that count towards exit status 1.
-func decodeInput(name string, stdin io.Reader, res *resolve.Resolver, w reportWriter, out *bufio.Writer, stderr io.Writer) (int, error) {
-	var r io.Reader = stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return 0, err // *PathError: "open NAME: reason"
-		}
-		defer f.Close()
-		r = f
-	}
-	sc := parse.NewScanner(r, name)
-	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(stderr, e) })
-	found := 0
-	for {
-		rep, err := sc.Next()
-		if err == io.EOF {
-			return found, nil
-		}
-		if err != nil {
-			return found, fmt.Errorf("read %s: %w", name, err)
-		}
-		if !report.IsHeapDump(rep) {
-			found++ // heap dumps are not bug reports: no exit status 1
-		}
-		if res != nil {
-			res.Report(rep)
-		}
-		if err := w.Report(rep); err != nil {
-			return found, &writeError{fmt.Errorf("write output: %w", err)}
-		}
-		// Flush when the next report may have to wait for input (a live
-		// pipe); a file or a burst of input is written in large blocks.
-		if sc.Buffered() > 0 {
-			continue
-		}
-		if err := out.Flush(); err != nil {
-			return found, &writeError{fmt.Errorf("write output: %w", err)}
-		}
-	}
 }
 
 func (fl *decodeFlags) parsePrefixMaps() ([]resolve.PrefixMap, error) {

@@ -2,20 +2,13 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/sanitrace/sanitrace/decompress"
-	"github.com/sanitrace/sanitrace/lwsheap"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/resolve"
 )
 
@@ -76,26 +69,6 @@ decode. --format json prints the object of docs/lws.md.`,
 	return cmd
 }
 
-// lwsInput is one input to read: a path, or "-" for stdin.
-type lwsInput struct {
-	path string
-	name string // for messages: the path, or <stdin>
-}
-
-func lwsInputs(args []string) []lwsInput {
-	if len(args) == 0 {
-		args = []string{"-"}
-	}
-	in := make([]lwsInput, len(args))
-	for i, a := range args {
-		in[i] = lwsInput{path: a, name: a}
-		if a == "-" {
-			in[i].name = "<stdin>"
-		}
-	}
-	return in
-}
-
 func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) error {
 	if heapmap && o.format != "text" && o.format != "json" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", o.format)}
@@ -107,132 +80,25 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 	if sym != nil {
 		defer sym.Close()
 	}
-
-	out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-	stderr := cmd.ErrOrStderr()
-	inputs := lwsInputs(args)
-	hm := lwsheap.New()
-	failed := false
-	var line []byte
-	for _, in := range inputs {
-		r, closeIn, err := openLWSInput(cmd, in)
-		if err != nil {
-			fmt.Fprintf(stderr, "sanitrace: lws: %v\n", err)
-			failed = true
-			continue
-		}
-		source := filepath.Base(in.path)
-		sc := decompress.NewScanner(r)
-		for sc.Scan() {
-			rec := sc.Record()
-			if rec.Err == nil && heapmap {
-				rec.Err = hm.Add(source, rec.Line, rec.Backtrace)
-			}
-			if rec.Err != nil {
-				fmt.Fprintf(stderr, "%s:%d: %s record: %v\n", in.name, rec.Line, kindName(rec.Kind), rec.Err)
-				if heapmap {
-					hm.AddUndecodable(source, rec.Line, rec.Text, rec.Err)
-				}
-				continue
-			}
-			if heapmap {
-				continue
-			}
-			line = decompress.AppendB(line[:0], rec.Backtrace)
-			line = append(line, '\n')
-			if sym != nil {
-				line = appendText(line, sym, rec.PCs)
-			}
-			if _, err := out.Write(line); err != nil {
-				return fmt.Errorf("write output: %w", err)
-			}
-		}
-		if err := sc.Err(); err != nil {
-			fmt.Fprintf(stderr, "sanitrace: lws: read %s: %v\n", in.name, err)
-			failed = true
-		}
-		closeIn()
+	run := &pipeline.LWS{
+		Static: sym,
+		Out:    bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10),
+		Stdin:  cmd.InOrStdin(),
+		Stderr: cmd.ErrOrStderr(),
 	}
+	var failed bool
 	if heapmap {
-		source := lwsSource(inputs)
-		var err error
-		if o.format == "json" {
-			err = writeHeapmapJSON(out, hm, source, len(inputs) > 1, sym)
-		} else {
-			err = writeHeapmapText(out, hm, source, len(inputs) > 1, sym)
-		}
-		if err != nil {
-			return fmt.Errorf("write output: %w", err)
-		}
+		failed, err = run.Heapmap(args, o.format == "json")
+	} else {
+		failed, err = run.Decode(args)
 	}
-	if err := out.Flush(); err != nil {
-		return fmt.Errorf("write output: %w", err)
+	if err != nil {
+		return err
 	}
 	if failed {
 		return &exitError{code: exitUsage}
 	}
 	return nil
-}
-
-func kindName(kind byte) string {
-	if kind == decompress.KindB {
-		return "~b#"
-	}
-	return "~m#"
-}
-
-func openLWSInput(cmd *cobra.Command, in lwsInput) (io.Reader, func(), error) {
-	if in.path == "-" {
-		return cmd.InOrStdin(), func() {}, nil
-	}
-	f, err := os.Open(in.path)
-	if err != nil {
-		return nil, nil, err // *PathError names the file
-	}
-	return f, func() { f.Close() }, nil
-}
-
-// lwsSource is the JSON "source": the input's base name ("-" for stdin),
-// or the base names joined by ", " when several inputs were read.
-func lwsSource(inputs []lwsInput) string {
-	names := make([]string, len(inputs))
-	for i, in := range inputs {
-		names[i] = filepath.Base(in.path)
-	}
-	return strings.Join(names, ", ")
-}
-
-func writeHeapmapJSON(w io.Writer, hm *lwsheap.Map, source string, multi bool, sym *resolve.StaticModule) error {
-	var frames func(*lwsheap.Group) []render.JSONFrame
-	if sym != nil {
-		frames = func(g *lwsheap.Group) []render.JSONFrame { return render.JSONFrames(sym.Frames(g.PCs)) }
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(hm.Report(source, multi, frames))
-}
-
-func writeHeapmapText(w io.Writer, hm *lwsheap.Map, source string, multi bool, sym *resolve.StaticModule) error {
-	var frames func(*lwsheap.Group) []render.JSONFrame
-	if sym != nil {
-		frames = func(g *lwsheap.Group) []render.JSONFrame { return render.JSONFrames(sym.Frames(g.PCs)) }
-	}
-	return lwsheap.WriteText(w, hm.Report(source, multi, frames), hm.UndecodableCount())
-}
-
-// appendText appends the call path of a decoded record under its ~b# line,
-// one frame per line in the sanitizers' "#N 0xPC in FUNC FILE:LINE:COL" style.
-func appendText(dst []byte, m *resolve.StaticModule, pcs []uint64) []byte {
-	for i, f := range render.JSONFrames(m.Frames(pcs)) {
-		dst = append(dst, "    #"...)
-		dst = strconv.AppendInt(dst, int64(i), 10)
-		dst = append(dst, ' ')
-		dst = append(dst, *f.PC...)
-		dst = append(dst, lwsheap.FrameText(f)...)
-		dst = append(dst, '\n')
-	}
-	return dst
 }
 
 // openObj opens --obj (nil when not given) for the pcs of records, which

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/decompress"
-	"github.com/sanitrace/sanitrace/lwsheap"
 	"github.com/sanitrace/sanitrace/render"
 )
 
@@ -237,7 +236,7 @@ func TestLWSEndToEnd(t *testing.T) {
 			if code != exitOK || stderr != "" {
 				t.Fatalf("lws heapmap: exit %d, stderr:\n%s", code, stderr)
 			}
-			var r lwsheap.Report
+			var r render.HeapMap
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatalf("heap map JSON: %v\n%s", err, out)
 			}
@@ -247,7 +246,7 @@ func TestLWSEndToEnd(t *testing.T) {
 			for _, a := range allocs {
 				var hex []string
 				for _, pc := range a.pcs {
-					hex = append(hex, lwsheap.Hex(pc))
+					hex = append(hex, fmt.Sprintf("%#x", pc))
 				}
 				k := strings.Join(hex, " ")
 				distinct[k] = true

@@ -4,5 +4,6 @@
 // contrib/heapmap.sh leaves out), plus the records that failed to decode.
 //
 // It knows nothing of text or symbols: package decompress supplies the
-// records, the lws command symbolizes and renders the rows.
+// records, package pipeline symbolizes the rows and package render writes
+// them (render.HeapMapOf).
 package lwsheap

@@ -1,0 +1,15 @@
+// Package pipeline runs sanitrace's streaming data flows over a command's
+// inputs, so that the commands only turn flags into options and results
+// into exit codes:
+//
+//   - Decode: log bytes → parse.Scanner → report.Report → resolve.Resolver
+//     → render.Writer, one report at a time, the output flushed whenever
+//     the next report may have to wait for input.
+//   - LWS: ~m#/~b# records → decompress → (resolve.StaticModule) → the ~b#
+//     line and its frames, or a heap map (decompress/lwsheap) written by
+//     render.
+//
+// Inputs are files or "-" for stdin. An unreadable input costs a line on
+// stderr and the others are still read; a failure to write the output ends
+// the run (a *WriteError), since nothing more can be shown.
+package pipeline
