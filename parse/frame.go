@@ -25,14 +25,17 @@ func ParseFrame(line string) (report.Frame, bool) {
 	if len(s) < 3 || s[0] != '#' {
 		return report.Frame{}, false
 	}
-	i := 1
+	i, n0 := 1, 1
+	if len(s) > 2 && s[1] == ' ' && isDigit(s[2]) {
+		i, n0 = 2, 2 // "# 57 0x...": some runtimes pad the number
+	}
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
-	if i == 1 || i >= len(s)-1 || s[i] != ' ' || s[i+1] == ' ' || i > 10 {
+	if i == n0 || i >= len(s)-1 || s[i] != ' ' || s[i+1] == ' ' || i > 10 {
 		return report.Frame{}, false
 	}
-	idx, _ := strconv.Atoi(s[1:i])
+	idx, _ := strconv.Atoi(s[n0:i])
 	f := report.Frame{Index: idx, Raw: s}
 	rest := s[i+1:]
 	rest, f.BuildID = cutBuildID(rest)
@@ -49,7 +52,16 @@ func ParseFrame(line string) (report.Frame, bool) {
 		f.HasPC = true
 		rest = strings.TrimLeft(rest[j:], " ")
 		if body, ok := strings.CutPrefix(rest, "in "); ok {
-			if head, mod, off, hasOff, ok := cutModule(body); ok {
+			if fn, mod, off, ok := cutAtosModule(body); ok {
+				// macOS atos: "main (in a.out) + 44", "f (in My App) (f.c:5)"
+				f.Function, f.Module = fn, mod
+				if off >= 0 {
+					f.SymbolOffset, f.HasSymbolOffset = uint64(off), true
+				}
+				if i := strings.LastIndex(body, ") ("); i > 0 && strings.HasSuffix(body, ")") {
+					f.File, f.Line, f.Column = parseLoc(body[i+3 : len(body)-1])
+				}
+			} else if head, mod, off, hasOff, ok := cutModule(body); ok {
 				f.Module, f.Offset, f.HasOffset = mod, off, hasOff
 				f.Function, f.SymbolOffset, f.HasSymbolOffset = cutSymbolOffset(head)
 			} else {
@@ -59,10 +71,27 @@ func ParseFrame(line string) (report.Frame, bool) {
 			}
 		} else if rest != "" {
 			head, mod, off, hasOff, ok := cutModule(rest)
-			if !ok || head != "" {
-				return report.Frame{}, false
+			switch {
+			case ok && head == "":
+				f.Module, f.Offset, f.HasOffset = mod, off, hasOff
+			case ok:
+				// Windows and old runtimes: "FUNC+0xOFF (MODULE+0xOFF)" without "in".
+				f.Module, f.Offset, f.HasOffset = mod, off, hasOff
+				f.Function, f.SymbolOffset, f.HasSymbolOffset = cutSymbolOffset(head)
+			default:
+				// "FUNC+0xOFF" or "FUNC FILE:LINE" without "in".
+				fn, loc := splitFuncLoc(rest)
+				file, ln, col := parseLoc(loc)
+				if ln == 0 {
+					fn, file = rest, ""
+				}
+				name, so, hasSO := cutSymbolOffset(fn)
+				if !hasSO && file == "" || strings.ContainsAny(name, "\t") {
+					return report.Frame{}, false
+				}
+				f.Function, f.SymbolOffset, f.HasSymbolOffset = name, so, hasSO
+				f.File, f.Line, f.Column = file, ln, col
 			}
-			f.Module, f.Offset, f.HasOffset = mod, off, hasOff
 		}
 	} else {
 		// TSan's "#n %f %S %M": function, location, (module+offset).
@@ -127,7 +156,35 @@ func cutModule(s string) (head, module string, off uint64, hasOff, ok bool) {
 	if err != nil {
 		return "", "", 0, false, false
 	}
-	return head, inner[:p], off, true, true
+	return head, cutArch(inner[:p]), off, true, true
+}
+
+// cutAtosModule splits atos's "FUNC (in MODULE) + OFF" (OFF decimal) and
+// "FUNC (in MODULE) (FILE:LINE)"; off is -1 when none is printed.
+func cutAtosModule(s string) (fn, mod string, off int64, ok bool) {
+	i := strings.Index(s, " (in ")
+	if i <= 0 {
+		return "", "", 0, false
+	}
+	rest := s[i+len(" (in "):]
+	j := strings.IndexByte(rest, ')')
+	if j <= 0 {
+		return "", "", 0, false
+	}
+	fn, mod, tail := s[:i], rest[:j], rest[j+1:]
+	switch {
+	case tail == "":
+		return fn, mod, -1, true
+	case strings.HasPrefix(tail, " + "):
+		n, err := strconv.ParseInt(tail[3:], 10, 64)
+		if err != nil {
+			return "", "", 0, false
+		}
+		return fn, mod, n, true
+	case strings.HasPrefix(tail, " (") && strings.HasSuffix(tail, ")"):
+		return fn, mod, -1, true
+	}
+	return "", "", 0, false
 }
 
 // cutSymbolOffset splits "func+0x1c" into "func" and 0x1c.
@@ -224,9 +281,10 @@ func hasLineSuffix(s string) bool {
 	return l > 0 || strings.HasSuffix(s, ":0")
 }
 
-// parseLoc splits "file:line:col", "file:line" or "file"; "<null>" is unknown.
+// parseLoc splits "file:line:col", "file:line" or "file"; "<null>" and
+// old runtimes' "??:0" are unknown.
 func parseLoc(s string) (file string, line, col int) {
-	if s == "" || s == "<null>" {
+	if s == "" || s == "<null>" || s == "??:0" || s == "??" {
 		return "", 0, 0
 	}
 	rest, n1, ok1 := cutNumSuffix(s)
@@ -270,4 +328,18 @@ func allHex(s string) bool {
 		}
 	}
 	return true
+}
+
+// cutArch removes the architecture Darwin runtimes add to a module
+// ("a.out:x86_64", "libfoo.dylib:arm64e").
+func cutArch(mod string) string {
+	i := strings.LastIndexByte(mod, ':')
+	if i <= 0 {
+		return mod
+	}
+	switch mod[i+1:] {
+	case "x86_64", "x86_64h", "i386", "arm64", "arm64e", "armv7", "armv7s", "arm64_32":
+		return mod[:i]
+	}
+	return mod
 }

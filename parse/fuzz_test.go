@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/report"
@@ -74,6 +75,47 @@ func FuzzParseFrame(f *testing.F) {
 					t.Fatalf("%q: field %q not in the line", line, part)
 				}
 			}
+		}
+	})
+}
+
+// FuzzDumpFrame checks the frame parsers of the other formats: no panic,
+// and every name they extract comes from the line. Seeds (testdata/fuzz/
+// FuzzDumpFrame) are frame lines of the kernel, Go, Rust, Chromium and
+// boost::stacktrace samples in ../testdata/reports.
+func FuzzDumpFrame(f *testing.F) {
+	f.Add(" ? ring_pop+0x7e/0x130 [ringbuf]")
+	f.Fuzz(func(t *testing.T, line string) {
+		check := func(name string, fr report.Frame, ok bool) {
+			if !ok {
+				return
+			}
+			for _, part := range []string{fr.Function, fr.File, fr.Module, fr.BuildID} {
+				if !strings.Contains(line, part) {
+					t.Fatalf("%s(%q): field %q not in the line", name, line, part)
+				}
+			}
+			if fr.HasSymbolSize && !fr.HasSymbolOffset {
+				t.Fatalf("%s(%q): a size without an offset", name, line)
+			}
+		}
+		fr, ok := ParseKernelFrame(line)
+		check("ParseKernelFrame", fr, ok)
+		fr, ok = ParseChromiumFrame(line)
+		check("ParseChromiumFrame", fr, ok)
+		fr, ok = ParseBoostFrame(line)
+		check("ParseBoostFrame", fr, ok)
+		fr, ok = parseGoFunc(line)
+		check("parseGoFunc", fr, ok)
+		fr, ok = parseRustFrame(line)
+		check("parseRustFrame", fr, ok)
+		var g report.Frame
+		goLocation(&g, line)
+		if g.File != "" && !strings.Contains(line, g.File) {
+			t.Fatalf("goLocation(%q): file %q not in the line", line, g.File)
+		}
+		if row, ok := parseKernelShadowRow(line); ok && row.Marked >= len(row.Bytes) {
+			t.Fatalf("parseKernelShadowRow(%q): marked %d of %d", line, row.Marked, len(row.Bytes))
 		}
 	})
 }

@@ -12,6 +12,7 @@ var fixedKinds = []string{
 	"detected memory leaks",
 	"use-of-uninitialized-value",
 	"deadly signal",
+	"timeout", // libFuzzer: "timeout after 1 seconds"
 }
 
 // bugKind derives the bug type from a headline message (the text after

@@ -125,6 +125,10 @@ func (p prefix) strip(line []byte) ([]byte, bool) {
 // docker-compose's "svc_1  | ". It returns the length of the prefix.
 func splitKnownPrefix(s []byte) int {
 	n := 0
+	// A pasted log indented as a whole ("    [  12.3] BUG: ...").
+	if k := spaces(s); k > 0 && k < len(s) && knownPrefixAt(s[k:]) > 0 {
+		n = k
+	}
 	for {
 		m := knownPrefixAt(s[n:])
 		if m == 0 {
@@ -141,12 +145,20 @@ func knownPrefixAt(s []byte) int {
 	if m := timestampLen(s); m > 0 {
 		return m
 	}
+	if m := syslogLen(s); m > 0 {
+		return m
+	}
 	switch {
+	case s[0] == '>' && (len(s) == 1 || s[1] == ' ' || s[1] == '>'):
+		// e-mail and markdown quoting: "> ", "> > ", ">> "
+		return 1 + spaces(s[1:])
+	case s[0] == '|' && (len(s) == 1 || s[1] == ' '):
+		return 1 + spaces(s[1:])
 	case bytes.HasPrefix(s, []byte("##[")):
 		if e := bytes.IndexByte(s, ']'); e > 0 {
 			return e + 1 + spaces(s[e+1:])
 		}
-	case s[0] == '[':
+	case s[0] == '[' && len(s) > 1 && s[1] != '<': // not a kernel frame's "[<ffffffff8100a1b2>]"
 		e := bytes.IndexByte(s, ']')
 		if e > 1 && e < 40 && e+1 < len(s) && s[e+1] == ' ' && bytes.IndexByte(s[1:e], '[') < 0 {
 			return e + 1 + spaces(s[e+1:])
@@ -223,3 +235,56 @@ func spaces(s []byte) int {
 	}
 	return n
 }
+
+// syslogLen matches the BSD syslog prefix of /var/log/messages, kern.log
+// and journalctl: "Nov 24 18:02:11 buildhost kernel: ", with an optional
+// "[pid]" after the tag.
+func syslogLen(s []byte) int {
+	if len(s) < 16 || !isUpper(s[0]) || !isLower(s[1]) || !isLower(s[2]) || s[3] != ' ' {
+		return 0
+	}
+	i := 4
+	if s[i] == ' ' {
+		i++
+	}
+	for k := 0; k < 2 && i < len(s) && isDigit(s[i]); k++ {
+		i++
+	}
+	if i >= len(s) || s[i] != ' ' {
+		return 0
+	}
+	i++
+	m := timestampLen(s[i:])
+	if m == 0 {
+		return 0
+	}
+	i += m
+	h := i // host
+	for i < len(s) && s[i] != ' ' {
+		i++
+	}
+	if i == h || i >= len(s) {
+		return 0
+	}
+	i++
+	t := i // tag
+	for i < len(s) && (isIdent(s[i]) || s[i] == '-' || s[i] == '.' || s[i] == '/') {
+		i++
+	}
+	if i == t {
+		return 0
+	}
+	if i < len(s) && s[i] == '[' {
+		for i < len(s) && s[i] != ']' {
+			i++
+		}
+		i++
+	}
+	if i+1 >= len(s) || s[i] != ':' || s[i+1] != ' ' {
+		return 0
+	}
+	return i + 2
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }

@@ -36,9 +36,10 @@ type Scanner struct {
 	err    error
 	eof    bool
 
-	long     []byte // a line longer than the bufio buffer, capped at MaxLineLen
-	clean    []byte // the current line without ANSI escapes
-	lastIdle []byte // the last non-blank line outside reports: a dump's title
+	long       []byte // a line longer than the bufio buffer, capped at MaxLineLen
+	clean      []byte // the current line without ANSI escapes
+	lastIdle   []byte // the last non-blank line outside reports: a dump's title
+	lastIdleNo int    // its line number
 
 	cur   *builder
 	redo  []qline // lines to process again, in input order
@@ -159,7 +160,7 @@ func (s *Scanner) idle(line []byte, no int) {
 	if len(line) == 0 {
 		return
 	}
-	if maybeStart(line) {
+	if maybeStart(line) || maybeDump(line) {
 		if b := s.detectStart(line, no); b != nil {
 			s.endDump() // a report ends a heap dump: reports stay in input order
 			s.cur = b
@@ -168,20 +169,23 @@ func (s *Scanner) idle(line []byte, no int) {
 	}
 	if len(bytes.TrimSpace(line)) > 0 {
 		s.lastIdle = append(s.lastIdle[:0], line...)
+		s.lastIdleNo = no
 	}
 }
 
 var (
-	markSanitizer = []byte("Sanitizer: ")
+	// "Sanitizer: " and the pre-2014 "Sanitizer heap-..." / "Sanitizer CHECK failed"
+	markSanitizer = []byte("Sanitizer")
 	markUBSan     = []byte(": runtime error: ")
 	markFuzzer    = []byte("libFuzzer: ")
 	markBtSym     = []byte("[0x")
 )
 
+// maybeStart is the cheap test for a sanitizer headline; maybeDump (dump.go)
+// the one for the other formats.
 func maybeStart(b []byte) bool {
 	return bytes.Contains(b, markSanitizer) || bytes.Contains(b, markUBSan) ||
-		bytes.Contains(b, markFuzzer) || bytes.IndexByte(b, '#') >= 0 ||
-		(b[len(b)-1] == ']' && bytes.Contains(b, markBtSym))
+		bytes.Contains(b, markFuzzer)
 }
 
 // detectStart recognises the first line of a report and returns its
@@ -190,33 +194,7 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 	if b := sanitizerStart(line); b != nil {
 		return s.begin(b, line, no)
 	}
-	pfx := splitKnownPrefix(line)
-	rest := line[pfx:]
-	if len(rest) > 1 && rest[0] == '#' {
-		if f, ok := ParseGDBFrame(string(rest)); ok {
-			b := &builder{kind: kindGDB, pfx: newPrefix(string(line[:pfx]))}
-			b.rep = &report.Report{Tool: "gdb", Kind: "backtrace"}
-			s.begin(b, line, no)
-			// gdb's own lines before "bt" are the stop location and its
-			// source line; only a thread header introduces the stack.
-			title := s.dumpTitle()
-			if !strings.HasPrefix(title, "Thread ") && !strings.HasPrefix(title, "(gdb)") {
-				title = ""
-			}
-			b.addDumpFrame(f, title)
-			return b
-		}
-	}
-	if len(rest) > 0 && rest[len(rest)-1] == ']' {
-		if f, ok := ParseBacktraceSymbol(string(rest)); ok && f.Module != "" {
-			b := &builder{kind: kindBacktrace, pfx: newPrefix(string(line[:pfx]))}
-			b.rep = &report.Report{Tool: "backtrace", Kind: "backtrace"}
-			s.begin(b, line, no)
-			b.addDumpFrame(f, s.dumpTitle())
-			return b
-		}
-	}
-	return nil
+	return s.detectDump(line, no)
 }
 
 func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
@@ -245,15 +223,10 @@ func sanitizerStart(line []byte) *builder {
 			continue
 		}
 		after := line[i+len(sev):]
-		c := bytes.Index(after, []byte(": "))
-		if c <= 0 {
+		tool, msg, ok := cutTool(after)
+		if !ok {
 			continue
 		}
-		tool := string(after[:c])
-		if strings.IndexByte(tool, ' ') >= 0 || !(strings.HasSuffix(tool, "Sanitizer") || tool == "libFuzzer") {
-			continue
-		}
-		msg := string(after[c+2:])
 		pre := line[:i]
 		pid := 0
 		// "==6254==ERROR" and the older "==6254== ERROR"
@@ -287,12 +260,16 @@ func sanitizerStart(line []byte) *builder {
 		b.rep = r
 		return b
 	}
+	if b := checkFailedStart(line); b != nil {
+		return b
+	}
 	i := bytes.Index(line, markUBSan)
 	if i < 0 {
 		return nil
 	}
 	head := line[:i]
 	pfx := splitKnownPrefix(head)
+	pfx += spaces(head[pfx:]) // an indented paste
 	where := string(head[pfx:])
 	if where != "<unknown>" {
 		if _, l, _ := parseLoc(where); l == 0 {
@@ -306,20 +283,70 @@ func sanitizerStart(line []byte) *builder {
 	return &builder{kind: kindUBSan, pfx: newPrefix(string(line[:pfx])), rep: r}
 }
 
+// cutTool splits "AddressSanitizer: msg" and the pre-2014 headline
+// "AddressSanitizer heap-buffer-overflow on address ..." (no colon after
+// the tool) into the tool and the message.
+func cutTool(after []byte) (tool, msg string, ok bool) {
+	if c := bytes.Index(after, []byte(": ")); c > 0 && bytes.IndexByte(after[:c], ' ') < 0 {
+		tool = string(after[:c])
+		if strings.HasSuffix(tool, "Sanitizer") || tool == "libFuzzer" {
+			return tool, string(after[c+2:]), true
+		}
+		return "", "", false
+	}
+	sp := bytes.IndexByte(after, ' ')
+	if sp <= 0 || !bytes.HasSuffix(after[:sp], []byte("Sanitizer")) || sp+1 >= len(after) {
+		return "", "", false
+	}
+	msg = string(after[sp+1:])
+	if !isIdent(msg[0]) {
+		return "", "", false
+	}
+	return string(after[:sp]), msg, true
+}
+
+// checkFailedStart parses a sanitizer runtime's internal error,
+// "==PID==AddressSanitizer CHECK failed: file:line "cond" (v1, v2)".
+func checkFailedStart(line []byte) *builder {
+	const mark = "Sanitizer CHECK failed: "
+	i := bytes.Index(line, []byte(mark))
+	if i < 0 {
+		return nil
+	}
+	j := i
+	for j > 0 && isIdent(line[j-1]) {
+		j--
+	}
+	pre := line[:j]
+	pid := 0
+	if t := bytes.TrimRight(pre, " "); bytes.HasSuffix(t, []byte("==")) {
+		if k := bytes.LastIndex(t[:len(t)-2], []byte("==")); k >= 0 {
+			if n, err := strconv.Atoi(string(t[k+2 : len(t)-2])); err == nil {
+				pid, pre = n, t[:k]
+			}
+		}
+	}
+	r := &report.Report{Tool: string(line[j : i+len("Sanitizer")]), Kind: "CHECK failed", PID: pid}
+	r.Headline = string(line[j:])
+	r.Message = string(line[i+len(mark)-len("CHECK failed: "):])
+	return &builder{kind: kindSanitizer, pfx: newPrefix(string(pre)), rep: r}
+}
+
 // start kinds
 const (
 	kindSanitizer = iota // ASan, LSan, MSan, libFuzzer, ... (==PID== lines)
 	kindTSan
 	kindUBSan
-	kindGDB
-	kindBacktrace
+	kindDump // the other formats (dump.go), read by a grammar
 )
 
 // builder holds the state of the report being read.
 type builder struct {
-	rep  *report.Report
-	kind int
-	pfx  prefix
+	rep    *report.Report
+	kind   int
+	pfx    prefix
+	g      grammar // kindDump: the format's grammar
+	indent int     // kindDump: blanks before the first line, removed from every line
 
 	stack      int // index of the open stack in rep.Stacks, -1 when none
 	title      string
@@ -336,14 +363,14 @@ type builder struct {
 	summary            bool
 	ended              bool // the closing line was seen
 	ubsanStackDone     bool
+	afterAbort         bool   // ==PID==ABORTING seen: only libFuzzer's input lines may follow
 	signalOp           string // "The signal is caused by a READ memory access."
-	afterSignal        bool   // gdb: the next frame was interrupted, not called
 }
 
 func (s *Scanner) inReport(line []byte, no int) {
 	b := s.cur
-	if b.kind == kindGDB || b.kind == kindBacktrace {
-		s.inDump(line, no)
+	if b.kind == kindDump {
+		s.inGrammar(line, no)
 		return
 	}
 	if len(line) > 0 && (bytes.Contains(line, markSanitizer) || bytes.Contains(line, markUBSan) || bytes.Contains(line, markFuzzer)) {
@@ -356,6 +383,14 @@ func (s *Scanner) inReport(line []byte, no int) {
 	body, carries := b.pfx.strip(line)
 	str := string(body)
 	t := strings.TrimSpace(str)
+	if b.afterAbort {
+		if carries && fuzzerLine(b.rep, t) {
+			b.confirm(str, no)
+			return
+		}
+		s.finish(false, &qline{string(line), no})
+		return
+	}
 	if !carries && !b.isGrammar(t) {
 		return // another writer's line
 	}
@@ -374,8 +409,9 @@ func (s *Scanner) inReport(line []byte, no int) {
 		if msg, ok := cutPIDPrefix(t); ok {
 			b.confirm(str, no)
 			if strings.HasPrefix(msg, "ABORTING") {
-				b.ended = true
-				s.finish(false, nil)
+				// libFuzzer prints the failing input's MS:/artifact lines
+				// after the runtime's report: they are read with it.
+				b.ended, b.afterAbort = true, true
 				return
 			}
 			if op, ok := strings.CutPrefix(msg, "The signal is caused by a "); ok {
@@ -472,6 +508,10 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.rep.Location = append(b.rep.Location, report.Location{Text: t})
 		return
 	}
+	if b.rep.Tool == "libFuzzer" && fuzzerLine(b.rep, t) {
+		b.confirm(str, no)
+		return
+	}
 	b.noteUnknown(t)
 	b.pend(str, no)
 	s.checkPending()
@@ -503,7 +543,7 @@ func cutPIDPrefix(t string) (string, bool) {
 	if i == 2 || !strings.HasPrefix(t[i:], "==") {
 		return "", false
 	}
-	return t[i+2:], true
+	return strings.TrimLeft(t[i+2:], " "), true // "==5730== ABORTING" before 2014
 }
 
 // noteUnknown remembers an unrecognised line as the title of a stack that
@@ -586,55 +626,10 @@ func (b *builder) closeStack() {
 func markInlined(fs []report.Frame) {
 	for i := 0; i+1 < len(fs); i++ {
 		a, n := &fs[i], &fs[i+1]
-		a.Inlined = (a.HasPC && n.HasPC && a.PC == n.PC) ||
+		// A grammar may know it from the line ("[inline]", Go's "(...)").
+		a.Inlined = a.Inlined || (a.HasPC && n.HasPC && a.PC == n.PC) ||
 			(!a.HasPC && a.HasOffset && n.HasOffset && a.Offset == n.Offset && a.Module == n.Module)
 	}
-}
-
-// inDump continues a gdb or backtrace_symbols dump.
-func (s *Scanner) inDump(line []byte, no int) {
-	b := s.cur
-	body, ok := b.pfx.strip(line)
-	if !ok {
-		body = line[splitKnownPrefix(line):]
-	}
-	str := string(body)
-	var f report.Frame
-	switch b.kind {
-	case kindGDB:
-		f, ok = ParseGDBFrame(str)
-		if !ok && len(str) > 0 && (str[0] == ' ' || str[0] == '\t') && strings.TrimSpace(str) != "" {
-			b.confirm(str, no) // arguments or locals ("bt full") on their own lines
-			return
-		}
-	case kindBacktrace:
-		f, ok = ParseBacktraceSymbol(str)
-	}
-	if !ok {
-		s.finish(false, &qline{string(line), no})
-		return
-	}
-	b.confirm(str, no)
-	b.addDumpFrame(f, "")
-}
-
-func (b *builder) addDumpFrame(f report.Frame, title string) {
-	if len(b.rep.Stacks) == 0 {
-		if title == "" {
-			title = b.rep.Tool
-		}
-		b.rep.Stacks = append(b.rep.Stacks, report.Stack{Title: title, Role: "other", RoleDetail: "other"})
-		b.rep.Message = title
-		b.rep.Headline = title
-	}
-	st := &b.rep.Stacks[0]
-	if b.kind == kindGDB {
-		if b.afterSignal {
-			f.Adjust = 0
-		}
-		b.afterSignal = strings.Contains(f.Raw, "<signal handler called>")
-	}
-	st.Frames = append(st.Frames, f)
 }
 
 // finish closes the current report. extra is a line that was read but
@@ -655,6 +650,9 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 		r.Truncated = !b.ended && (eof || !b.summary)
 	case kindUBSan:
 		r.Truncated = eof && !b.summary && ((b.stack >= 0 || len(r.Stacks) > 0) && !b.ubsanStackDone || b.noteLines > 0)
+	case kindDump:
+		b.g.end(b, eof)
+		dropEmptyStacks(r)
 	}
 	if len(r.Raw) >= maxReportLines {
 		r.Truncated = true

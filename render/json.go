@@ -61,6 +61,28 @@ type JSONReport struct {
 	Shadow   *JSONShadow `json:"shadow"`
 	Summary  *string     `json:"summary"`
 	Input    JSONInput   `json:"input"`
+	Fuzzer   *JSONFuzzer `json:"fuzzer,omitempty"`
+	Kernel   *JSONKernel `json:"kernel,omitempty"`
+}
+
+// JSONFuzzer is libFuzzer's account of the failing input.
+type JSONFuzzer struct {
+	Mutations string `json:"mutations,omitempty"`
+	BaseUnit  string `json:"base_unit,omitempty"`
+	Bytes     string `json:"bytes,omitempty"`
+	Text      string `json:"text,omitempty"`
+	Artifact  string `json:"artifact,omitempty"`
+	Base64    string `json:"base64,omitempty"`
+}
+
+// JSONKernel is the context a Linux kernel report prints.
+type JSONKernel struct {
+	CPU      *int   `json:"cpu"`
+	Comm     string `json:"comm,omitempty"`
+	Tainted  string `json:"tainted,omitempty"`
+	Release  string `json:"release,omitempty"`
+	BuildID  string `json:"build_id,omitempty"`
+	Hardware string `json:"hardware,omitempty"`
 }
 
 // JSONAccess is the faulting access of a report.
@@ -91,6 +113,13 @@ type JSONFrame struct {
 	BuildID    string  `json:"build_id,omitempty"`
 	Inlined    bool    `json:"inlined"`
 	Symbolized string  `json:"symbolized"`
+	// Kernel frames: "func+0x1c/0x60" gives the offset into the symbol and
+	// the symbol's size; "? " frames are unreliable; <IRQ>/<TASK> markers
+	// give the context.
+	SymbolOffset *string `json:"symbol_offset,omitempty"`
+	SymbolSize   *string `json:"symbol_size,omitempty"`
+	Unreliable   bool    `json:"unreliable,omitempty"`
+	Context      string  `json:"context,omitempty"`
 }
 
 // JSONShadow is ASan's shadow-byte dump with its legend.
@@ -208,6 +237,16 @@ func toJSON(r *report.Report) JSONReport {
 		}
 		out.Stacks = append(out.Stacks, js)
 	}
+	if fz := r.Fuzzer; fz != nil {
+		out.Fuzzer = &JSONFuzzer{Mutations: fz.Mutations, BaseUnit: fz.BaseUnit, Bytes: fz.Bytes, Text: fz.Text, Artifact: fz.Artifact, Base64: fz.Base64}
+	}
+	if k := r.Kernel; k != nil {
+		out.Kernel = &JSONKernel{Comm: k.Comm, Tainted: k.Tainted, Release: k.Release, BuildID: k.BuildID, Hardware: k.Hardware}
+		if k.CPU >= 0 {
+			cpu := k.CPU
+			out.Kernel.CPU = &cpu
+		}
+	}
 	if sh := r.Shadow; sh != nil {
 		js := &JSONShadow{Rows: []JSONShadowRow{}, Legend: map[string]string{}}
 		for _, row := range sh.Rows {
@@ -261,6 +300,11 @@ func toJSONFrame(f report.Frame) JSONFrame {
 	if f.HasOffset {
 		jf.Offset = hexPtr(f.Offset)
 	}
+	if f.HasSymbolSize {
+		jf.SymbolOffset = hexPtr(f.SymbolOffset)
+		jf.SymbolSize = hexPtr(f.SymbolSize)
+	}
+	jf.Unreliable, jf.Context = f.Unreliable, f.Context
 	switch jf.Symbolized {
 	case report.SymbolizedReport, report.SymbolizedSanitrace, report.SymbolizedNone:
 	default:

@@ -45,6 +45,36 @@ type Report struct {
 	// Truncated is set when the report ended before its closing line
 	// (==PID==ABORTING, TSan's ==== line, ...), e.g. because the input ended.
 	Truncated bool
+
+	// Fuzzer holds what libFuzzer printed about the input that failed
+	// (MS:, base unit, the artifact); nil for other reports.
+	Fuzzer *FuzzerInput `json:",omitempty"`
+	// Kernel holds what a Linux kernel report says of where it happened;
+	// nil for other reports.
+	Kernel *KernelInfo `json:",omitempty"`
+}
+
+// FuzzerInput is libFuzzer's account of the failing input.
+type FuzzerInput struct {
+	Mutations string // "1 ChangeByte-": the MS: line's mutation sequence
+	BaseUnit  string // sha1 of the corpus unit it was mutated from
+	Bytes     string // the input as "0x4d,0x21," (short inputs only)
+	Text      string // the input as text, the line after Bytes
+	Artifact  string // "Test unit written to PATH"
+	Base64    string // the input, when printed as "Base64: ..."
+}
+
+// KernelInfo is the context a Linux kernel report prints.
+type KernelInfo struct {
+	CPU     int    // -1 when not printed
+	Comm    string // the task's name ("Comm: kworker/0:1")
+	Tainted string // "Not tainted" or the taint flags ("G    B   W")
+	Release string // "6.1.0-rc3+ #7"
+	// BuildID is the vmlinux build id printed on the "CPU:" line
+	// (CONFIG_STACKTRACE_BUILD_ID), "" when not printed.
+	BuildID string
+	// Hardware is the "Hardware name:" line's text.
+	Hardware string
 }
 
 // Access describes the faulting memory access.
@@ -106,6 +136,19 @@ type Frame struct {
 	Adjust     uint64
 	Symbolized string // SymbolizedReport, SymbolizedSanitrace or SymbolizedNone
 	Raw        string // the frame's line as read
+
+	// SymbolSize is the function size a kernel frame prints after the
+	// symbol offset ("func+0x1c/0x60"): a check on the symbol it resolves
+	// against.
+	SymbolSize    uint64 `json:",omitempty"`
+	HasSymbolSize bool   `json:",omitempty"`
+	// Unreliable marks a kernel frame printed with "? ": an address found
+	// on the stack that the unwinder could not confirm as a return address.
+	Unreliable bool `json:",omitempty"`
+	// Context is the kernel's execution context of the frame: "IRQ",
+	// "SOFTIRQ", "NMI", "TASK", ... from the <IRQ>/</IRQ> markers around
+	// it; "" outside such markers and for other formats.
+	Context string `json:",omitempty"`
 }
 
 // Shadow is ASan's "Shadow bytes around the buggy address" block.

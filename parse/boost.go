@@ -1,0 +1,97 @@
+package parse
+
+import (
+	"github.com/sanitrace/sanitrace/report"
+	"strconv"
+	"strings"
+)
+
+// boost::stacktrace's operator<< (and libunwind-style printers with the
+// same look): one " N# " line per frame, innermost first.
+//
+//	 0# store::Index::lookup(int) at /src/stacktrace.cc:11
+//	 1# main in ./prog
+//	 2# 0x00007F8BDA04524A in /lib/x86_64-linux-gnu/libc.so.6
+//
+// Its title is the line before it.
+
+// ToolBoost is the tool of boost::stacktrace dumps.
+const ToolBoost = "boost::stacktrace"
+
+type boostGrammar struct{}
+
+func boostStart(t, prev string) (grammar, *report.Report) {
+	f, ok := ParseBoostFrame(t)
+	if !ok || f.Index != 0 {
+		return nil, nil
+	}
+	title := prev
+	if title == "" {
+		title = ToolBoost
+	}
+	r := &report.Report{Tool: ToolBoost, Kind: "backtrace", Headline: title, Message: title}
+	r.Stacks = []report.Stack{{Title: title, Role: "other", RoleDetail: "other", Frames: []report.Frame{f}}}
+	return boostGrammar{}, r
+}
+
+func (boostGrammar) line(b *builder, t string) verdict {
+	f, ok := ParseBoostFrame(t)
+	if !ok {
+		return vNotMine
+	}
+	if lf := b.lastFrame(); lf == nil || f.Index != lf.Index+1 {
+		return vNotMine
+	}
+	b.appendFrame(f, "", "", "")
+	return vOwn
+}
+
+// ParseBoostFrame parses one " N# ..." line.
+func ParseBoostFrame(line string) (report.Frame, bool) {
+	s := strings.TrimLeft(line, " ")
+	n, rest, ok := strings.Cut(s, "# ")
+	if !ok || n == "" || len(n) > 4 {
+		return report.Frame{}, false
+	}
+	idx, err := strconv.Atoi(n)
+	if err != nil || rest == "" {
+		return report.Frame{}, false
+	}
+	f := report.Frame{Index: idx, Raw: s, Symbolized: report.SymbolizedNone}
+	if idx > 0 {
+		f.Adjust = 1
+	}
+	if i := strings.LastIndex(rest, " at "); i > 0 {
+		file, ln, col := parseLoc(rest[i+len(" at "):])
+		if ln > 0 {
+			f.File, f.Line, f.Column = file, ln, col
+			rest = rest[:i]
+		}
+	}
+	if f.File == "" {
+		if i := strings.LastIndex(rest, " in "); i > 0 {
+			f.Module = rest[i+len(" in "):]
+			rest = rest[:i]
+		}
+	}
+	if strings.HasPrefix(rest, "0x") && allHex(rest[2:]) {
+		v, err := strconv.ParseUint(rest[2:], 16, 64)
+		if err != nil {
+			return report.Frame{}, false
+		}
+		f.PC, f.HasPC = v, true
+		rest = ""
+	}
+	f.Function = rest
+	if f.Function != "" || f.File != "" {
+		f.Symbolized = report.SymbolizedReport
+	}
+	if f.Function == "" && !f.HasPC {
+		return report.Frame{}, false
+	}
+	return f, true
+}
+
+func (boostGrammar) end(b *builder, eof bool) {}
+
+func (boostGrammar) pendingLimit(b *builder) int { return 0 }

@@ -1,0 +1,642 @@
+package parse
+
+import (
+	"github.com/sanitrace/sanitrace/report"
+	"strconv"
+	"strings"
+)
+
+// Linux kernel reports, as the kernel prints them to its log (and as dmesg,
+// syslog, journalctl and syzbot's e-mails pass them on): KASAN, KFENCE,
+// KMSAN and UBSAN reports, WARNINGs, BUGs, Oopses and general protection
+// faults, lockdep and hung-task reports, ref_tracker leak dumps and stacks
+// printed by stack_depot (page_owner). Frames are the kernel's "%pS"
+// ("func+0x1c/0x60 [module]"), with "? " for the unwinder's guesses, the
+// old "[<ffffffff8100a1b2>] " address before them and the source location
+// that decode_stacktrace.sh or syzbot append ("func+0x1c/0x60 mm/slub.c:12",
+// "__dump_stack lib/dump_stack.c:88 [inline]").
+
+// ToolKernel is the tool of every kernel report.
+const ToolKernel = "Kernel"
+
+type kernelGrammar struct {
+	rulerPrev bool   // a "=====" ruler came right before the headline
+	ruled     bool   // and the report closes with one (KASAN, KFENCE, UBSAN, ...)
+	cutHere   bool   // opened after "------------[ cut here ]------------"
+	context   string // IRQ, SOFTIRQ, NMI, TASK: the innermost open marker
+	title     string // a stack title waiting for its first frame
+	role      string
+	detail    string
+	inLoc     bool // the last line was a location line that goes on indented
+	varNext   bool // the next frame-shaped line is the buggy variable, not a stack
+	shadow    bool // in "Memory state around the buggy address:"
+	afterTask bool // a </TASK> or </IRQ> closed a call trace
+	stacks    int  // call traces seen
+}
+
+func (g *kernelGrammar) includesPrev() bool { return g.rulerPrev || g.cutHere }
+
+// kernelStart recognises a kernel report's headline.
+func kernelStart(t, prev string) (grammar, *report.Report) {
+	s := strings.TrimSpace(t)
+	if s == "" {
+		return nil, nil
+	}
+	kind, ok := kernelHeadline(s)
+	if !ok {
+		return nil, nil
+	}
+	g := &kernelGrammar{rulerPrev: isSeparator(prev, '='), cutHere: strings.HasPrefix(prev, "------------[ cut here ]")}
+	g.ruled = g.rulerPrev && (strings.Contains(kind, "SAN: ") || strings.HasPrefix(kind, "KFENCE: "))
+	r := &report.Report{Tool: ToolKernel, Kind: kind, Headline: s, Message: s, Kernel: &report.KernelInfo{CPU: -1}}
+	if strings.HasPrefix(prev, "kernel BUG at ") && strings.Contains(s, "[#") {
+		// "kernel BUG at mm/slub.c:12!" then "invalid opcode: 0000 [#1] SMP"
+		r.Kind, r.Headline, r.Message = "kernel BUG", prev, prev
+		g.cutHere = true
+	}
+	switch {
+	case strings.HasPrefix(s, "Call Trace:"), strings.HasPrefix(s, "Call trace:"):
+		r.Headline, r.Message = prev, prev
+		if prev == "" {
+			r.Headline, r.Message = s, s
+		}
+		g.title, g.role, g.detail = s, "other", "call_trace"
+	case strings.HasPrefix(s, "ref_tracker: ") && strings.HasSuffix(s, " users at"):
+		g.title, g.role, g.detail = s, "leak", "ref_tracker"
+	case strings.HasPrefix(s, "page last allocated via ") || strings.HasPrefix(s, "page_owner tracks the page as allocated"):
+		g.title, g.role, g.detail = s, "alloc", "alloc"
+	}
+	if strings.HasPrefix(s, "WARNING: CPU: ") {
+		parseCPULine(r, s[len("WARNING: "):])
+	}
+	return g, r
+}
+
+// kernelHeadline returns the kind of report a headline starts.
+func kernelHeadline(s string) (string, bool) {
+	cut := func(msg string, seps ...string) string {
+		for _, sep := range seps {
+			if i := strings.Index(msg, sep); i > 0 {
+				msg = msg[:i]
+			}
+		}
+		return strings.TrimRight(msg, "!. ")
+	}
+	switch {
+	case strings.HasPrefix(s, "BUG: KASAN: "), strings.HasPrefix(s, "BUG: KFENCE: "), strings.HasPrefix(s, "BUG: KMSAN: "), strings.HasPrefix(s, "BUG: KCSAN: "):
+		return cut(s[len("BUG: "):], " in ", " on ", " at ", " / "), true
+	case strings.HasPrefix(s, "UBSAN: "):
+		return cut(s, " in "), true
+	case strings.HasPrefix(s, "BUG: "):
+		return cut(s[len("BUG: "):], ",", ": ", " at ", " in ", " for ", " - "), true
+	case strings.HasPrefix(s, "WARNING: CPU: ") || strings.HasPrefix(s, "WARNING: at "):
+		return "WARNING", true
+	case strings.HasPrefix(s, "WARNING: "):
+		// lockdep: "WARNING: possible circular locking dependency detected",
+		// "WARNING: suspicious RCU usage", ...
+		msg := s[len("WARNING: "):]
+		if strings.Contains(msg, "Sanitizer") || strings.HasPrefix(msg, "DATA RACE") {
+			return "", false
+		}
+		return cut(msg), true
+	case strings.HasPrefix(s, "general protection fault"):
+		return "general protection fault", true
+	case strings.HasPrefix(s, "Oops: "), strings.HasPrefix(s, "Internal error: Oops"):
+		return "Oops", true
+	case strings.HasPrefix(s, "invalid opcode: ") && strings.Contains(s, "[#"):
+		return "invalid opcode", true
+	case strings.HasPrefix(s, "INFO: task ") && strings.Contains(s, " blocked for more than "):
+		return "hung task", true
+	case strings.HasPrefix(s, "INFO: ") && strings.Contains(s, " stall"):
+		return "RCU stall", true
+	case strings.HasPrefix(s, "ref_tracker: "):
+		if strings.HasSuffix(s, " users at") {
+			return "ref_tracker leak", true
+		}
+		return cut(s[len("ref_tracker: "):]), true
+	case strings.HasPrefix(s, "Call Trace:"), strings.HasPrefix(s, "Call trace:"):
+		return "stack dump", true
+	case strings.HasPrefix(s, "page last allocated via ") || strings.HasPrefix(s, "page_owner tracks the page as allocated"):
+		return "page owner", true
+	}
+	return "", false
+}
+
+// parseCPULine reads "CPU: 0 PID: 123 Comm: kworker/0:1 Not tainted 6.1.0 #1 <build id>"
+// (and "CPU: 0 UID: 0 PID: ...", "... Tainted: G    B   6.1.0 #1").
+func parseCPULine(r *report.Report, s string) {
+	k := r.Kernel
+	f := strings.Fields(s)
+	for i := 0; i+1 < len(f); i++ {
+		switch f[i] {
+		case "CPU:":
+			if n, err := strconv.Atoi(f[i+1]); err == nil {
+				k.CPU = n
+			}
+		case "PID:":
+			if n, err := strconv.Atoi(f[i+1]); err == nil {
+				r.PID = n
+			}
+		case "Comm:":
+			k.Comm = f[i+1]
+		}
+	}
+	if i := strings.Index(s, " Not tainted "); i >= 0 {
+		k.Tainted = "Not tainted"
+		k.Release = strings.TrimSpace(s[i+len(" Not tainted "):])
+	} else if i := strings.Index(s, " Tainted: "); i >= 0 {
+		rest := s[i+len(" Tainted: "):]
+		// The flags are single letters and blanks; the release follows.
+		j := 0
+		for j < len(rest) && (rest[j] == ' ' || (rest[j] >= 'A' && rest[j] <= 'Z' && (j+1 == len(rest) || rest[j+1] == ' '))) {
+			j++
+		}
+		k.Tainted = strings.TrimSpace(rest[:j])
+		k.Release = strings.TrimSpace(rest[j:])
+	}
+	// CONFIG_STACKTRACE_BUILD_ID adds the vmlinux build id at the end.
+	if fs := strings.Fields(k.Release); len(fs) > 0 {
+		if last := fs[len(fs)-1]; len(last) == 40 && allHex(last) {
+			k.BuildID = last
+			k.Release = strings.TrimSpace(strings.TrimSuffix(k.Release, last))
+		}
+	}
+	if strings.HasSuffix(k.Release, " at") || strings.Contains(k.Release, " at ") {
+		// "WARNING: CPU: 0 PID: 1 at kernel/foo.c:12 bar+0x1/0x2": no release here.
+		k.Release = ""
+	}
+}
+
+func (g *kernelGrammar) line(b *builder, t string) verdict {
+	s := strings.TrimSpace(t)
+	r := b.rep
+	switch {
+	case s == "":
+		g.inLoc = false
+		return vUnknown
+	case isSeparator(s, '='):
+		return vLast
+	case strings.HasPrefix(s, "---[ end "):
+		return vLast
+	case strings.HasPrefix(s, "------------[ cut here ]"):
+		return vNotMine
+	case isSeparator(s, '-'):
+		return vOwn
+	}
+	if g.shadow {
+		// KASAN's rows show memory addresses, not ASan's shadow addresses:
+		// they stay the report's lines and are not put in report.Shadow, whose
+		// readers decode ASan's layout.
+		if _, ok := parseKernelShadowRow(s); ok {
+			return vOwn
+		}
+		if strings.Trim(s, " ^") == "" {
+			return vOwn
+		}
+		g.shadow = false
+	}
+	if rest, ok := strings.CutPrefix(s, "ref_tracker: "); ok && strings.HasPrefix(r.Headline, "ref_tracker: ") {
+		switch {
+		case strings.HasSuffix(rest, " users at") && r.Kind == "ref_tracker leak":
+			g.setTitle(b, s, "leak", "ref_tracker")
+			return vOwn
+		case rest == "allocated in:":
+			g.setTitle(b, s, "alloc", "alloc")
+			return vOwn
+		case rest == "freed in:":
+			g.setTitle(b, s, "free", "free")
+			return vOwn
+		}
+		return vNotMine
+	}
+	if kind, ok := kernelHeadline(s); ok && kind != "stack dump" && kind != "page owner" {
+		// Lines of one report that look like another's headline.
+		switch {
+		case kind == "Oops" || kind == "invalid opcode":
+			return vOwn
+		case kind == r.Kind && len(r.Stacks) == 0 && r.Access == nil:
+			// syzbot prints the inlined frame's headline, then the real one.
+			return vOwn
+		}
+		return vNotMine
+	}
+	// Context markers.
+	if len(s) > 2 && s[0] == '<' && s[len(s)-1] == '>' && strings.IndexByte(s, ' ') < 0 {
+		name := s[1 : len(s)-1]
+		if strings.HasPrefix(name, "/") {
+			g.context = ""
+			if name == "/TASK" || name == "/IRQ" {
+				g.afterTask = true
+			}
+		} else if name != "EOI" && name != "EOE" {
+			g.context = name
+		}
+		return vOwn
+	}
+	if f, ok := ParseKernelFrame(s); ok {
+		if g.varNext {
+			g.varNext = false
+			r.Location = append(r.Location, report.Location{Text: s})
+			return vOwn
+		}
+		g.addFrame(b, f)
+		return vOwn
+	}
+	if g.inLoc && len(t) > 0 && t[0] == ' ' {
+		r.Location = append(r.Location, report.Location{Text: s})
+		return vOwn
+	}
+	g.inLoc = false
+	if role, detail, ok := kernelTitle(s); ok {
+		g.setTitle(b, s, role, detail)
+		if detail == "access" && r.Access == nil {
+			r.Access = kernelAccess(s)
+		}
+		return vOwn
+	}
+	switch {
+	case strings.HasPrefix(s, "Read of size ") || strings.HasPrefix(s, "Write of size "):
+		// KASAN: "Read of size 8 at addr ffff888012345678 by task kworker/0:1/123"
+		r.Access = kernelAccess(s)
+		return vOwn
+	case strings.HasPrefix(s, "The buggy address "):
+		r.Location = append(r.Location, report.Location{Text: s})
+		g.inLoc = true
+		g.varNext = strings.HasSuffix(s, "belongs to the variable:")
+		return vOwn
+	case s == "Memory state around the buggy address:":
+		g.shadow = true
+		return vOwn
+	case strings.HasPrefix(s, "CPU: "):
+		parseCPULine(r, s)
+		return vOwn
+	case strings.HasPrefix(s, "Pid: ") && strings.Contains(s, ", comm: "):
+		// before 3.x: "Pid: 1532, comm: ringtest Tainted: G    O 3.2.0-4-686-pae #1 ..."
+		pid, rest, _ := strings.Cut(s[len("Pid: "):], ", comm: ")
+		if n, err := strconv.Atoi(pid); err == nil {
+			r.PID = n
+		}
+		r.Kernel.Comm, _, _ = strings.Cut(rest, " ")
+		return vOwn
+	case strings.HasPrefix(s, "Hardware name: "):
+		r.Kernel.Hardware = s[len("Hardware name: "):]
+		return vOwn
+	case strings.HasPrefix(s, "RIP: ") || strings.HasPrefix(s, "EIP: ") || strings.HasPrefix(s, "pc : ") || strings.HasPrefix(s, "PC is at "):
+		g.ripFrame(b, s)
+		return vOwn
+	}
+	if isKernelNoise(s) {
+		return vOwn
+	}
+	b.noteUnknown(s)
+	return vUnknown
+}
+
+// isKernelNoise matches the lines of a kernel report that carry no frame:
+// registers, code bytes, module lists, page dumps, the fault description.
+func isKernelNoise(s string) bool {
+	for _, p := range []string{"Modules linked in:", "Code: ", "Workqueue: ", "Kernel panic - ", "Kernel Offset: ",
+		"#PF: ", "PGD ", "page:", "flags: ", "raw: ", "head: ", "memcg:", "page dumped because", "page_type: ",
+		"Tainted: ", "Not tainted", "task:", "\"echo 0 > ", "Showing ", "Mem abort info:", "Data abort info:",
+		"lr : ", "sp : ", "ESR = ", "EC = ", "Call Trace", "kfence-#", "Last potentially", "stack backtrace",
+		"irq event stamp:", "hardirqs last", "softirqs last", "lock(", "*** DEADLOCK ***", "which lock already",
+		"but task is already", "other info that might", "Possible unsafe locking", "the existing dependency chain",
+		"CPU0", "----", "rcu: ", "Sending NMI", "NMI backtrace", "Disabling lock debugging", "INFO: lockdep"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	// Registers: "RAX: 0000000000000000 RBX: ffff888100e1c000 RCX: ...",
+	// "x29: ffff80000a4fb9d0 x28: ...", "R10: ...".
+	if c := strings.IndexByte(s, ':'); c >= 2 && c <= 6 && c+2 < len(s) && s[c+1] == ' ' {
+		reg := s[:c]
+		if strings.TrimLeft(reg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") == "" {
+			rest := strings.TrimLeft(s[c+2:], " ")
+			if sp := strings.IndexByte(rest, ' '); sp >= 4 || (sp < 0 && len(rest) >= 4) {
+				if sp < 0 {
+					sp = len(rest)
+				}
+				return allHex(strings.TrimPrefix(rest[:sp], "0x")) || strings.Contains(rest[:sp], ":")
+			}
+		}
+	}
+	return false
+}
+
+// kernelTitle recognises the lines that introduce a kernel stack.
+func kernelTitle(s string) (role, detail string, ok bool) {
+	switch {
+	case strings.HasPrefix(s, "Call Trace:"), strings.HasPrefix(s, "Call trace:"):
+		return "access", "call_trace", true
+	case strings.HasPrefix(s, "Allocated by task "), strings.HasPrefix(s, "allocated by task ") && strings.HasSuffix(s, ":"):
+		return "alloc", "alloc", true
+	case strings.HasPrefix(s, "Freed by task "), strings.HasPrefix(s, "freed by task ") && strings.HasSuffix(s, ":"):
+		return "free", "free", true
+	case strings.Contains(s, "potentially related work creation:"), strings.Contains(s, "potentially related work queued"),
+		strings.HasPrefix(s, "Last call_rcu():"), strings.HasPrefix(s, "Second to last call_rcu():"):
+		return "other", "aux", true
+	case strings.HasPrefix(s, "stack backtrace:"):
+		return "other", "stack_backtrace", true
+	case strings.HasPrefix(s, "-> #") && strings.HasSuffix(s, ":"):
+		return "mutex", "lock_chain", true
+	case strings.HasPrefix(s, "Uninit was stored to memory at:"):
+		return "origin", "origin_store", true
+	case strings.HasPrefix(s, "Uninit was created at:"):
+		return "origin", "origin_unknown", true
+	case strings.HasPrefix(s, "Local variable ") && strings.HasSuffix(s, "created at:"):
+		return "origin", "origin_stack", true
+	case strings.HasPrefix(s, "page last allocated via "), strings.HasPrefix(s, "page_owner tracks the page as allocated"):
+		return "alloc", "alloc", true
+	case strings.HasPrefix(s, "page last free ") && strings.HasSuffix(s, ":"):
+		return "free", "free", true
+	case strings.HasSuffix(s, "):") && strings.Contains(s, "kfence-#"):
+		// "Use-after-free read at 0x00000000b2d2b3b5 (in kfence-#79):"
+		return "access", "access", true
+	case (strings.HasPrefix(s, "race at ") || strings.HasPrefix(s, "read to ") || strings.HasPrefix(s, "write to ") ||
+		strings.HasPrefix(s, "read (marked) to ") || strings.HasPrefix(s, "write (marked) to ")) && strings.HasSuffix(s, ":"):
+		return "access", "access", true // KCSAN
+	}
+	return "", "", false
+}
+
+// kernelAccess reads KASAN's "Read of size 8 at addr ffff888012345678 by
+// task kworker/0:1/123" and KFENCE's "Use-after-free read at 0x... (in kfence-#79):".
+func kernelAccess(s string) *report.Access {
+	if op, rest, ok := strings.Cut(s, " of size "); ok {
+		sz, rest, _ := strings.Cut(rest, " at addr ")
+		n, _ := strconv.Atoi(sz)
+		addr, who, _ := strings.Cut(rest, " by ")
+		return &report.Access{Op: op, Size: n, Address: hexAddr(addr), Thread: who}
+	}
+	if head, rest, ok := strings.Cut(s, " at 0x"); ok {
+		op := head
+		if i := strings.LastIndexByte(head, ' '); i >= 0 {
+			op = head[i+1:]
+		}
+		addr, _, _ := strings.Cut(rest, " ")
+		return &report.Access{Op: op, Address: "0x" + addr}
+	}
+	return nil
+}
+
+func hexAddr(s string) string {
+	if s == "" || strings.HasPrefix(s, "0x") {
+		return s
+	}
+	return "0x" + s
+}
+
+func (g *kernelGrammar) setTitle(b *builder, s, role, detail string) {
+	b.closeStack()
+	g.title, g.role, g.detail = s, role, detail
+	g.afterTask = false
+}
+
+func (g *kernelGrammar) addFrame(b *builder, f report.Frame) {
+	f.Context = g.context
+	if b.stack < 0 || g.title != "" {
+		title, role, detail := g.title, g.role, g.detail
+		if title == "" {
+			title, role, detail = b.otherTitle, "other", "other"
+			if title == "" {
+				title = b.rep.Headline
+			}
+		}
+		if detail == "call_trace" {
+			g.stacks++
+			if g.stacks > 1 || !kernelCrash(b.rep.Kind) {
+				role = "other"
+			}
+		}
+		b.openStack(title, role, detail)
+		g.title, b.otherTitle = "", ""
+	}
+	b.appendFrame(f, "", "", "")
+}
+
+// kernelCrash reports whether the report's first call trace is where the
+// bug happened (not a hung task's or a lockdep report's backtrace).
+func kernelCrash(kind string) bool {
+	switch kind {
+	case "hung task", "RCU stall", "stack dump", "page owner", "ref_tracker leak":
+		return false
+	}
+	return !strings.HasPrefix(kind, "possible ")
+}
+
+// ripFrame reads the faulting instruction's line, "RIP: 0010:func+0x1c/0x60
+// [module]" (x86_64), "EIP: func+0x1c/0x60" (i386), "pc : func+0x1c/0x60"
+// (arm64), into a one-frame stack of its own: the exact pc, not a return
+// address. "RIP: 0033:0x7f..." (user space) has no symbol and is skipped.
+func (g *kernelGrammar) ripFrame(b *builder, s string) {
+	rest := s
+	for _, p := range []string{"RIP: ", "EIP: ", "pc : ", "PC is at "} {
+		rest = strings.TrimPrefix(rest, p)
+	}
+	if i := strings.IndexByte(rest, ':'); i == 4 && allHex(rest[:4]) {
+		rest = rest[5:] // the code segment selector
+	}
+	// i386 before 3.x: "0060:[<f8a1c0d5>] EIP is at f+0x95/0x140 [m]" and
+	// "[<f8a1c0d5>] f+0x95/0x140 [m] SS:ESP 0068:f5c3fe7c".
+	if i := strings.Index(rest, " EIP is at "); i > 0 {
+		rest = rest[:i] + " " + rest[i+len(" EIP is at "):]
+	}
+	if i := strings.Index(rest, " SS:ESP "); i > 0 {
+		rest = rest[:i]
+	}
+	f, ok := ParseKernelFrame(rest)
+	if !ok {
+		return
+	}
+	for _, st := range b.rep.Stacks {
+		if st.RoleDetail == "rip" {
+			return // printed again after "---[ end trace" or by "Oops"
+		}
+	}
+	f.Context = g.context
+	closed := b.stack
+	b.closeStack()
+	b.openStack(s, "access", "rip")
+	b.appendFrame(f, "", "", "")
+	b.closeStack()
+	_ = closed
+	g.afterTask = false
+}
+
+// ParseKernelFrame parses one frame as the kernel prints it with %pS /
+// %pB and the forms tools rewrite it into:
+//
+//	dump_stack_lvl+0x48/0x60
+//	? foo_bar+0x1c/0x60 [foo]
+//	foo_bar+0x1c/0x60 [foo 3f2a...]                     (CONFIG_STACKTRACE_BUILD_ID)
+//	[<ffffffff8100a1b2>] dump_stack+0x19/0x1b            (before 4.x)
+//	[<ffffffff8100a1b2>] ? foo+0x1/0x2 [foo]
+//	dump_stack_lvl+0xd9/0x1b0 lib/dump_stack.c:106       (syzbot)
+//	__dump_stack lib/dump_stack.c:88 [inline]            (syzbot, an inlined frame)
+//
+// Leading blanks are ignored. Function and module names are C identifiers
+// (with '.' for compiler clones: "foo.cold", "bar.isra.0").
+func ParseKernelFrame(line string) (report.Frame, bool) {
+	s := strings.TrimLeft(line, " \t")
+	f := report.Frame{Index: -1, Raw: s, Symbolized: report.SymbolizedNone}
+	if strings.HasPrefix(s, "[<") {
+		e := strings.Index(s, ">]")
+		if e < 0 {
+			return report.Frame{}, false
+		}
+		hex := strings.TrimPrefix(s[2:e], "0x")
+		if hex == "" || len(hex) > 16 || !allHex(hex) {
+			return report.Frame{}, false
+		}
+		f.PC, _ = strconv.ParseUint(hex, 16, 64)
+		f.HasPC = true
+		s = strings.TrimLeft(s[e+2:], " ")
+	}
+	if rest, ok := strings.CutPrefix(s, "? "); ok {
+		f.Unreliable = true
+		s = rest
+	}
+	// The symbol: identifier characters and '.'.
+	i := 0
+	for i < len(s) && (isIdent(s[i]) || s[i] == '.' || s[i] == '$') {
+		i++
+	}
+	if i == 0 || isDigit(s[0]) || s[0] == '.' {
+		return report.Frame{}, false
+	}
+	f.Function = s[:i]
+	rest := s[i:]
+	hasOff := false
+	if strings.HasPrefix(rest, "+0x") {
+		j := 3
+		for j < len(rest) && isHex(rest[j]) {
+			j++
+		}
+		if j == 3 || !strings.HasPrefix(rest[j:], "/0x") {
+			return report.Frame{}, false
+		}
+		k := j + 3
+		for k < len(rest) && isHex(rest[k]) {
+			k++
+		}
+		if k == j+3 {
+			return report.Frame{}, false
+		}
+		off, err1 := strconv.ParseUint(rest[3:j], 16, 64)
+		size, err2 := strconv.ParseUint(rest[j+3:k], 16, 64)
+		if err1 != nil || err2 != nil {
+			return report.Frame{}, false
+		}
+		f.SymbolOffset, f.HasSymbolOffset = off, true
+		f.SymbolSize, f.HasSymbolSize = size, true
+		hasOff = true
+		rest = rest[k:]
+	}
+	rest = strings.TrimLeft(rest, " ")
+	// " [module]" or " [module buildid]" at the end.
+	if strings.HasSuffix(rest, "]") {
+		if o := strings.LastIndex(rest, "["); o >= 0 {
+			inner := rest[o+1 : len(rest)-1]
+			if inner == "inline" {
+				f.Inlined = true
+			} else {
+				mod, id, _ := strings.Cut(inner, " ")
+				if mod == "" || !kernelIdent(mod) || (id != "" && !allHex(id)) {
+					return report.Frame{}, false
+				}
+				f.Module, f.BuildID = mod, id
+			}
+			rest = strings.TrimRight(rest[:o], " ")
+			if f.Inlined && strings.HasSuffix(rest, "]") {
+				if o := strings.LastIndex(rest, "["); o >= 0 {
+					mod := rest[o+1 : len(rest)-1]
+					if kernelIdent(mod) {
+						f.Module = mod
+						rest = strings.TrimRight(rest[:o], " ")
+					}
+				}
+			}
+		}
+	}
+	if rest != "" {
+		// A source location appended by syzbot or decode_stacktrace.sh.
+		loc := strings.TrimSuffix(strings.TrimPrefix(rest, "("), ")")
+		file, ln, col := parseLoc(loc)
+		if ln == 0 || strings.ContainsAny(file, " ()") {
+			return report.Frame{}, false
+		}
+		f.File, f.Line, f.Column = file, ln, col
+		f.Symbolized = report.SymbolizedReport
+	}
+	if !hasOff && f.File == "" {
+		return report.Frame{}, false // a bare word is not a frame
+	}
+	if !hasOff && !f.Inlined && !f.HasPC {
+		// "func file:line" without [inline] or an offset: syzbot prints
+		// those only for inlined frames; anything else is prose.
+		return report.Frame{}, false
+	}
+	return f, true
+}
+
+func kernelIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isIdent(s[i]) && s[i] != '-' && s[i] != '.' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// parseKernelShadowRow reads a row of KASAN's "Memory state around the
+// buggy address": " ffff888012345600: fa fb fb[fb]fb" with ">" on the
+// row of the access.
+func parseKernelShadowRow(s string) (report.ShadowRow, bool) {
+	row := report.ShadowRow{Marked: -1}
+	if rest, ok := strings.CutPrefix(s, ">"); ok {
+		row.Current = true
+		s = rest
+	}
+	addr, bytesPart, ok := strings.Cut(s, ": ")
+	if !ok || len(addr) < 8 || !allHex(addr) {
+		return report.ShadowRow{}, false
+	}
+	row.Address = addr
+	for i := 0; i < len(bytesPart); {
+		switch c := bytesPart[i]; {
+		case c == ' ':
+			i++
+		case c == '[':
+			row.Marked = len(row.Bytes)
+			i++
+		case c == ']':
+			i++
+		case i+1 < len(bytesPart) && isHex(c) && isHex(bytesPart[i+1]):
+			row.Bytes = append(row.Bytes, bytesPart[i:i+2])
+			i += 2
+		default:
+			return report.ShadowRow{}, false
+		}
+	}
+	if len(row.Bytes) == 0 || row.Marked >= len(row.Bytes) {
+		return report.ShadowRow{}, false
+	}
+	return row, true
+}
+
+func (g *kernelGrammar) end(b *builder, eof bool) {
+	b.closeStack()
+	if k := b.rep.Kernel; k != nil && *k == (report.KernelInfo{CPU: -1}) {
+		b.rep.Kernel = nil
+	}
+	if eof && !b.ended && (g.ruled || g.cutHere) {
+		b.rep.Truncated = true
+	}
+}
+
+func (g *kernelGrammar) pendingLimit(b *builder) int {
+	if g.afterTask {
+		return 6
+	}
+	return pendingMax
+}

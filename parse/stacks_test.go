@@ -1,0 +1,167 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+	"github.com/sanitrace/sanitrace/report"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
+)
+
+// The reports, stacks and frames in each sample log of the formats other
+// than the shared corpus's, counted by hand from the logs (not from the
+// parser): the parser must find every one.
+var stackCounts = []struct {
+	log                     string
+	reports, stacks, frames int
+}{
+	{"asan_old_platforms.log", 5, 9, 30},
+	{"boost_stacktrace.log", 1, 1, 6},
+	{"boost_stacktrace_pie.log", 1, 1, 6},
+	{"gdb_bt.log", 1, 1, 3},
+	{"gdb_glibc_abort.log", 2, 1, 10},     // glibc's message, then the gdb session
+	{"gdb_session_threads.log", 1, 4, 14}, // bt, bt full, thread apply all bt (2 threads)
+	{"glibc_backtrace_symbols.log", 1, 1, 7},
+	{"glibc_free_invalid.log", 1, 0, 0},
+	{"go_cgo_sigsegv.log", 1, 5, 29},
+	{"go_deadlock.log", 1, 1, 1},
+	{"go_fatal_map.log", 1, 1, 3},
+	{"go_nil_deref.log", 1, 1, 2},
+	{"go_nil_deref_386.log", 1, 1, 2},
+	{"go_panic.log", 1, 3, 6},
+	{"go_race.log", 1, 4, 6},
+	{"kernel_hung_lockdep.log", 2, 4, 28},
+	{"kernel_kasan_uaf.log", 1, 4, 43},
+	{"kernel_kfence_ubsan.log", 2, 4, 26},
+	{"kernel_oops_old.log", 3, 5, 29},
+	{"kernel_ref_tracker.log", 3, 6, 22},
+	{"kernel_warning_gpf.log", 2, 4, 25},
+	{"libfuzzer_deadly_signal.log", 1, 1, 16},
+	{"libfuzzer_exited.log", 1, 1, 13},
+	{"libfuzzer_heap_overflow.log", 1, 2, 22},
+	{"libfuzzer_oom.log", 1, 1, 16},
+	{"libfuzzer_timeout.log", 1, 1, 13},
+	{"rust_panic.log", 1, 1, 16},
+}
+
+func TestStackCounts(t *testing.T) {
+	for _, c := range stackCounts {
+		reps := parseFile(t, filepath.Join("..", "testdata", "reports", c.log))
+		st, fr := 0, 0
+		for _, r := range reps {
+			st += len(r.Stacks)
+			for _, s := range r.Stacks {
+				fr += len(s.Frames)
+			}
+		}
+		if len(reps) != c.reports || st != c.stacks || fr != c.frames {
+			t.Errorf("%s: %d reports, %d stacks, %d frames; want %d, %d, %d", c.log, len(reps), st, fr, c.reports, c.stacks, c.frames)
+		}
+	}
+}
+
+// modelView is what a report means, without where and how its lines were
+// read: what must survive quoting, indenting and markdown around it.
+func modelView(reps []*report.Report) string {
+	var b strings.Builder
+	for _, r := range reps {
+		fmt.Fprintf(&b, "%s|%s|%d|%q|%v|%v|%q\n", r.Tool, r.Kind, r.PID, r.Headline, r.Access, r.Location, r.Summary.Text)
+		for _, s := range r.Stacks {
+			fmt.Fprintf(&b, "  %q %s\n", s.Title, s.Role)
+			for _, f := range s.Frames {
+				fmt.Fprintf(&b, "    %d %x %q %q:%d:%d %q %x %x/%x %v %v %s\n", f.Index, f.PC, f.Function, f.File, f.Line, f.Column,
+					f.Module, f.Offset, f.SymbolOffset, f.SymbolSize, f.Unreliable, f.Inlined, f.Context)
+			}
+		}
+		if r.Shadow != nil {
+			fmt.Fprintf(&b, "  shadow %d rows %d legend\n", len(r.Shadow.Rows), len(r.Shadow.Legend))
+		}
+	}
+	return b.String()
+}
+
+// How people paste logs: quoted in a reply, indented as a markdown code
+// block, fenced inside a bug tracker's comment.
+var pastes = []struct {
+	name string
+	do   func(lines []string) []string
+}{
+	{"quoted", func(ls []string) []string { return mapLines(ls, func(l string) string { return quote(l) }) }},
+	{"indented", func(ls []string) []string { return mapLines(ls, func(l string) string { return "    " + l }) }},
+	{"markdown", func(ls []string) []string {
+		out := []string{"### What happened", "", "Running the nightly job crashes; the log is below.", "", "```text"}
+		out = append(out, ls...)
+		return append(out, "```", "", "Any idea? /cc @maintainers", "")
+	}},
+}
+
+// quote quotes one line as mail clients do: "> " before it, ">" alone for an
+// empty line.
+func quote(l string) string {
+	if l == "" {
+		return ">"
+	}
+	return "> " + l
+}
+
+func mapLines(ls []string, f func(string) string) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = f(l)
+	}
+	return out
+}
+
+// TestPasted: every sample log, and every shared corpus log when present,
+// quoted with "> ", indented by four blanks and fenced in a bug tracker's
+// markdown parses to the same reports as the log itself.
+func TestPasted(t *testing.T) {
+	logs, _ := filepath.Glob(filepath.Join("..", "testdata", "reports", "*.log"))
+	checkPasted(t, logs)
+	t.Run("shared", func(t *testing.T) {
+		dir := sharedtest.Dir(t, "corpus", "cases")
+		more, _ := filepath.Glob(filepath.Join(dir, "*", "*.log"))
+		checkPasted(t, more)
+	})
+}
+
+func checkPasted(t *testing.T, logs []string) {
+	for _, path := range logs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// CRLF logs are pasted as they read.
+		text := strings.ReplaceAll(string(data), "\r\n", "\n")
+		want := modelView(parseAll(t, strings.NewReader(text), path))
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		for _, p := range pastes {
+			pasted := strings.Join(p.do(lines), "\n") + "\n"
+			got := modelView(parseAll(t, bytes.NewReader([]byte(pasted)), path))
+			if got != want {
+				t.Errorf("%s %s: the model differs\n%s", p.name, path, firstDiff(got, want))
+			}
+		}
+	}
+}
+
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n\tgot  %s\n\twant %s", i+1, a, b)
+		}
+	}
+	return ""
+}
