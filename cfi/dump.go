@@ -434,17 +434,17 @@ func (d *dumper) insnText(in insn, c *CIE, loc uint64, ps int) string {
 		if in.bad != "" {
 			return fmt.Sprintf("DW_CFA_def_cfa_expression: <corrupt len %d>", in.u)
 		}
-		return fmt.Sprintf("DW_CFA_def_cfa_expression (%s)", d.expr(in.expr))
+		return fmt.Sprintf("DW_CFA_def_cfa_expression (%s)", d.expr(in.exprOff, len(in.expr), 0))
 	case cfaExpression:
 		if in.bad != "" {
 			return fmt.Sprintf("DW_CFA_expression: <corrupt len %d>", in.u)
 		}
-		return fmt.Sprintf("DW_CFA_expression: %s (%s)", reg, d.expr(in.expr))
+		return fmt.Sprintf("DW_CFA_expression: %s (%s)", reg, d.expr(in.exprOff, len(in.expr), 0))
 	case cfaValExpression:
 		if in.bad != "" {
 			return fmt.Sprintf("DW_CFA_val_expression: <corrupt len %d>", in.u)
 		}
-		return fmt.Sprintf("DW_CFA_val_expression: %s (%s)", reg, d.expr(in.expr))
+		return fmt.Sprintf("DW_CFA_val_expression: %s (%s)", reg, d.expr(in.exprOff, len(in.expr), 0))
 	case cfaOffsetExtendedSf:
 		return fmt.Sprintf("DW_CFA_offset_extended_sf: %s at cfa%+d", reg, in.s*da)
 	case cfaValOffsetSf:

@@ -17,14 +17,38 @@ var opNames = map[uint8]string{
 	opLt: "DW_OP_lt", opNe: "DW_OP_ne", opNop: "DW_OP_nop",
 	opPushObjectAddr: "DW_OP_push_object_address", opFormTLSAddress: "DW_OP_form_tls_address",
 	opCallFrameCFA: "DW_OP_call_frame_cfa", opStackValue: "DW_OP_stack_value",
-	opGNUPushTLSAddr: "DW_OP_GNU_push_tls_address", opGNUUninit: "DW_OP_GNU_uninit",
+	opGNUPushTLSAddr: "DW_OP_GNU_push_tls_address or DW_OP_HP_unknown", opGNUUninit: "DW_OP_GNU_uninit",
+	// Vendor operations readelf names without reading their operands.
+	0xe1: "DW_OP_HP_is_value", 0xe2: "DW_OP_HP_fltconst4", 0xe3: "DW_OP_HP_fltconst8",
+	0xe4: "DW_OP_HP_mod_range", 0xe5: "DW_OP_HP_unmod_range", 0xe6: "DW_OP_HP_tls",
+	0xf8: "DW_OP_PGI_omp_thread_num",
+}
+
+// opRefNames are the operations readelf prints as "NAME <0xULEB>".
+var opRefNames = map[uint8]string{
+	0xa1: "DW_OP_addrx", 0xa8: "DW_OP_convert", 0xa9: "DW_OP_reinterpret",
+	0xf7: "DW_OP_GNU_convert", 0xf9: "DW_OP_GNU_reinterpret",
+	0xfb: "DW_OP_GNU_addr_index", 0xfc: "DW_OP_GNU_const_index",
+}
+
+// opNotInCFI are the operations readelf refuses in frame information: it
+// names them and stops decoding the expression.
+var opNotInCFI = map[uint8]string{
+	opCallRef: "DW_OP_call_ref", 0xa0: "DW_OP_implicit_pointer",
+	0xf2: "DW_OP_GNU_implicit_pointer", 0xfd: "DW_OP_GNU_variable_value",
 }
 
 // expr spells a DWARF expression as readelf's decode_location_expression
 // does: operations separated by "; ".
-func (d *dumper) expr(b []byte) string {
+func (d *dumper) expr(base, n int, depth int) string {
 	var sb strings.Builder
-	r := newReader("DWARF expression", b, 0, d.sec.bo)
+	if depth > 8 {
+		// Entry values nest expressions; readelf recurses without bound.
+		return "(nested too deep)"
+	}
+	// The expression is read in place: DW_OP_GNU_encoded_addr's pcrel
+	// pointers need its section offset.
+	r := newReader(d.sec.name, d.sec.data[:base+n], base, d.sec.bo)
 	as := d.sec.addrSize
 	for r.Left() > 0 {
 		op := r.U8()
@@ -87,6 +111,57 @@ func (d *dumper) expr(b []byte) string {
 			fmt.Fprintf(&sb, "DW_OP_call2: <0x%x>", r.U16())
 		case op == opCall4:
 			fmt.Fprintf(&sb, "DW_OP_call4: <0x%x>", r.U32())
+		case opRefNames[op] != "":
+			fmt.Fprintf(&sb, "%s <0x%x>", opRefNames[op], r.Uleb())
+		case opNotInCFI[op] != "":
+			fmt.Fprintf(&sb, "(%s in frame info)", opNotInCFI[op])
+			return sb.String()
+		case op == opImplicitValue:
+			n := r.Uleb()
+			sb.WriteString("DW_OP_implicit_value")
+			d.block(&sb, r, n)
+		case op == 0xa3 || op == 0xf3: // DW_OP_entry_value, DW_OP_GNU_entry_value
+			name := "DW_OP_entry_value"
+			if op == 0xf3 {
+				name = "DW_OP_GNU_entry_value"
+			}
+			n := r.Uleb()
+			if n > uint64(r.Left()) {
+				n = uint64(r.Left())
+			}
+			at := r.Pos()
+			r.Skip(int(n))
+			fmt.Fprintf(&sb, "%s: (%s)", name, d.expr(at, int(n), depth+1))
+		case op == 0xa4 || op == 0xf4: // DW_OP_const_type
+			name := "DW_OP_const_type"
+			if op == 0xf4 {
+				name = "DW_OP_GNU_const_type"
+			}
+			typ := r.Uleb()
+			n := uint64(r.U8())
+			fmt.Fprintf(&sb, "%s: <0x%x> ", name, typ)
+			d.block(&sb, r, n)
+		case op == 0xa5 || op == 0xf5: // DW_OP_regval_type
+			name := "DW_OP_regval_type"
+			if op == 0xf5 {
+				name = "DW_OP_GNU_regval_type"
+			}
+			reg := r.Uleb()
+			typ := r.Uleb()
+			fmt.Fprintf(&sb, "%s: %d (%s) <0x%x>", name, reg, d.names.name(reg), typ)
+		case op == 0xa6 || op == 0xf6: // DW_OP_deref_type
+			name := "DW_OP_deref_type"
+			if op == 0xf6 {
+				name = "DW_OP_GNU_deref_type"
+			}
+			size := r.U8()
+			fmt.Fprintf(&sb, "%s: %d <0x%x>", name, size, r.Uleb())
+		case op == 0xf1: // DW_OP_GNU_encoded_addr
+			enc := r.U8()
+			v, _ := d.sec.readEncoded(r, enc, d.sec.addrSize)
+			fmt.Fprintf(&sb, "DW_OP_GNU_encoded_addr: fmt:%02x addr:%s", enc, hex(v, d.sec.addrSize))
+		case op == 0xfa: // DW_OP_GNU_parameter_ref
+			fmt.Fprintf(&sb, "DW_OP_GNU_parameter_ref: <0x%x>", r.U32())
 		case op == opBitPiece:
 			s := r.Uleb()
 			o := r.Uleb()
@@ -106,4 +181,15 @@ func (d *dumper) expr(b []byte) string {
 		}
 	}
 	return sb.String()
+}
+
+// block prints n bytes as readelf's display_block does.
+func (d *dumper) block(sb *strings.Builder, r *reader, n uint64) {
+	if n > uint64(r.Left()) {
+		n = uint64(r.Left())
+	}
+	fmt.Fprintf(sb, " %d byte block: ", n)
+	for _, c := range r.Bytes(int(n)) {
+		fmt.Fprintf(sb, "%x ", c)
+	}
 }

@@ -41,13 +41,14 @@ const (
 
 // insn is one decoded call frame instruction with its operands as stored.
 type insn struct {
-	op   uint8  // opcode; 0x40/0x80/0xc0 for the primary ones
-	reg  uint64 // register operand
-	reg2 uint64 // second register (DW_CFA_register)
-	u    uint64 // unsigned operand (offset, delta, size, address)
-	s    int64  // signed operand (the _sf forms)
-	expr []byte // expression block
-	bad  string // a non-fatal defect that readelf prints in place of the instruction
+	op      uint8  // opcode; 0x40/0x80/0xc0 for the primary ones
+	reg     uint64 // register operand
+	reg2    uint64 // second register (DW_CFA_register)
+	u       uint64 // unsigned operand (offset, delta, size, address)
+	s       int64  // signed operand (the _sf forms)
+	expr    []byte // expression block
+	exprOff int    // its section offset
+	bad     string // a non-fatal defect that readelf prints in place of the instruction
 }
 
 // decoder walks an instruction stream.
@@ -111,6 +112,7 @@ func (d *decoder) next() (insn, error) {
 			return in, nil
 		}
 		in.u = n
+		in.exprOff = r.Pos()
 		in.expr = r.Bytes(int(n))
 	case cfaExpression, cfaValExpression:
 		in.reg = r.Uleb()
@@ -122,6 +124,7 @@ func (d *decoder) next() (insn, error) {
 			return in, nil
 		}
 		in.u = n
+		in.exprOff = r.Pos()
 		in.expr = r.Bytes(int(n))
 	case cfaOffsetExtendedSf, cfaValOffsetSf, cfaDefCFASf:
 		in.reg = r.Uleb()

@@ -1,6 +1,7 @@
 package cfi
 
 import (
+	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -76,7 +77,7 @@ type Memory interface {
 // address column's rule is DW_CFA_undefined (glibc's _start and clone3).
 var ErrOutermost = errors.New("return address undefined: outermost frame")
 
-// Step rolls regs back one frame: it finds the row for the frame's pc (pc-1
+// Step rolls regs back one frame (x86-64 only): it finds the row for the frame's pc (pc-1
 // when regs.ReturnPC), computes the CFA and recovers every register of the
 // caller, the return address becoming the caller's rip and the CFA its rsp.
 // bias is the module's load bias (runtime pc - link-time pc). Registers the
@@ -102,6 +103,11 @@ func (t *Table) Step(regs Regs, bias uint64, mem Memory) (Regs, error) {
 
 // StepRow is Step with the row already found.
 func (t *Table) StepRow(row *Row, regs Regs, mem Memory) (Regs, error) {
+	if t.machine != elf.EM_X86_64 && t.machine != elf.EM_NONE {
+		// Regs holds x86-64's registers: rsp is the CFA's, rip the return
+		// address's. Other machines' tables are for dumping only.
+		return Regs{}, fmt.Errorf("unwinding %v code is not supported", t.machine)
+	}
 	bo := binary.ByteOrder(binary.LittleEndian)
 	if len(t.secs) > 0 {
 		bo = t.secs[0].bo

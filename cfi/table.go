@@ -23,6 +23,7 @@ type Table struct {
 	hdr      *ehHdr
 	errs     []error
 	addrSize int
+	machine  elf.Machine
 }
 
 // Errors returns one error per CFI entry (or section) that could not be
@@ -32,7 +33,7 @@ func (t *Table) Errors() []error { return t.errs }
 // Load reads the CFI of f, and the .debug_frame of its separate debug file
 // debug (which may be nil) when f has none.
 func Load(f *elf.File, debug *elf.File) (*Table, error) {
-	t := &Table{ehByOff: map[uint64]*FDE{}, addrSize: 8}
+	t := &Table{ehByOff: map[uint64]*FDE{}, addrSize: 8, machine: f.Machine}
 	if f.Class == elf.ELFCLASS32 {
 		t.addrSize = 4
 	}

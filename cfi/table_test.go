@@ -174,3 +174,99 @@ func TestEvalExpr(t *testing.T) {
 		t.Errorf("loop: %v", err)
 	}
 }
+
+// TestDebugFile: a stripped binary built without .eh_frame for its own
+// code finds that code's FDEs in its separate debug file's .debug_frame,
+// the same ones the unstripped binary has.
+func TestDebugFile(t *testing.T) {
+	open := func(p string) *elf.File {
+		f, err := elf.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	full, err := Load(open("../testdata/elf/cfi/c-debugframe"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stripped, err := Load(open("../testdata/elf/cfi/c-debugframe-stripped"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := Load(open("../testdata/elf/cfi/c-debugframe-stripped"), open("../testdata/elf/cfi/c-debugframe.debug"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(split.Errors()) > 0 {
+		t.Fatal(split.Errors())
+	}
+	var fromDebugFrame int
+	for _, f := range full.fdes {
+		if f.Section() != ".debug_frame" {
+			continue
+		}
+		fromDebugFrame++
+		if _, ok := stripped.FDEFor(f.Begin); ok {
+			t.Errorf("stripped binary alone covers %#x", f.Begin)
+		}
+		got, ok := split.FDEFor(f.Begin)
+		if !ok || got.Begin != f.Begin || got.End != f.End || got.Section() != ".debug_frame" {
+			t.Errorf("with its debug file, FDEFor(%#x) = %v, %v; want [%#x, %#x) from .debug_frame", f.Begin, got, ok, f.Begin, f.End)
+			continue
+		}
+		want, _ := f.RowAt(f.End - 1)
+		row, err := split.RowAt(f.End - 1)
+		if err != nil || cfaString(row.CFA, regNamesX8664[:]) != cfaString(want.CFA, regNamesX8664[:]) {
+			t.Errorf("RowAt(%#x) = %v, %v; want CFA %s", f.End-1, row, err, cfaString(want.CFA, regNamesX8664[:]))
+		}
+	}
+	if fromDebugFrame < 3 {
+		t.Fatalf("only %d .debug_frame FDEs in c-debugframe", fromDebugFrame)
+	}
+}
+
+// TestStepRules: every kind of register rule, through a synthetic FDE.
+func TestStepRules(t *testing.T) {
+	fde := []byte{
+		0x0c, 0x06, 0x10, // DW_CFA_def_cfa rbp, 16
+		0x83, 0x02, // DW_CFA_offset rbx, cfa-16
+		0x14, 0x0c, 0x03, // DW_CFA_val_offset r12, cfa-24
+		0x09, 0x0d, 0x00, // DW_CFA_register r13 in rax
+		0x08, 0x0e, // DW_CFA_same_value r14
+		0x07, 0x0f, // DW_CFA_undefined r15
+		0x10, 0x01, 0x02, 0x38, 0x1c, // DW_CFA_expression rdx: cfa 8 minus
+		0x16, 0x02, 0x04, 0x76, 0x00, 0x31, 0x22, // DW_CFA_val_expression rcx: breg6 0, lit1, plus
+	}
+	tab := tableOf(rawSection(ehFrame(t0CIE, fde), true))
+	tab.machine = elf.EM_X86_64
+	var regs Regs
+	for n := uint64(0); n < NumRegs; n++ {
+		regs.Set(n, 0x100+n)
+	}
+	regs.Set(RegRIP, 0x2000)
+	regs.Set(RegRBP, 0x7000)
+	cfa := uint64(0x7010)
+	mem := mapMem{cfa - 8: 0x4444, cfa - 16: 0xbbbb}
+	caller, err := tab.Step(regs, 0, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint64]uint64{
+		RegRIP: 0x4444, RegRSP: cfa, RegRBX: 0xbbbb, 12: cfa - 24, 13: 0x100, 14: 0x10e,
+		RegRDX: 0x4444, RegRCX: 0x7001, RegRSI: 0x104, RegRBP: 0x7000,
+	}
+	for reg, w := range want {
+		if got, ok := caller.Get(reg); !ok || got != w {
+			t.Errorf("caller %s = %#x (known %v), want %#x", RegName(reg), got, ok, w)
+		}
+	}
+	if _, ok := caller.Get(15); ok {
+		t.Error("r15 (undefined) is known")
+	}
+	tab.machine = elf.EM_386
+	if _, err := tab.Step(regs, 0, mem); err == nil {
+		t.Error("Step on i386 CFI: no error")
+	}
+}
