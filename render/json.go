@@ -120,6 +120,8 @@ type JSONFrame struct {
 	SymbolSize   *string `json:"symbol_size,omitempty"`
 	Unreliable   bool    `json:"unreliable,omitempty"`
 	Context      string  `json:"context,omitempty"`
+	// Problem says why a frame was not resolved although it could look so.
+	Problem string `json:"problem,omitempty"`
 }
 
 // JSONShadow is ASan's shadow-byte dump with its legend.
@@ -304,7 +306,7 @@ func toJSONFrame(f report.Frame) JSONFrame {
 		jf.SymbolOffset = hexPtr(f.SymbolOffset)
 		jf.SymbolSize = hexPtr(f.SymbolSize)
 	}
-	jf.Unreliable, jf.Context = f.Unreliable, f.Context
+	jf.Unreliable, jf.Context, jf.Problem = f.Unreliable, f.Context, f.Problem
 	switch jf.Symbolized {
 	case report.SymbolizedReport, report.SymbolizedSanitrace, report.SymbolizedNone:
 	default:

@@ -149,6 +149,9 @@ type Frame struct {
 	// "SOFTIRQ", "NMI", "TASK", ... from the <IRQ>/</IRQ> markers around
 	// it; "" outside such markers and for other formats.
 	Context string `json:",omitempty"`
+	// Problem says why a frame that looked resolvable was left as printed
+	// (a kernel symbol whose size differs from the log's: another build).
+	Problem string `json:",omitempty"`
 }
 
 // Shadow is ASan's "Shadow bytes around the buggy address" block.

@@ -45,6 +45,12 @@ type Options struct {
 	// Warn receives one message per unusable module per run, of the form
 	// "<module as printed>: <reason>". nil discards them.
 	Warn func(msg string)
+
+	// Vmlinux and ModulesDir resolve Linux kernel frames (kernel.go):
+	// the kernel image with its symbols and DWARF, and a tree searched
+	// for a module's NAME.ko.
+	Vmlinux    string
+	ModulesDir string
 }
 
 // lookup is what the runtime asks llvm-symbolizer for: inline chains,
@@ -75,6 +81,9 @@ type Resolver struct {
 	// splitWarned counts, per module path, the split DWARF errors already
 	// warned about.
 	splitWarned map[string]int
+
+	kimages map[string]*kernelImage // kernel images by module name ("" = vmlinux)
+	warned  map[string]bool         // warnOnce's keys
 }
 
 type moduleKey struct {
@@ -102,6 +111,8 @@ func New(opts Options) *Resolver {
 		logPaths: make(map[string]string),
 
 		splitWarned: make(map[string]int),
+		kimages:     make(map[string]*kernelImage),
+		warned:      make(map[string]bool),
 	}
 }
 
@@ -111,6 +122,13 @@ func (r *Resolver) Close() error {
 	for _, m := range r.objects {
 		if m.obj != nil {
 			if err := m.obj.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	for _, img := range r.kimages {
+		if img.obj != nil {
+			if err := img.obj.Close(); err != nil && first == nil {
 				first = err
 			}
 		}
@@ -128,6 +146,7 @@ type job struct {
 // Report symbolizes the frames of rep that the log left unsymbolized,
 // in place: one SymbolizeMany per module for the whole report.
 func (r *Resolver) Report(rep *report.Report) {
+	r.kernel(rep)
 	ctx := r.context(rep)
 	r.globals(rep, ctx)
 	batches := make(map[*module][]job)

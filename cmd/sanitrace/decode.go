@@ -29,6 +29,8 @@ type decodeFlags struct {
 	exitZero      bool
 	obj           string
 	base          string
+	vmlinux       string
+	modulesDir    string
 }
 
 func newDecodeCmd() *cobra.Command {
@@ -68,6 +70,8 @@ are still processed).`,
 	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 even when reports were found")
 	f.StringVar(&fl.obj, "obj", "", "ELF binary for frames whose log names no module (libwebsockets ~m#/~b# records)")
 	f.StringVar(&fl.base, "base", "", "load address (hex) of --obj, subtracted from those pcs first (PIE executables, shared libraries)")
+	f.StringVar(&fl.vmlinux, "vmlinux", "", "kernel image (with symbols and DWARF) that kernel frames (func+0x1c/0x60) resolve against")
+	f.StringVar(&fl.modulesDir, "modules-dir", "", "directory searched for a kernel module's NAME.ko")
 	return cmd
 }
 
@@ -120,6 +124,8 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 			Open:                 resolve.EngineOpener(&symbolize.Options{DebugFileDirectories: debugDirs}),
 			Static:               static,
 			Warn:                 func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
+			Vmlinux:              fl.vmlinux,
+			ModulesDir:           fl.modulesDir,
 		})
 		defer res.Close()
 	}

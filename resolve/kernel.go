@@ -1,0 +1,238 @@
+package resolve
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// Kernel frames ("func+0x1c/0x60 [module]") name a symbol, not an address:
+// they are resolved as the kernel's decode_stacktrace.sh and faddr2line do.
+// The symbol is looked up by name in vmlinux (--vmlinux) or in the
+// module's .ko (found by name under --modules-dir, '-' and '_' alike),
+// the one whose size is the printed size is taken, and symbol address +
+// offset is symbolized with its inline chain. A symbol whose size differs
+// from the log's is a different build: the frame is left as printed and
+// marked (Frame.Problem), never resolved against the wrong code. A build
+// id printed by the log (the "CPU:" line's for vmlinux, "[mod id]" for a
+// module) must match the file's.
+
+// kernelImage is one opened vmlinux or module.
+type kernelImage struct {
+	path    string
+	obj     Object
+	syms    map[string][]elf.Symbol // function symbols by name
+	buildID string
+	err     error
+}
+
+// kernel frames of rep are resolved in place; it reports whether any was.
+func (r *Resolver) kernel(rep *report.Report) {
+	if rep.Tool != "Kernel" || (r.opts.Vmlinux == "" && r.opts.ModulesDir == "") {
+		return
+	}
+	for si := range rep.Stacks {
+		st := &rep.Stacks[si]
+		answers := make(map[[2]int][]symbolize.Frame)
+		for fi := range st.Frames {
+			f := &st.Frames[fi]
+			if f.File != "" || f.Function == "" || !f.HasSymbolOffset || !f.HasSymbolSize {
+				continue
+			}
+			img := r.kernelImage(f.Module, rep)
+			if img == nil || img.obj == nil {
+				continue
+			}
+			if f.BuildID != "" && img.buildID != "" && !strings.EqualFold(f.BuildID, img.buildID) {
+				f.Problem = fmt.Sprintf("build id %s in the log, %s in %s", f.BuildID, img.buildID, img.path)
+				continue
+			}
+			sym, problem := pickSymbol(img, f)
+			if problem != "" {
+				f.Problem = problem
+				r.warnOnce("kernel:"+img.path+":"+f.Function, fmt.Sprintf("%s: %s", f.Raw, problem))
+				continue
+			}
+			addr := sym.Value + f.SymbolOffset
+			res := img.obj.SymbolizeMany([]uint64{addr}, lookup)
+			if len(res) == 1 && known(res[0]) {
+				answers[[2]int{si, fi}] = res[0]
+			}
+		}
+		if len(answers) > 0 {
+			expandStack(st, si, answers)
+		}
+	}
+}
+
+// pickSymbol finds the function symbol f names whose size is the one the
+// log printed.
+func pickSymbol(img *kernelImage, f *report.Frame) (elf.Symbol, string) {
+	cands := img.syms[f.Function]
+	if len(cands) == 0 {
+		return elf.Symbol{}, fmt.Sprintf("no function %s in %s", f.Function, img.path)
+	}
+	for _, s := range cands {
+		if s.Size == f.SymbolSize {
+			if f.SymbolOffset >= s.Size {
+				return elf.Symbol{}, fmt.Sprintf("offset 0x%x is past the end of %s (0x%x bytes)", f.SymbolOffset, f.Function, s.Size)
+			}
+			return s, ""
+		}
+	}
+	return elf.Symbol{}, fmt.Sprintf("size mismatch: %s is 0x%x bytes in %s, 0x%x in the log (another build?); not resolved",
+		f.Function, cands[0].Size, img.path, f.SymbolSize)
+}
+
+// kernelImage opens vmlinux (module "") or the named module once per run.
+func (r *Resolver) kernelImage(module string, rep *report.Report) *kernelImage {
+	if img, ok := r.kimages[module]; ok {
+		return img
+	}
+	img := &kernelImage{}
+	r.kimages[module] = img
+	var path string
+	switch {
+	case module == "" && r.opts.Vmlinux != "":
+		path = r.opts.Vmlinux
+	case module != "" && r.opts.ModulesDir != "":
+		p, err := findKernelModule(r.opts.ModulesDir, module)
+		if err != nil {
+			img.err = err
+			r.warnOnce("kmod:"+module, fmt.Sprintf("%s: %v", module, err))
+			return img
+		}
+		path = p
+	default:
+		return img
+	}
+	img.path = path
+	if err := img.load(); err != nil {
+		img.err = err
+		r.warnOnce("kimg:"+path, fmt.Sprintf("%s: %v", path, err))
+		return img
+	}
+	if module == "" && rep.Kernel != nil && rep.Kernel.BuildID != "" && img.buildID != "" &&
+		!strings.EqualFold(rep.Kernel.BuildID, img.buildID) {
+		img.err = fmt.Errorf("build id %s, the log's kernel is %s", img.buildID, rep.Kernel.BuildID)
+		r.warnOnce("kimg:"+path, fmt.Sprintf("%s: %v: kernel frames left as printed", path, img.err))
+		return img
+	}
+	if r.opts.Open == nil {
+		img.err = errNoOpener
+		return img
+	}
+	obj, err := r.opts.Open(path)
+	if err != nil {
+		r.warnOnce("kimg:"+path, fmt.Sprintf("%s: %v", path, err))
+	}
+	img.obj = obj
+	return img
+}
+
+// errRelocatable: the engine reads DWARF as linked; a .ko's DWARF needs
+// its relocations applied first, which it does not do yet.
+var errRelocatable = errors.New("a relocatable object (a .ko): its DWARF needs relocations the symbolizer does not apply yet; frames left as printed")
+
+// load reads the function symbols and the build id.
+func (img *kernelImage) load() error {
+	f, err := elf.Open(img.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if f.Type == elf.ET_REL {
+		return errRelocatable
+	}
+	syms, err := f.Symbols()
+	if err != nil {
+		return fmt.Errorf("symbol table: %w", err)
+	}
+	img.syms = make(map[string][]elf.Symbol)
+	for _, s := range syms {
+		if t := elf.ST_TYPE(s.Info); t == elf.STT_FUNC || t == elf.STT_NOTYPE && s.Size > 0 {
+			img.syms[s.Name] = append(img.syms[s.Name], s)
+		}
+	}
+	img.buildID = noteBuildID(f)
+	return nil
+}
+
+// noteBuildID reads the GNU build id note, "" when there is none.
+func noteBuildID(f *elf.File) string {
+	for _, sec := range f.Sections {
+		if sec.Type != elf.SHT_NOTE {
+			continue
+		}
+		data, err := sec.Data()
+		if err != nil {
+			continue
+		}
+		for len(data) >= 12 {
+			nsz := binary.LittleEndian.Uint32(data[0:])
+			dsz := binary.LittleEndian.Uint32(data[4:])
+			typ := binary.LittleEndian.Uint32(data[8:])
+			off := 12 + (int(nsz)+3)&^3
+			end := off + (int(dsz)+3)&^3
+			if nsz > 64 || dsz > 1024 || end > len(data) {
+				break
+			}
+			if typ == 3 && bytes.Equal(data[12:12+nsz], []byte("GNU\x00")) {
+				return hex.EncodeToString(data[off : off+int(dsz)])
+			}
+			data = data[end:]
+		}
+	}
+	return ""
+}
+
+// findKernelModule finds NAME.ko (or .ko.xz etc., which are reported) under
+// dir; the kernel prints module names with '_' where the file may have '-'.
+func findKernelModule(dir, name string) (string, error) {
+	want := strings.ReplaceAll(name, "-", "_")
+	var found string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || found != "" {
+			return nil
+		}
+		base := d.Name()
+		stem, ok := strings.CutSuffix(base, ".ko")
+		if !ok {
+			return nil
+		}
+		if strings.ReplaceAll(stem, "-", "_") == want {
+			found = p
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if found == "" {
+		return "", fmt.Errorf("no %s.ko under %s", name, dir)
+	}
+	if _, err := os.Stat(found); err != nil {
+		return "", err
+	}
+	return found, nil
+}
+
+// warnOnce passes msg to Warn the first time key is seen.
+func (r *Resolver) warnOnce(key, msg string) {
+	if r.opts.Warn == nil || r.warned[key] {
+		return
+	}
+	r.warned[key] = true
+	r.opts.Warn(msg)
+}
