@@ -98,6 +98,8 @@ type JSONStack struct {
 	Title  string      `json:"title"`
 	Role   string      `json:"role"`
 	Frames []JSONFrame `json:"frames"`
+	// PossiblyTruncated says why the stack may end early (docs/json.md).
+	PossiblyTruncated string `json:"possibly_truncated,omitempty"`
 }
 
 // JSONFrame is a frame in JSON schema v1; other JSON outputs that carry
@@ -230,7 +232,7 @@ func toJSON(r *report.Report) JSONReport {
 		out.Summary = &s
 	}
 	for _, s := range r.Stacks {
-		js := JSONStack{Title: s.Title, Role: s.Role, Frames: []JSONFrame{}}
+		js := JSONStack{Title: s.Title, Role: s.Role, Frames: []JSONFrame{}, PossiblyTruncated: s.Truncated}
 		if js.Role == "" {
 			js.Role = "other"
 		}

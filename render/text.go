@@ -211,6 +211,9 @@ func (t *Text) stack(s report.Stack) {
 			}
 		}
 	}
+	if s.Truncated != "" {
+		t.line("    " + t.pal.dim.Sprint("(stack possibly truncated: "+s.Truncated+")"))
+	}
 }
 
 // plainText formats frames without colors, for FrameText; frame only

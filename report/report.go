@@ -102,6 +102,10 @@ type Stack struct {
 	// 0x... allocated by main thread:".
 	Location *Location `json:"-"`
 	Frames   []Frame
+	// Truncated says why the stack may have been cut short by the
+	// sanitizers' fast frame-pointer unwinder ("" when there is no sign
+	// of it): set by resolve, which can read the last frame's code and CFI.
+	Truncated string
 }
 
 // Who produced a frame's function and file information.

@@ -149,6 +149,8 @@ func (r *Resolver) Report(rep *report.Report) {
 	r.kernel(rep)
 	ctx := r.context(rep)
 	r.globals(rep, ctx)
+	// Last, once the frames have names: stacks the fast unwinder cut short.
+	defer r.markTruncated(rep, ctx)
 	batches := make(map[*module][]job)
 	var order []*module // deterministic batch order
 	for si := range rep.Stacks {

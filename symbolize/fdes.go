@@ -31,6 +31,47 @@ func (o *Object) FuncStart(addr uint64) (start uint64, ok bool) {
 	return f.Begin, ok
 }
 
+// CFI returns the object's call frame information (read once), nil when
+// it has none.
+func (o *Object) CFI() *cfi.Table {
+	if o == nil {
+		return nil
+	}
+	o.fdeOnce.Do(o.loadFDEs)
+	return o.fdes.table
+}
+
+// CodeAt returns up to n bytes of the binary's loaded image at the
+// link-time address addr (from its PT_LOAD segments), nil when addr is
+// not in one.
+func (o *Object) CodeAt(addr uint64, n int) []byte {
+	if o == nil {
+		return nil
+	}
+	o.filesMu.Lock()
+	defer o.filesMu.Unlock()
+	if len(o.files) == 0 {
+		return nil
+	}
+	bin := o.files[0].Bytes()
+	ef, err := elf.NewFile(bytes.NewReader(bin))
+	if err != nil {
+		return nil
+	}
+	for _, p := range ef.Progs {
+		if p.Type != elf.PT_LOAD || addr < p.Vaddr || addr-p.Vaddr >= p.Filesz {
+			continue
+		}
+		off := p.Off + (addr - p.Vaddr)
+		end := min(off+uint64(n), p.Off+p.Filesz, uint64(len(bin)))
+		if off >= end {
+			return nil
+		}
+		return append([]byte(nil), bin[off:end]...)
+	}
+	return nil
+}
+
 func (o *Object) loadFDEs() {
 	defer func() {
 		if p := recover(); p != nil {
