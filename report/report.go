@@ -105,7 +105,7 @@ type Stack struct {
 	// Truncated says why the stack may have been cut short by the
 	// sanitizers' fast frame-pointer unwinder ("" when there is no sign
 	// of it): set by resolve, which can read the last frame's code and CFI.
-	Truncated string
+	Truncated string `json:"-"`
 }
 
 // Who produced a frame's function and file information.
