@@ -116,6 +116,9 @@ type cuHeader struct {
 	dwo        *dwoSections
 	rangesBase uint64
 	dwoID      uint64 // from a DWARF 5 skeleton or split unit header
+	// sup: a unit of the dwz supplementary file (dwo holds its sections);
+	// its references carry supBit.
+	sup bool
 }
 
 func (h *cuHeader) offSize() int {
@@ -338,6 +341,7 @@ const (
 	valRnglistx                // v is an index into the unit's range-list offsets
 	valBlock                   // a block or expression: n bytes at .debug_info offset v
 	valLoclistx                // v is an index into the unit's location-list offsets
+	valStrSup                  // v is an offset into the dwz supplementary file's .debug_str
 )
 
 type attrVal struct {
@@ -390,20 +394,28 @@ func readAttr(b *dwarfbuf.Reader, form uint32, implicit int64, h *cuHeader) attr
 	case formFlagPresent:
 		return attrVal{kind: valConst, v: 1}
 	case formRef1:
-		return attrVal{kind: valRef, v: h.off + uint64(b.U8())}
+		return h.ref(h.off + uint64(b.U8()))
 	case formRef2:
-		return attrVal{kind: valRef, v: h.off + uint64(b.U16())}
+		return h.ref(h.off + uint64(b.U16()))
 	case formRef4:
-		return attrVal{kind: valRef, v: h.off + uint64(b.U32())}
+		return h.ref(h.off + uint64(b.U32()))
 	case formRef8:
-		return attrVal{kind: valRef, v: h.off + b.U64()}
+		return h.ref(h.off + b.U64())
 	case formRefUdata:
-		return attrVal{kind: valRef, v: h.off + b.Uleb()}
+		return h.ref(h.off + b.Uleb())
 	case formRefAddr:
 		if h.version <= 2 {
-			return attrVal{kind: valRef, v: b.UintN(h.addrSize)}
+			return h.ref(b.UintN(h.addrSize))
 		}
-		return attrVal{kind: valRef, v: b.UintN(h.offSize())}
+		return h.ref(b.UintN(h.offSize()))
+	case formGNURefAlt:
+		return attrVal{kind: valRef, v: supBit | b.UintN(h.offSize())&^supBit}
+	case formRefSup4:
+		return attrVal{kind: valRef, v: supBit | uint64(b.U32())}
+	case formRefSup8:
+		return attrVal{kind: valRef, v: supBit | b.U64()&^supBit}
+	case formGNUStrpAlt, formStrpSup:
+		return attrVal{kind: valStrSup, v: b.UintN(h.offSize())}
 	case formString:
 		start := b.Offset()
 		if b.SkipCString(); b.Err() != nil {
@@ -450,16 +462,20 @@ func readAttr(b *dwarfbuf.Reader, form uint32, implicit int64, h *cuHeader) attr
 		return block(b, uint64(b.U32()))
 	case formBlock, formExprloc:
 		return block(b, b.Uleb())
-	case formRefSig8, formRefSup8:
+	case formRefSig8:
 		b.U64()
-	case formRefSup4:
-		b.U32()
-	case formStrpSup, formGNURefAlt, formGNUStrpAlt:
-		b.UintN(h.offSize())
 	default:
 		b.Fail(fmt.Sprintf("unknown attribute form 0x%x", form))
 	}
 	return attrVal{}
+}
+
+// ref is a reference to the DIE at .debug_info offset off of h's file.
+func (h *cuHeader) ref(off uint64) attrVal {
+	if h.sup {
+		off |= supBit
+	}
+	return attrVal{kind: valRef, v: off}
 }
 
 // dieReader walks the DIEs of one unit.
@@ -527,6 +543,8 @@ func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, don
 func (o *Object) strOf(h *cuHeader, v attrVal) strRef {
 	switch v.kind {
 	case valStr:
+	case valStrSup:
+		return o.supStr(v.v)
 	case valStrx:
 		offs := o.secOf(h).strOffsets
 		n := uint64(h.offSize())

@@ -10,6 +10,12 @@ func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
 	}
 	var h *cuHeader
 	switch {
+	case off&supBit != 0:
+		u := o.unitOfDIE(off)
+		if u == nil {
+			return nil, false
+		}
+		h = &u.h
 	case fi != nil && fi.h != nil && fi.h.dwo != nil:
 		// A split unit's references stay within its .dwo unit.
 		if off < fi.h.dieOff || off >= fi.h.end {
@@ -27,7 +33,7 @@ func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
 	if err != nil {
 		return nil, false
 	}
-	r.seek(off)
+	r.seek(off &^ supBit)
 	_, a, _ := r.next(func(uint32) bool { return true })
 	if a == nil || r.b.Err() != nil {
 		return nil, false
@@ -78,7 +84,7 @@ func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
 			r.declFileImplicit = d.flags&dieDeclFileImplicit != 0
 			if fi != nil && (fi.h == nil || fi.h.dwo == nil) {
 				if _, local := fi.byOff(d.off); !local {
-					r.declUnit = o.units.unitAt(d.off)
+					r.declUnit = o.unitOfDIE(d.off)
 				}
 			}
 		}

@@ -31,6 +31,8 @@ type Object struct {
 	splitErrs splitErrors
 
 	sec         *debugSections // nil without DWARF
+	sup         *supFile       // dwz supplementary file; nil when none or not found
+	supErr      error          // why a named supplementary file could not be used
 	units       unitIndex
 	abbrevCache abbrevCache
 	syms        symtab
@@ -135,7 +137,7 @@ func openMapped(path string, m *dwarfbuf.File, opts *Options) (o *Object, err er
 		}
 	}
 	if hasDWARF(dwarfFile) {
-		if err := o.loadDWARF(dwarfFile, dwarfData); err != nil {
+		if err := o.loadDWARF(dwarfFile, dwarfData, opts); err != nil {
 			o.sec = nil
 			o.units = unitIndex{}
 			return o, fmt.Errorf("symbolize: open %s: %w", o.debugPath, err)
@@ -156,7 +158,7 @@ func hasDWARF(f *elf.File) bool {
 	return false
 }
 
-func (o *Object) loadDWARF(f *elf.File, file *dwarfbuf.File) error {
+func (o *Object) loadDWARF(f *elf.File, file *dwarfbuf.File, opts *Options) error {
 	o.zdebug = f.Section(".debug_info") == nil && f.Section(".zdebug_info") != nil
 	sec, err := readDebugSections(f, file)
 	if err != nil {
@@ -166,7 +168,18 @@ func (o *Object) loadDWARF(f *elf.File, file *dwarfbuf.File) error {
 		return nil
 	}
 	o.sec = sec
+	o.supErr = o.loadSup(f, o.debugPath, opts)
 	return o.buildUnitIndex()
+}
+
+// SupplementaryError says why the dwz supplementary file the DWARF names
+// could not be used (its frames then lack the names and inline calls kept
+// there); nil when there is none or it was read.
+func (o *Object) SupplementaryError() error {
+	if o == nil {
+		return nil
+	}
+	return o.supErr
 }
 
 // Close releases the object. Lookups after Close are not allowed.

@@ -62,6 +62,7 @@ type dwoSections struct {
 	path              string
 	cuIndex           []byte // .debug_cu_index: a package's unit table
 	strBase, infoBase uint64
+	lineStrBase       uint64 // set for a dwz supplementary file only
 }
 
 // extRef turns a string value read from the .dwo (a strRef tagged with the
@@ -76,6 +77,10 @@ func (d *dwoSections) extRef(v uint64) strRef {
 	case strSecInfo:
 		if off < uint64(len(d.info)) {
 			return strRef(strSecExt | (d.infoBase + off))
+		}
+	case strSecLineStr:
+		if off < uint64(len(d.lineStr)) {
+			return strRef(strSecExt | (d.lineStrBase + off))
 		}
 	}
 	return noStr

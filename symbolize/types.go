@@ -16,6 +16,10 @@ type Options struct {
 	// --dwp); "" means <debug file>.dwp, the debug file being the binary
 	// itself unless a separate one was found.
 	DWPPath string
+	// FetchDebuginfo, when set, gets a file by GNU build-id from elsewhere
+	// (a debuginfod server) after the local rules; it is asked for a dwz
+	// supplementary file the debug-file directories do not have.
+	FetchDebuginfo func(id []byte) (string, error)
 }
 
 // FunctionNames selects which name a frame carries, as llvm-symbolizer's

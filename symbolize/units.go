@@ -14,6 +14,10 @@ type unit struct {
 	compDir  string
 	stmtList int64 // DW_AT_stmt_list, -1 when absent
 	lang     int64
+	// partial: a DW_TAG_partial_unit (dwz): shared DIEs reached through
+	// references, never the unit of an address, even though it names a
+	// line table (often the first compilation unit's).
+	partial bool
 
 	linesOnce sync.Once
 	lines     *lineTable
@@ -76,7 +80,7 @@ func (o *Object) buildUnitIndex() error {
 				n++
 			}
 		}
-		if n == 0 {
+		if n == 0 && !u.partial {
 			if lt, err := o.lineTable(u); err == nil {
 				for _, s := range lt.seqs {
 					idx.ranges = append(idx.ranges, unitRange{begin: s.start, end: s.end, unit: ui})
@@ -115,7 +119,7 @@ func (o *Object) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 	if a.tag != tagCompileUnit && a.tag != tagPartialUnit && a.tag != tagSkeletonUnit {
 		return nil, ranges, nil
 	}
-	u := &unit{h: h, stmtList: -1}
+	u := &unit{h: h, stmtList: -1, partial: a.tag == tagPartialUnit}
 	if h.version >= 5 && h.unitType == 4 { // DW_UT_skeleton
 		u.dwo.id, u.dwo.hasID = h.dwoID, true
 	}
@@ -194,8 +198,9 @@ func (o *Object) lineTable(u *unit) (*lineTable, error) {
 			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.h.off)
 			return
 		}
+		sec := o.secOf(&u.h) // the object's, or its dwz supplementary file's
 		u.lines, u.linesErr = decodeLineProgram(lineProgramInput{
-			line: o.sec.line, str: o.sec.str, lineStr: o.sec.lineStr,
+			line: sec.line, str: sec.str, lineStr: sec.lineStr,
 			offset: uint64(u.stmtList), compDir: u.compDir, bo: o.byteOrder,
 		})
 		if u.linesErr != nil {
@@ -204,7 +209,7 @@ func (o *Object) lineTable(u *unit) (*lineTable, error) {
 		if u.lines != nil {
 			// Rows and file names are copied out: the program's bytes
 			// need not stay resident.
-			o.sec.releaseLine(uint64(u.stmtList), uint64(u.stmtList)+u.lines.size)
+			sec.releaseLine(uint64(u.stmtList), uint64(u.stmtList)+u.lines.size)
 		}
 	})
 	return u.lines, u.linesErr

@@ -90,6 +90,18 @@ var faceGoldenFixtures = []faceGoldenFixture{
 	{name: "stl-O2-dw5-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
 	{name: "stl-O3-dw4-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
 	{name: "stl-O3-dw5-static", maxFuncs: 20, maxInl: 12, inlRanges: 16, faces: stlFaces},
+	// dwz: the same gcc 12 programs after `dwz -m` (GNU forms) and `dwz
+	// --dwarf-5 -m` (DW_FORM_*_sup). The llvm face must answer as
+	// llvm-symbolizer does on the programs before dwz (llvm 14 reads no
+	// supplementary file); the GNU face as addr2line on the dwz output,
+	// which it reads, and for the _sup forms, which binutils 2.40 cannot
+	// read, as addr2line on the programs before dwz (docs/differences.md).
+	{name: "dwz/gnu/stl", ref: "dwz/orig/stl", maxFuncs: 30, maxInl: 20, faces: []string{"json"}},
+	{name: "dwz/gnu/stl", maxFuncs: 30, maxInl: 20, faces: []string{"fiCa"}},
+	{name: "dwz/gnu/tmpl", ref: "dwz/orig/tmpl", maxFuncs: 40, maxInl: 30, faces: []string{"json"}},
+	{name: "dwz/gnu/tmpl", maxFuncs: 40, maxInl: 30, faces: []string{"fiCa"}},
+	{name: "dwz/sup/stl", ref: "dwz/orig/stl", maxFuncs: 30, maxInl: 20, faces: []string{"json", "fiCa"}},
+	{name: "dwz/sup/tmpl", ref: "dwz/orig/tmpl", maxFuncs: 40, maxInl: 30, faces: []string{"json", "fiCa"}},
 }
 
 // stlFaces: the stl fixtures are there for addr2line's inline chains, each

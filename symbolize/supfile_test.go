@@ -1,0 +1,242 @@
+package symbolize
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const dwzDir = "../testdata/elf/dwz"
+
+// dwzAddrs returns the middle of every function of the unprocessed build.
+func dwzAddrs(t testing.TB, name string) []uint64 {
+	t.Helper()
+	f, err := elf.Open(filepath.Join(dwzDir, "orig", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, _ := f.Symbols()
+	var out []uint64
+	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 && s.Value != 0 {
+			out = append(out, s.Value+s.Size/2)
+		}
+	}
+	return out
+}
+
+// answers renders the inline chains of addrs in both styles.
+func answers(t testing.TB, o *Object, addrs []uint64) string {
+	t.Helper()
+	var sb strings.Builder
+	for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
+		for _, a := range addrs {
+			fr, err := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fr {
+				sb.WriteString(f.Function + " " + f.File + " " + f.StartFile + "\n")
+			}
+		}
+	}
+	return sb.String()
+}
+
+// relink rewrites, in a copy of bin, the supplementary file's name in
+// .gnu_debugaltlink to name (the same length: the build-id follows it).
+func relink(t *testing.T, bin, name, to string) {
+	t.Helper()
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.NewFile(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Section(".gnu_debugaltlink")
+	old := data[s.Offset : s.Offset+s.Size]
+	i := bytes.IndexByte(old, 0)
+	if i != len(name) {
+		t.Fatalf("new name %q must have the old one's length %d", name, i)
+	}
+	copy(old, name)
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSupplementaryFile: the DIEs and strings dwz moved out are read back,
+// wherever the toolchain's rules find the supplementary file, and the
+// answers equal those for the unprocessed build (both styles); without the
+// file the object says what it looked for.
+func TestSupplementaryFile(t *testing.T) {
+	for _, variant := range []string{"gnu", "sup"} {
+		t.Run(variant, func(t *testing.T) {
+			want := func(name string) string {
+				o, err := Open(filepath.Join(dwzDir, "orig", name), &Options{DebugFileDirectories: []string{}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer o.Close()
+				return answers(t, o, dwzAddrs(t, name))
+			}
+			check := func(t *testing.T, bin string, opts *Options) {
+				t.Helper()
+				o, err := Open(bin, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer o.Close()
+				if err := o.SupplementaryError(); err != nil {
+					t.Fatal(err)
+				}
+				name := filepath.Base(bin)
+				if got := answers(t, o, dwzAddrs(t, name)); got != want(name) {
+					t.Errorf("%s: answers differ from the build before dwz", bin)
+				}
+			}
+			bin := filepath.Join(dwzDir, variant, "tmpl")
+			sup := filepath.Join(dwzDir, variant, "common.debug")
+			t.Run("next to the debug file", func(t *testing.T) {
+				check(t, bin, &Options{DebugFileDirectories: []string{}})
+				check(t, filepath.Join(dwzDir, variant, "stl"), &Options{DebugFileDirectories: []string{}})
+			})
+			t.Run("missing", func(t *testing.T) {
+				dir := t.TempDir()
+				copyTo(t, bin, filepath.Join(dir, "tmpl"))
+				o, err := Open(filepath.Join(dir, "tmpl"), &Options{DebugFileDirectories: []string{}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer o.Close()
+				e := o.SupplementaryError()
+				if e == nil || !strings.Contains(e.Error(), "common.debug") || !strings.Contains(e.Error(), "not found") {
+					t.Fatalf("missing supplementary file: %v", e)
+				}
+				if got := answers(t, o, dwzAddrs(t, "tmpl")); got == want("tmpl") {
+					t.Error("answers without the supplementary file equal the full ones: the test shows nothing")
+				}
+			})
+			t.Run("fetched by build-id", func(t *testing.T) {
+				dir := t.TempDir()
+				copyTo(t, bin, filepath.Join(dir, "bin", "tmpl"))
+				copyTo(t, sup, filepath.Join(dir, "cache", "tmpl")) // named like the binary: the name proves nothing
+				var asked string
+				check(t, filepath.Join(dir, "bin", "tmpl"), &Options{DebugFileDirectories: []string{}, FetchDebuginfo: func(id []byte) (string, error) {
+					asked = hex.EncodeToString(id)
+					return filepath.Join(dir, "cache", "tmpl"), nil
+				}})
+				if asked == "" {
+					t.Error("the fetch hook was not asked")
+				}
+			})
+		})
+	}
+	gnuBin := filepath.Join(dwzDir, "gnu", "tmpl")
+	gnuSup := filepath.Join(dwzDir, "gnu", "common.debug")
+	t.Run("under .dwz of a debug-file directory", func(t *testing.T) {
+		dir := t.TempDir()
+		relink(t, gnuBin, "/d/.dwz/c.db", filepath.Join(dir, "bin", "tmpl"))
+		copyTo(t, gnuSup, filepath.Join(dir, "debug", ".dwz", "c.db"))
+		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{DebugFileDirectories: []string{filepath.Join(dir, "debug")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer o.Close()
+		if err := o.SupplementaryError(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("by build-id", func(t *testing.T) {
+		dir := t.TempDir()
+		copyTo(t, gnuBin, filepath.Join(dir, "bin", "tmpl"))
+		id, err := ReadBuildID(gnuSup)
+		if err != nil || len(id) == 0 {
+			t.Fatalf("supplementary file build-id: %v", err)
+		}
+		copyTo(t, gnuSup, BuildIDPath(filepath.Join(dir, "debug"), id))
+		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{DebugFileDirectories: []string{filepath.Join(dir, "debug")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer o.Close()
+		if err := o.SupplementaryError(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("wrong build-id", func(t *testing.T) {
+		dir := t.TempDir()
+		copyTo(t, gnuBin, filepath.Join(dir, "tmpl"))
+		copyTo(t, filepath.Join(dwzDir, "sup", "common.debug"), filepath.Join(dir, "common.debug"))
+		o, err := Open(filepath.Join(dir, "tmpl"), &Options{DebugFileDirectories: []string{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer o.Close()
+		if o.SupplementaryError() == nil {
+			t.Fatal("a supplementary file with another identity was used")
+		}
+	})
+}
+
+// FuzzSupplementary: a dwz-processed binary (GNU forms or DWARF 5 _sup
+// forms) with a fuzzed supplementary file next to it. The references and
+// strings that point into it must not panic or hang whatever it holds.
+func FuzzSupplementary(f *testing.F) {
+	for _, v := range []string{"gnu", "sup"} {
+		if data, err := os.ReadFile(filepath.Join(dwzDir, v, "common.debug")); err == nil {
+			f.Add(v == "sup", data)
+			f.Add(v == "sup", data[:len(data)/2])
+		}
+	}
+	bins := map[bool][]byte{}
+	for v, name := range map[bool]string{false: "gnu", true: "sup"} {
+		data, err := os.ReadFile(filepath.Join(dwzDir, name, "tmpl"))
+		if err != nil {
+			f.Skipf("dwz fixtures: %v", err)
+		}
+		bins[v] = data
+	}
+	addrs := dwzAddrs(f, "tmpl")
+	if len(addrs) > 24 { // a sample keeps executions fast; they all reach the shared DIEs
+		step := len(addrs) / 24
+		for i := range 24 {
+			addrs[i] = addrs[i*step]
+		}
+		addrs = addrs[:24]
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, sup bool, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, "tmpl"), bins[sup], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "common.debug"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o, err := Open(filepath.Join(dir, "tmpl"), &Options{DebugFileDirectories: []string{}})
+		if o == nil {
+			if err == nil {
+				t.Fatal("nil object without error")
+			}
+			return
+		}
+		defer o.Close()
+		for _, a := range addrs {
+			for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
+				if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style}); len(fr) == 0 {
+					t.Fatal("no frames")
+				}
+			}
+		}
+	})
+}
