@@ -12,8 +12,9 @@ import (
 
 // TestCorpusReadelf is the differential over every ELF file of the shared
 // corpus (cases, cores, the cores' sysroot libraries and debug files, the
-// symbolize sets): both dumps byte-identical to readelf 2.40's, and every
-// FDE's rows evaluated at its first and last byte without error.
+// symbolize sets): both dumps byte-identical to readelf 2.40's, every
+// FDE's rows evaluated at its first and last byte without error, and
+// RowAt equal to the dump's row at every row's location.
 func TestCorpusReadelf(t *testing.T) {
 	root := sharedtest.Dir(t, "corpus")
 	if _, err := exec.LookPath("readelf"); err != nil {
@@ -29,9 +30,10 @@ func TestCorpusReadelf(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no ELF files under %s", root)
 	}
-	fdes := 0
+	fdes, rows := 0, 0
 	for _, p := range files {
 		compareWithReadelf(t, p)
+		rows += checkRowsAgainstDump(t, p)
 		f, err := elf.Open(p)
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
@@ -55,5 +57,5 @@ func TestCorpusReadelf(t *testing.T) {
 		}
 		f.Close()
 	}
-	t.Logf("%d ELF files, %d FDEs", len(files), fdes)
+	t.Logf("%d ELF files, %d FDEs, %d rows checked against the dump", len(files), fdes, rows)
 }

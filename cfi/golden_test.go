@@ -173,3 +173,88 @@ func firstDiff(got, want string) string {
 	}
 	return "same lines, different bytes"
 }
+
+// checkRowsAgainstDump: RowAt at each row's location gives the row the
+// interpreted dump (itself identical to readelf's) prints, for every FDE
+// of f; the last row printed for a location is the one in force there.
+func checkRowsAgainstDump(t *testing.T, path string) int {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tab, err := Load(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := namesFor(f.Machine)
+	byOff := map[string]*FDE{}
+	for _, c := range tab.fdes {
+		byOff[c.sec.name+fmt.Sprintf("0x%x", c.Offset)] = c
+	}
+	checked := 0
+	for _, sec := range DumpJSON(f, path, nil).Sections {
+		for _, e := range sec.Entries {
+			if e.Kind != "FDE" || len(e.Rows) == 0 {
+				continue
+			}
+			last := map[string]jsonRow{}
+			for _, r := range e.Rows {
+				last[r.Loc] = r
+			}
+			for locStr, want := range last {
+				var loc, begin, end uint64
+				fmt.Sscanf(locStr, "0x%x", &loc)
+				fmt.Sscanf(e.PCBegin, "0x%x", &begin)
+				fmt.Sscanf(e.PCEnd, "0x%x", &end)
+				if loc < begin || loc >= end {
+					continue
+				}
+				fde := byOff[sec.Name+e.Offset]
+				if fde == nil {
+					t.Errorf("%s: FDE %s of %s not indexed", path, e.Offset, sec.Name)
+					break
+				}
+				row, err := fde.RowAt(loc)
+				if err != nil {
+					t.Errorf("%s: FDE %s: RowAt(%#x): %v", path, e.Offset, loc, err)
+					continue
+				}
+				if got := cfaString(row.CFA, names); got != want.CFA {
+					t.Errorf("%s: FDE %s at %#x: CFA %s, dump %s", path, e.Offset, loc, got, want.CFA)
+				}
+				for n := uint64(0); n < uint64(len(row.Regs)); n++ {
+					name := names.name(n)
+					if n == row.RA {
+						name = "ra"
+					}
+					w, ok := want.Regs[name]
+					if !ok {
+						continue
+					}
+					if got := ruleString(row.Regs[n], names); got != w {
+						t.Errorf("%s: FDE %s at %#x: %s = %s, dump %s", path, e.Offset, loc, name, got, w)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	return checked
+}
+
+// TestRowAtAgreesWithDump runs checkRowsAgainstDump over the fixtures
+// whose dumps are goldens.
+func TestRowAtAgreesWithDump(t *testing.T) {
+	n := 0
+	for _, fx := range goldenFixtures {
+		if fx == "cfi/every" {
+			continue // its bad registers and mismatched restore_state are dump-only
+		}
+		n += checkRowsAgainstDump(t, filepath.Join("..", "testdata", "elf", fx))
+	}
+	if n < 100 {
+		t.Fatalf("only %d rows checked", n)
+	}
+}
