@@ -159,7 +159,9 @@ func (st *state) apply(in insn, c *CIE) error {
 		if in.bad != "" {
 			return fmt.Errorf("DW_CFA_def_cfa_expression: corrupt length %d", in.u)
 		}
-		st.cfa = CFARule{Expr: in.expr}
+		// Register and offset are kept: a later DW_CFA_def_cfa_register
+		// goes back to them (gcc epilogues do; libgcc and gdb keep them).
+		st.cfa.Expr = in.expr
 	case cfaNop, cfaGNUArgsSize, cfaGNUWindowSave:
 	default:
 		return fmt.Errorf("unexpected call frame instruction 0x%x", in.op)

@@ -270,3 +270,27 @@ func TestStepRules(t *testing.T) {
 		t.Error("Step on i386 CFI: no error")
 	}
 }
+
+// TestCFARegisterAfterExpression: DW_CFA_def_cfa_register after an
+// expression CFA goes back to the register with the offset in force before
+// the expression, as libgcc, gdb and readelf do (gcc's epilogues in
+// libgcrypt rely on it).
+func TestCFARegisterAfterExpression(t *testing.T) {
+	fde := []byte{
+		0x0e, 0x38, // DW_CFA_def_cfa_offset 56
+		0x41,                                     // advance 1
+		0x0f, 0x05, 0x77, 0x98, 0x04, 0x06, 0x96, // DW_CFA_def_cfa_expression breg7 536; deref; nop
+		0x41,       // advance 1
+		0x0d, 0x07, // DW_CFA_def_cfa_register rsp
+	}
+	tab := tableOf(rawSection(ehFrame(t0CIE, fde), true))
+	for pc, want := range map[uint64]string{0x2000: "rsp+56", 0x2001: "exp", 0x2002: "rsp+56"} {
+		row, err := tab.RowAt(pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfaString(row.CFA, regNamesX8664[:]); got != want {
+			t.Errorf("CFA at %#x = %s, want %s", pc, got, want)
+		}
+	}
+}
