@@ -260,3 +260,60 @@ func TestCoreLive(t *testing.T) {
 		})
 	}
 }
+
+// TestCoreKernelLive lets the kernel write the core (ulimit -c, the
+// core_pattern in force) of the same program and compares sanitrace core
+// with gdb's bt of that core: the kernel's note layout, and the code pages
+// it leaves out, read from the mapped files.
+func TestCoreKernelLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program")
+	}
+	for _, tool := range []string{"gcc", "gdb", "sh"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: %v", tool, err)
+		}
+	}
+	pattern, err := os.ReadFile("/proc/sys/kernel/core_pattern")
+	if err != nil || strings.TrimSpace(string(pattern)) != "core" {
+		t.Skipf("core_pattern is %q, not a plain file name in the working directory: the kernel's core cannot be picked up here", strings.TrimSpace(string(pattern)))
+	}
+	src, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "src", "core", "crash.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "crash")
+	if msg, err := exec.Command("gcc", "-g", "-O2", "-pthread", "-ffile-prefix-map="+filepath.Dir(src)+"=/build/ci/core-live", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, msg)
+	}
+	run := exec.Command("sh", "-c", "ulimit -c unlimited && exec ./crash")
+	run.Dir = dir
+	run.Env = []string{"PATH=/usr/bin:/bin", "LANG=C"}
+	run.Run() // it crashes
+	corePath := filepath.Join(dir, "core")
+	if _, err := os.Stat(corePath); err != nil {
+		t.Skipf("the kernel wrote no core (core dumps disabled for this process?): %v", err)
+	}
+	gdb := exec.Command("gdb", "-nx", "-batch", "-q", "-iex", "set debuginfod enabled off",
+		"-ex", "set pagination off", "-ex", "set width 0", "-ex", "set print frame-info location-and-address",
+		"-ex", "set print frame-arguments none", "-ex", "set backtrace past-main on", "-ex", "thread apply all bt",
+		bin, corePath)
+	gdb.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "LANG=C"}
+	outb, err := gdb.CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, outb)
+	}
+	gdbOut := string(outb)
+	if i := strings.Index(gdbOut, "\nThread "); i >= 0 {
+		gdbOut = gdbOut[i+1:]
+	}
+	out, stderr, code := runCLI(t, "", "core", "--format", "json", corePath)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	compareWithGDB(t, parseCoreJSON(t, out), parseGDBBacktrace(t, gdbOut))
+	if t.Failed() {
+		t.Logf("gdb:\n%s\nsanitrace stderr:\n%s", gdbOut, stderr)
+	}
+}
