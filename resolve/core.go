@@ -184,7 +184,9 @@ func openCoreModule(c *core.File, m *coreModule, isExe bool, exePath string, loc
 	}
 	if err != nil {
 		m.rep.Err = err.Error()
-		if idErr == nil || !errors.Is(err, os.ErrNotExist) || looksELF(c, m.rep.Base) {
+		// Not for files that are no ELF image (/dev/zero, a memfd, the
+		// locale archive): nothing to symbolize there.
+		if idErr == nil || looksELF(c, m.rep.Base) {
 			warn(m.rep.Path + ": " + err.Error())
 		}
 		return

@@ -363,6 +363,13 @@ func (r *Resolver) context(rep *report.Report) context {
 // module resolves a printed module name once per run; failures are warned
 // about once.
 func (r *Resolver) module(name, buildID string, ctx context) *module {
+	return r.moduleWarn(name, buildID, ctx, true)
+}
+
+// moduleWarn is module; without warn, a module that cannot be used is
+// neither warned about nor remembered (the truncation check looks at
+// modules whose frames the log already named, which need not be here).
+func (r *Resolver) moduleWarn(name, buildID string, ctx context, warn bool) *module {
 	key := moduleKey{name: name, buildID: strings.ToLower(buildID)}
 	if abs, ok := ctx.siblings[name]; ok && !strings.Contains(name, "/") {
 		key.name = abs
@@ -374,6 +381,9 @@ func (r *Resolver) module(name, buildID string, ctx context) *module {
 		return m
 	}
 	m := r.open(name, buildID, ctx)
+	if !warn && m.obj == nil {
+		return m
+	}
 	r.modules[key] = m
 	if m.err != nil && r.opts.Warn != nil {
 		r.opts.Warn(name + ": " + m.err.Error())

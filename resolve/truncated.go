@@ -69,7 +69,7 @@ func (r *Resolver) markTruncated(rep *report.Report, ctx context) {
 		if last.Function == "" || outermost(last.Function) || !symbolizable(last.Module) {
 			continue
 		}
-		m := r.module(last.Module, last.BuildID, ctx)
+		m := r.moduleWarn(last.Module, last.BuildID, ctx, false)
 		if m.obj == nil {
 			continue
 		}
