@@ -89,8 +89,9 @@ func corePhysical(fs []render.JSONCoreFrame) []render.JSONCoreFrame {
 
 // TestCoreCorpus: every thread of every core in ../shared/corpus/cores
 // unwinds to gdb's physical frames (pc sequence, signal trampoline
-// included, CFAs), each named as gdb names it; code gdb could not name
-// (libstdc++ stripped to .dynsym) is sub_<FDE start>.
+// included, CFAs), each named as gdb names it, with gdb's inline frames;
+// code gdb could not name (libstdc++ stripped to .dynsym) is sub_<FDE
+// start>.
 func TestCoreCorpus(t *testing.T) {
 	root := sharedtest.Dir(t, "corpus", "cores")
 	sysroot := filepath.Join(root, "sysroot")
@@ -144,6 +145,24 @@ func TestCoreCorpus(t *testing.T) {
 				}
 				if th.Error != "" {
 					t.Errorf("thread %d: %s", tt.LWP, th.Error)
+				}
+				// Every frame, inline ones included, but for gdb's tail-call
+				// frames, which no unwinder can see (docs/differences.md).
+				var all []int
+				for i, f := range tt.Frames {
+					if f.Kind != "tailcall" {
+						all = append(all, i)
+					}
+				}
+				if len(all) != len(th.Frames) {
+					t.Errorf("thread %d: %d frames with inline ones, gdb %d (without its tail calls)", tt.LWP, len(th.Frames), len(all))
+				} else {
+					for k, i := range all {
+						g, w := th.Frames[k], tt.Frames[i]
+						if str(g.PC) != w.PC || g.Kind != w.Kind || (w.Function != nil && w.Kind != "sigtramp" && withoutParams(str(g.Function)) != withoutParams(*w.Function)) {
+							t.Errorf("thread %d frame %d: %s %s %q, gdb %s %s %q", tt.LWP, k, str(g.PC), g.Kind, str(g.Function), w.PC, w.Kind, str(w.Function))
+						}
+					}
 				}
 				mine := corePhysical(th.Frames)
 				var want []int
