@@ -45,7 +45,7 @@ func Dump(w io.Writer, f *elf.File, opts DumpOptions) error {
 			fmt.Fprintf(bw, "\nSection '%s' has no debugging data.\n", sh.Name)
 			continue
 		}
-		s, err := sectionFor(f, sh)
+		s, err := sectionFor(f, sh, warn)
 		if err != nil {
 			warn(err)
 			continue
@@ -56,10 +56,13 @@ func Dump(w io.Writer, f *elf.File, opts DumpOptions) error {
 }
 
 // sectionFor loads one frame section of f for the dump.
-func sectionFor(f *elf.File, sh *elf.Section) (*section, error) {
+func sectionFor(f *elf.File, sh *elf.Section, warn func(error)) (*section, error) {
 	data, err := sectionData(sh)
 	if err != nil {
 		return nil, err
+	}
+	if err := applyRelocations(f, sh, data); err != nil {
+		warn(err) // readelf too warns and dumps the section
 	}
 	as := 8
 	if f.Class == elf.ELFCLASS32 {

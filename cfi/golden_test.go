@@ -22,7 +22,7 @@ var goldenFixtures = []string{
 	"cxx-O2-dw5", "cxx-O2-clang-dw4", "rust-legacy-O", "debuglink/prog.debug",
 	"cfi/every", "cfi/ops", "cfi/c-debugframe", "cfi/c-debugframe-O0", "cfi/clang-debugframe",
 	"cfi/c-debugframe-zlib", "cfi/c-debugframe-zstd", "cfi/c-debugframe-zdebug",
-	"cfi/c-debugframe.debug", "cfi/c-debugframe-stripped", "cfi/i386-eh", "cfi/i386-debugframe",
+	"cfi/c-debugframe.debug", "cfi/c-debugframe-stripped", "cfi/i386-eh", "cfi/i386-debugframe", "cfi/prog.o", "cfi/i386.o",
 }
 
 // modes are the two readelf dumps: the flag readelf takes, the golden's

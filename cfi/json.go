@@ -54,7 +54,7 @@ func DumpJSON(f *elf.File, name string, warn func(error)) *JSONFile {
 		if !isFrameSection(sh.Name) || sh.Type == elf.SHT_NOBITS || sh.Size == 0 {
 			continue
 		}
-		s, err := sectionFor(f, sh)
+		s, err := sectionFor(f, sh, warn)
 		if err != nil {
 			warn(err)
 			continue

@@ -93,11 +93,12 @@ func loadSection(f *elf.File, name string, addrSize int) (*section, error) {
 	if err != nil {
 		return nil, err
 	}
+	relocErr := applyRelocations(f, sh, data)
 	s := &section{name: name, addr: sh.Addr, eh: name == ".eh_frame", data: data, bo: f.ByteOrder, addrSize: addrSize}
 	if got := f.Section(".got"); got != nil {
 		s.dataBase = got.Addr
 	}
-	return s, nil
+	return s, relocErr
 }
 
 // sectionData reads a section; debug/elf inflates SHF_COMPRESSED (zlib,
