@@ -180,6 +180,7 @@ func Parse(r io.ReaderAt, size int64) (*File, error) {
 	c := &File{r: r, size: size, files: make(map[string]io.ReaderAt)}
 	var notes [][2]uint64
 	var ph [56]byte
+	truncated, firstTrunc := 0, uint64(0)
 	for i := uint64(0); i < phnum; i++ {
 		if _, err := r.ReadAt(ph[:], int64(phoff+i*phentsize)); err != nil || phoff+i*phentsize > uint64(size) {
 			c.Errors = append(c.Errors, fmt.Errorf("program header %d: beyond the end of the file", i))
@@ -196,19 +197,25 @@ func Parse(r io.ReaderAt, size int64) (*File, error) {
 			if s.filesz > s.memsz {
 				s.filesz = s.memsz
 			}
-			if s.off > uint64(size) || s.filesz > uint64(size)-s.off {
+			if s.filesz > 0 && (s.off > uint64(size) || s.filesz > uint64(size)-s.off) {
 				// A truncated core: the memory past the end is unknown.
 				if s.off > uint64(size) {
 					s.filesz = 0
 				} else {
 					s.filesz = uint64(size) - s.off
 				}
-				c.Errors = append(c.Errors, fmt.Errorf("PT_LOAD at 0x%x: file truncated (segment data past its end)", s.vaddr))
+				if truncated == 0 {
+					firstTrunc = s.vaddr
+				}
+				truncated++
 			}
 			c.segs = append(c.segs, s)
 		case ptNote:
 			notes = append(notes, [2]uint64{s.off, s.filesz})
 		}
+	}
+	if truncated > 0 {
+		c.Errors = append(c.Errors, fmt.Errorf("file truncated: %d PT_LOAD segments, the first at 0x%x, have data past its end (%d bytes); that memory is unknown", truncated, firstTrunc, size))
 	}
 	sort.SliceStable(c.segs, func(i, j int) bool { return c.segs[i].vaddr < c.segs[j].vaddr })
 	c.readNotes(notes)

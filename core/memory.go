@@ -38,7 +38,7 @@ func (c *File) ReadAt(p []byte, addr uint64) (int, error) {
 			return n, err
 		}
 		if m == 0 {
-			return n, fmt.Errorf("0x%x: %w", addr+uint64(n), ErrUnmapped)
+			return n, ErrUnmapped // callers name the address
 		}
 	}
 	return n, nil
@@ -55,7 +55,7 @@ func (c *File) ReadCoreAt(p []byte, addr uint64) (int, error) {
 			return n, err
 		}
 		if m == 0 {
-			return n, fmt.Errorf("0x%x: %w", addr+uint64(n), ErrUnmapped)
+			return n, ErrUnmapped // callers name the address
 		}
 	}
 	return n, nil
