@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -86,7 +87,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModuleCache(env.Open, &symbolize.Options{DebugFileDirectories: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp}, defaultCacheSize),
+		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp}, defaultCacheSize),
 	}
 	defer s.modules.close()
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)

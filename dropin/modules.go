@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -35,7 +36,8 @@ const defaultCacheSize = 64
 // its error is reported once, as llvm-symbolizer does.
 type moduleCache struct {
 	open    Opener
-	opts    *symbolize.Options
+	finder  *debuginfo.Finder  // closed with the cache
+	opts    *symbolize.Options // Finder: finder
 	max     int
 	entries map[string]*list.Element
 	lru     *list.List // of *cacheEntry, most recent first
@@ -46,11 +48,11 @@ type cacheEntry struct {
 	mod  Module // nil when opening failed
 }
 
-func newModuleCache(open Opener, opts *symbolize.Options, max int) *moduleCache {
+func newModuleCache(open Opener, finder *debuginfo.Finder, max int) *moduleCache {
 	if max <= 0 {
 		max = defaultCacheSize
 	}
-	return &moduleCache{open: open, opts: opts, max: max, entries: map[string]*list.Element{}, lru: list.New()}
+	return &moduleCache{open: open, finder: finder, opts: &symbolize.Options{Finder: finder}, max: max, entries: map[string]*list.Element{}, lru: list.New()}
 }
 
 // get returns the module for path. err is non-nil only on the first failed
@@ -103,15 +105,8 @@ func (c *moduleCache) findBuildID(hexID string) (string, error) {
 	if err != nil || len(id) < 2 {
 		return "", &buildIDNotFound{hexID}
 	}
-	dirs := []string{"/usr/lib/debug"}
-	if c.opts != nil && c.opts.DebugFileDirectories != nil {
-		dirs = c.opts.DebugFileDirectories
-	}
-	for _, d := range dirs {
-		p := symbolize.BuildIDPath(d, id)
-		if symbolize.VerifyBuildID(p, id) == nil {
-			return p, nil
-		}
+	if p, ok := c.finder.DebugFileByID(id); ok {
+		return p, nil
 	}
 	return "", &buildIDNotFound{hexID}
 }
@@ -132,6 +127,7 @@ func (c *moduleCache) close() {
 	}
 	c.entries = map[string]*list.Element{}
 	c.lru.Init()
+	c.finder.Close()
 }
 
 // llvmErrorMessage renders an open error the way LLVM's error_code

@@ -5,20 +5,19 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/sanitrace/sanitrace/core"
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // CoreOptions configure Core.
 type CoreOptions struct {
-	BinaryDirs           []string
-	PrefixMaps           []PrefixMap
-	Sysroot              string
-	DebugFileDirectories []string // nil: <sysroot>/usr/lib/debug with a sysroot, else /usr/lib/debug
+	// Finder finds the modules and their debug files; nil means one with
+	// the defaults. Its DebugDirs default to the sysroot's, as gdb's do.
+	Finder *debuginfo.Finder
 	// Exe is the executable the core was dumped from, when it is not
 	// where NT_FILE says (--exe).
 	Exe string
@@ -44,6 +43,7 @@ type coreModule struct {
 	end   uint64
 	bias  uint64 // run-time address - link-time address
 	obj   *symbolize.Object
+	file  *debuginfo.File // the module's file when obj could not be made of it
 	cfi   *moduleCFI
 	mod   *core.Module
 }
@@ -60,13 +60,13 @@ func Core(c *core.File, opts CoreOptions) *core.Report {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	debugDirs := opts.DebugFileDirectories
-	if debugDirs == nil && opts.Sysroot != "" {
-		// As gdb: the debug-file directory is looked up in the sysroot.
-		debugDirs = []string{opts.Sysroot + "/usr/lib/debug"}
+	finder := opts.Finder
+	if finder == nil {
+		finder = &debuginfo.Finder{}
+		defer finder.Close()
 	}
-	symOpts := &symbolize.Options{DebugFileDirectories: debugDirs}
-	loc := newLocator(&Options{BinaryDirs: opts.BinaryDirs, PrefixMaps: opts.PrefixMaps, Sysroot: opts.Sysroot, DebugFileDirectories: debugDirs})
+	symOpts := &symbolize.Options{Finder: finder}
+	loc := &locator{finder: finder}
 
 	rep := &core.Report{Core: c.Path, Command: c.Command, Signal: c.Signal}
 	for _, e := range c.Errors {
@@ -152,6 +152,7 @@ func (m *coreModule) close() {
 	if m.obj != nil {
 		m.obj.Close()
 	}
+	m.file.Close()
 }
 
 // openCoreModule finds m's file, checks its build-id against the core's,
@@ -168,10 +169,13 @@ func openCoreModule(c *core.File, m *coreModule, isExe bool, exePath string, loc
 	if isExe && exePath != "" {
 		path = exePath
 		if want != "" {
-			if info, ierr := readELFInfo(exePath); ierr != nil {
-				err = ierr
-			} else if info.buildID != want {
-				err = fmt.Errorf("--exe %s: build-id mismatch: core has %s, file has %s", exePath, want, orNone(info.buildID))
+			if f, ferr := loc.finder.Open(exePath); ferr != nil {
+				err = ferr
+			} else if got := hex.EncodeToString(f.BuildID); got != want {
+				f.Close()
+				err = fmt.Errorf("--exe %s: build-id mismatch: core has %s, file has %s", exePath, want, orNone(got))
+			} else {
+				loc.finder.Keep(f)
 			}
 		}
 	} else {
@@ -192,20 +196,16 @@ func openCoreModule(c *core.File, m *coreModule, isExe bool, exePath string, loc
 		return
 	}
 	m.rep.Found = path
-	f, err := os.Open(path)
+	f, err := loc.finder.Open(path)
 	if err != nil {
 		m.rep.Err = err.Error()
 		warn(m.rep.Path + ": " + err.Error())
 		return
 	}
+	// The object owns f; the core reads the file's pages it omitted from
+	// the same bytes, until Core closes the objects.
 	c.AttachFile(m.rep.Path, f)
-	ef, err := elf.NewFile(f)
-	if err != nil {
-		m.rep.Err = err.Error()
-		warn(m.rep.Path + ": " + err.Error())
-		return
-	}
-	first, text := loadLayout(ef)
+	first, text := loadLayout(f.ELF)
 	m.bias = m.rep.Base - first
 	if len(text) > 0 {
 		m.mod.Text = m.mod.Text[:0]
@@ -213,17 +213,20 @@ func openCoreModule(c *core.File, m *coreModule, isExe bool, exePath string, loc
 			m.mod.Text = append(m.mod.Text, [2]uint64{t[0] + m.bias, t[1] + m.bias})
 		}
 	}
-	obj, oerr := symbolize.Open(path, symOpts)
+	obj, oerr := symbolize.OpenFile(f, symOpts)
 	if obj != nil {
 		m.obj = obj
-	} else if oerr != nil && !errors.Is(oerr, symbolize.ErrNoDebugInfo) {
+	} else {
+		m.file = f // the unwinder still reads it
+	}
+	if obj == nil && oerr != nil && !errors.Is(oerr, symbolize.ErrNoDebugInfo) {
 		warn(m.rep.Path + ": " + oerr.Error())
 	}
-	debugPath := ""
-	if obj != nil && obj.DebugPath() != path {
-		debugPath = obj.DebugPath()
+	var debug *elf.File
+	if obj != nil && obj.DebugFile() != nil {
+		debug = obj.DebugFile().ELF
 	}
-	t, cerr := openModuleCFI(ef, debugPath, m.bias)
+	t, cerr := openModuleCFI(f.ELF, debug, m.bias)
 	if cerr != nil {
 		warn(fmt.Sprintf("%s: call frame information: %v", m.rep.Path, cerr))
 	}

@@ -4,7 +4,6 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/sanitrace/sanitrace/cfi"
 	"github.com/sanitrace/sanitrace/core"
@@ -18,24 +17,15 @@ type moduleCFI struct {
 }
 
 // openModuleCFI reads the CFI of the ELF file f and, for its
-// .debug_frame, of its separate debug file at debugPath ("" for none).
-// A module without any CFI gives nil and no error.
-func openModuleCFI(f *elf.File, debugPath string, bias uint64) (m *moduleCFI, err error) {
+// .debug_frame, of its separate debug file debug (nil for none). A module
+// without any CFI gives nil and no error.
+func openModuleCFI(f, debug *elf.File, bias uint64) (m *moduleCFI, err error) {
 	defer func() {
 		// debug/elf can panic on adversarial section headers.
 		if p := recover(); p != nil {
 			m, err = nil, fmt.Errorf("corrupt ELF: %v", p)
 		}
 	}()
-	var debug *elf.File
-	if debugPath != "" {
-		if df, derr := os.Open(debugPath); derr == nil {
-			defer df.Close()
-			if ef, eerr := elf.NewFile(df); eerr == nil {
-				debug = ef
-			}
-		}
-	}
 	t, err := cfi.Load(f, debug)
 	if t == nil {
 		return nil, err

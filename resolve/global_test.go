@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
@@ -16,8 +17,8 @@ func TestTSanGlobalLocation(t *testing.T) {
 		0x4088: {Name: "_ZN3app8servicedE", Demangled: "app::served", Start: 0x4080, Size: 16},
 	}}
 	r := New(Options{
-		BinaryDirs: []string{root},
-		Open:       func(string) (Object, error) { return obj, nil },
+		Finder: &debuginfo.Finder{BinaryDirs: []string{root}},
+		Open:   func(string) (Object, error) { return obj, nil },
 	})
 	defer r.Close()
 	for _, tt := range []struct {
@@ -61,7 +62,7 @@ func TestTSanStripsInterceptorPrefix(t *testing.T) {
 	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{
 		0x10: {{Function: "__interceptor_pthread_mutex_lock"}},
 	}}
-	r := New(Options{BinaryDirs: []string{root}, Open: func(string) (Object, error) { return obj, nil }})
+	r := New(Options{Finder: &debuginfo.Finder{BinaryDirs: []string{root}}, Open: func(string) (Object, error) { return obj, nil }})
 	defer r.Close()
 	for _, tool := range []string{"ThreadSanitizer", "AddressSanitizer"} {
 		f := report.Frame{Index: 0, Module: "race", Offset: 0x10, HasOffset: true}

@@ -1,11 +1,13 @@
 package resolve
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -24,10 +26,11 @@ type Opener func(path string) (Object, error)
 
 // Options configure a Resolver.
 type Options struct {
-	BinaryDirs           []string    // searched by base name, then by build-id
-	PrefixMaps           []PrefixMap // applied to module paths
-	Sysroot              string      // prefix for absolute system-library paths
-	DebugFileDirectories []string    // also searched for .build-id/xx/rest binaries
+	// Finder finds the modules on disk (binary directories, prefix maps,
+	// sysroot, debug-file directories, build-ids). nil means a Finder with
+	// the defaults, closed by Close. Open is given the paths it returns:
+	// EngineOpener with the same Finder reads each file once.
+	Finder *debuginfo.Finder
 
 	// Open opens a module; required. An Object returned together with an
 	// error is used (e.g. symbols without its corrupt DWARF) and the error
@@ -53,6 +56,8 @@ type Options struct {
 	ModulesDir string
 }
 
+var errNoOpener = errors.New("no symbolizer configured")
+
 // lookup is what the runtime asks llvm-symbolizer for: inline chains,
 // demangled linkage names.
 var lookup = symbolize.LookupOptions{
@@ -66,8 +71,9 @@ var lookup = symbolize.LookupOptions{
 // Close, so each module is found, opened and read once per run. A Resolver
 // is not safe for concurrent use.
 type Resolver struct {
-	opts Options
-	loc  *locator
+	opts      Options
+	loc       *locator
+	ownFinder bool // loc.finder is the Resolver's own, closed by Close
 
 	static  *staticModule         // Options.Static, nil when none
 	modules map[moduleKey]*module // by name as printed (after base-name expansion)
@@ -102,13 +108,18 @@ type module struct {
 
 // New returns a Resolver; Close it to release the modules.
 func New(opts Options) *Resolver {
+	finder, own := opts.Finder, false
+	if finder == nil {
+		finder, own = &debuginfo.Finder{}, true
+	}
 	return &Resolver{
-		static:   newStaticModule(opts.Static),
-		opts:     opts,
-		loc:      newLocator(&opts),
-		modules:  make(map[moduleKey]*module),
-		objects:  make(map[string]*module),
-		logPaths: make(map[string]string),
+		ownFinder: own,
+		static:    newStaticModule(opts.Static),
+		opts:      opts,
+		loc:       &locator{finder: finder, shipped: opts.Shipped},
+		modules:   make(map[moduleKey]*module),
+		objects:   make(map[string]*module),
+		logPaths:  make(map[string]string),
 
 		splitWarned: make(map[string]int),
 		kimages:     make(map[string]*kernelImage),
@@ -134,6 +145,11 @@ func (r *Resolver) Close() error {
 		}
 	}
 	r.objects, r.modules = nil, nil
+	if r.ownFinder {
+		if err := r.loc.finder.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
 	return first
 }
 

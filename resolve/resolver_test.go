@@ -7,10 +7,28 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
+
+// demoBin is an ELF fixture with a build-id.
+const demoBin = "../testdata/demo/session"
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Skipf("fixture %s missing: %v", from, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // fakeObject answers from a table and records every batch it gets.
 type fakeObject struct {
@@ -58,7 +76,7 @@ func TestReport(t *testing.T) {
 	opens := 0
 	var warnings []string
 	r := New(Options{
-		BinaryDirs: []string{root},
+		Finder: &debuginfo.Finder{BinaryDirs: []string{root}},
 		Open: func(p string) (Object, error) {
 			opens++
 			return obj, nil
@@ -157,8 +175,8 @@ func TestReportThreadSanitizerBaseNames(t *testing.T) {
 	copyFile(t, demoBin, filepath.Join(root, "cases/x/session"))
 	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{0x1292: {{Function: "record", File: "/src/r.c", Line: 9, Column: 53}}}}
 	r := New(Options{
-		PrefixMaps: []PrefixMap{{"/build/ci", root}},
-		Open:       func(string) (Object, error) { return obj, nil },
+		Finder: &debuginfo.Finder{PrefixMaps: []debuginfo.PrefixMap{{From: "/build/ci", To: root}}},
+		Open:   func(string) (Object, error) { return obj, nil },
 	})
 	defer r.Close()
 	f := report.Frame{Index: 0, Module: "session", Offset: 0x1292, HasOffset: true}
@@ -186,9 +204,9 @@ func TestReportOpenError(t *testing.T) {
 	copyFile(t, demoBin, filepath.Join(root, "session"))
 	var warnings []string
 	r := New(Options{
-		BinaryDirs: []string{root},
-		Open:       func(p string) (Object, error) { return nil, fmt.Errorf("open %s: no debug info", p) },
-		Warn:       func(m string) { warnings = append(warnings, m) },
+		Finder: &debuginfo.Finder{BinaryDirs: []string{root}},
+		Open:   func(p string) (Object, error) { return nil, fmt.Errorf("open %s: no debug info", p) },
+		Warn:   func(m string) { warnings = append(warnings, m) },
 	})
 	defer r.Close()
 	rep := &report.Report{Stacks: []report.Stack{{Frames: []report.Frame{frame(0, "/b/session", 1), frame(1, "/b/session", 2)}}}}

@@ -17,7 +17,11 @@ func (l *locator) fromShipped(module, name, buildID, logPath string, ctx context
 	if l.shipped == nil {
 		return located{}, false
 	}
-	for _, m := range appendUnique([]string{name}, module) {
+	names := []string{name}
+	if module != name {
+		names = append(names, module)
+	}
+	for _, m := range names {
 		s, ok := l.shipped(m, buildID, ctx.logName)
 		if !ok || (buildID != "" && strings.ToLower(s.BuildID) != buildID) {
 			continue

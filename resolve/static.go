@@ -1,11 +1,11 @@
 package resolve
 
 import (
-	"debug/elf"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -32,17 +32,26 @@ const staticCacheMax = 1 << 16
 // chains, demangled names.
 var staticLookup = symbolize.LookupOptions{Inlines: true, Demangle: true}
 
-// OpenStatic opens path (symbolize options opts, may be nil) as the module
-// of pcs loaded at base. As with an Opener, a module returned together
-// with an error is usable (e.g. a symbol table without DWARF) and the error
-// is a warning; a nil module means it cannot be used at all.
-func OpenStatic(path string, base uint64, opts *symbolize.Options) (*StaticModule, error) {
-	text, err := executableRanges(path)
+// OpenStatic opens path as the module of pcs loaded at base, its debug
+// files found by finder (nil: the defaults). As with an Opener, a module
+// returned together with an error is usable (e.g. a symbol table without
+// DWARF) and the error is a warning; a nil module means it cannot be used
+// at all.
+func OpenStatic(path string, base uint64, finder *debuginfo.Finder) (*StaticModule, error) {
+	var f *debuginfo.File
+	var err error
+	if finder != nil {
+		f, err = finder.Open(path)
+	} else {
+		f, err = debuginfo.Open(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	obj, err := symbolize.Open(path, opts)
+	text := f.ExecRanges()
+	obj, err := symbolize.OpenFile(f, &symbolize.Options{Finder: finder})
 	if obj == nil {
+		f.Close()
 		if err == nil {
 			err = fmt.Errorf("%s: cannot be opened", path)
 		}
@@ -50,23 +59,6 @@ func OpenStatic(path string, base uint64, opts *symbolize.Options) (*StaticModul
 	}
 	m := &StaticModule{obj: obj, path: path, base: base, text: text, cache: make(map[uint64][]symbolize.Frame)}
 	return m, err
-}
-
-// executableRanges returns the link-time address ranges of the executable
-// PT_LOAD segments of an ELF file.
-func executableRanges(path string) ([][2]uint64, error) {
-	f, err := elf.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var r [][2]uint64
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
-			r = append(r, [2]uint64{p.Vaddr, p.Vaddr + p.Memsz})
-		}
-	}
-	return r, nil
 }
 
 // Path is the file as it was named.

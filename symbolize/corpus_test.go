@@ -153,7 +153,7 @@ func TestCorpusDifferential(t *testing.T) {
 				bin = strings.TrimSuffix(bin, "_so") + ".so"
 			}
 			addrs := readAddresses(t, filepath.Join(dir, "addresses.txt"))
-			obj, err := Open(bin, &Options{DebugFileDirectories: []string{}})
+			obj, err := Open(bin, noDebugDirs())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -45,10 +45,7 @@ type dwpState struct {
 func (o *Object) dwpPackage() (*dwoSections, error) {
 	o.dwpOnce.Do(func() {
 		st := &o.dwp
-		st.path = o.dwpPath
-		if st.path == "" {
-			st.path = o.debugPath + ".dwp"
-		}
+		st.path = o.finder.DWP(o.debugPath)
 		d, err := o.mapDWO(st.path)
 		if err != nil {
 			st.err = err

@@ -103,7 +103,7 @@ func TestFixturesAgainstLLVM(t *testing.T) {
 			if c.reference != "" {
 				ref = fixture(t, c.reference)
 			}
-			obj, err := Open(path, &Options{DebugFileDirectories: []string{}})
+			obj, err := Open(path, noDebugDirs())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func TestDataAgainstLLVM(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			obj, err := Open(path, &Options{DebugFileDirectories: []string{}})
+			obj, err := Open(path, noDebugDirs())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ func openBytes(t *testing.T, dir string, data []byte) (*Object, error) {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return Open(p, &Options{DebugFileDirectories: []string{}})
+	return Open(p, noDebugDirs())
 }
 
 // FuzzOpen: bytes -> ELF -> Object -> a few lookups. Nothing may panic or
@@ -151,7 +151,7 @@ func FuzzSplitDWARF(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		o, err := Open(filepath.Join(dir, "obj"), &Options{DebugFileDirectories: []string{}})
+		o, err := Open(filepath.Join(dir, "obj"), noDebugDirs())
 		if o == nil {
 			if err == nil {
 				t.Fatal("nil object without error")

@@ -17,12 +17,12 @@ func TestOpenMemoryMatchesOpen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			disk, err := Open(path, &Options{DebugFileDirectories: []string{}})
+			disk, err := Open(path, noDebugDirs())
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer disk.Close()
-			mem, err := OpenMemory("archive.tar.gz!/"+name, data, &Options{DebugFileDirectories: []string{}})
+			mem, err := OpenMemory("archive.tar.gz!/"+name, data, noDebugDirs())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,16 +1,14 @@
 package symbolize
 
 import (
-	"bytes"
-	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
 	"sync"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
@@ -21,12 +19,14 @@ type Object struct {
 	buildID   []byte
 	byteOrder binary.ByteOrder
 
-	files   []*dwarfbuf.File // the binary, its debug file and .dwo files, unmapped by Close
-	filesMu sync.Mutex       // .dwo files are added by lookups
-	ext     extStrings       // the strings of .dwo files
-	dwpPath string           // Options.DWPPath
-	dwpOnce sync.Once
-	dwp     dwpState
+	files     []*dwarfbuf.File  // the binary, its debug file and .dwo files, unmapped by Close
+	filesMu   sync.Mutex        // .dwo files are added by lookups
+	ext       extStrings        // the strings of .dwo files
+	debugFile *debuginfo.File   // the separate debug file; nil when none
+	finder    *debuginfo.Finder // where the .dwp and .dwo files are
+	ownFinder bool              // the Finder is the Object's own, closed by Close
+	dwpOnce   sync.Once
+	dwp       dwpState
 	// splitErrs: split units whose DIEs could not be read.
 	splitErrs splitErrors
 
@@ -62,82 +62,97 @@ type Object struct {
 // Open opens the ELF file at path and indexes it: symbol tables and the root
 // DIE of every compilation unit, from the file itself or from its separate
 // debug file (found through .gnu_debuglink or the build-id). opts may be nil.
-func Open(path string, opts *Options) (o *Object, err error) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
-	}
-	defer f.Close()
-	m, err := dwarfbuf.Map(f)
-	if err != nil {
-		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
-	}
-	return openMapped(path, m, opts)
+func Open(path string, opts *Options) (*Object, error) {
+	finder, own := opts.finder()
+	f, err := finder.Open(path)
+	return openOwned(path, f, err, finder, own)
 }
 
 // OpenMemory is Open for an ELF file held in memory, such as a binary read
 // out of a CI artifact that is never written to disk. name labels the object
 // in answers and errors; separate debug files are still searched by build-id
-// in opts.DebugFileDirectories. data must not change while the object is open.
+// in the Finder's debug-file directories. data must not change while the
+// object is open.
 func OpenMemory(name string, data []byte, opts *Options) (*Object, error) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	return openMapped(name, dwarfbuf.Memory(data), opts)
+	finder, own := opts.finder()
+	f, err := debuginfo.OpenMemory(name, data)
+	return openOwned(name, f, err, finder, own)
 }
 
-// openMapped indexes the ELF file whose bytes m holds; m is released when
-// opening fails.
-func openMapped(path string, m *dwarfbuf.File, opts *Options) (o *Object, err error) {
+// openOwned indexes f, just opened (with error err) as name, and closes
+// it when no Object comes of it.
+func openOwned(name string, f *debuginfo.File, err error, finder *debuginfo.Finder, ownFinder bool) (*Object, error) {
+	if err != nil {
+		if ownFinder {
+			finder.Close()
+		}
+		return nil, fmt.Errorf("symbolize: open %s: %w", name, err)
+	}
+	o, err := openFile(f, finder, ownFinder)
+	if o == nil {
+		f.Close()
+	}
+	return o, err
+}
+
+// OpenFile is Open for a file already opened (by a debuginfo.Finder's
+// search, most often). The Object owns f from then on; when OpenFile
+// returns no Object, f stays the caller's.
+func OpenFile(f *debuginfo.File, opts *Options) (*Object, error) {
+	finder, own := opts.finder()
+	return openFile(f, finder, own)
+}
+
+// finder returns the Finder of opts, or a new one the Object owns.
+func (opts *Options) finder() (f *debuginfo.Finder, own bool) {
+	if opts == nil || opts.Finder == nil {
+		return &debuginfo.Finder{}, true
+	}
+	return opts.Finder, false
+}
+
+// openFile indexes the ELF file f; when it fails, f is left open.
+func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *Object, err error) {
+	path := f.Path
 	defer func() {
 		if p := recover(); p != nil {
+			if o != nil && o.debugFile != nil {
+				o.debugFile.Close()
+			}
 			o, err = nil, fmt.Errorf("symbolize: open %s: corrupt ELF or DWARF (decoder panic: %v)", path, p)
 		}
 		if o == nil {
-			m.Close()
+			if ownFinder {
+				finder.Close()
+			}
 		}
 	}()
-	ef, err := elf.NewFile(bytes.NewReader(m.Bytes()))
-	if err != nil {
-		return nil, fmt.Errorf("symbolize: open %s: %w", path, err)
-	}
-	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*dwarfbuf.File{m}, dwpPath: opts.DWPPath}
-	dwarfData := m
-	o.buildID = BuildIDOf(ef)
+	ef := f.ELF
+	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*dwarfbuf.File{f.Mapped()}, finder: finder, ownFinder: ownFinder}
+	dwarfFile := f
+	o.buildID = f.BuildID
 	o.syms, _ = readSymtab(ef)
 
-	dwarfFile := ef
-	if !hasDWARF(ef) {
-		if dpath, derr := findDebugFile(path, ef, o.buildID, opts); derr == nil {
-			df, ferr := os.Open(dpath)
-			if ferr == nil {
-				defer df.Close()
-				dm, merr := dwarfbuf.Map(df)
-				var def *elf.File
-				var eerr error = merr
-				if merr == nil {
-					def, eerr = elf.NewFile(bytes.NewReader(dm.Bytes()))
+	if !f.HasDWARF() {
+		if df, derr := finder.DebugFile(f); derr == nil {
+			if df.HasDWARF() {
+				dwarfFile = df
+				o.debugFile = df
+				o.files = append(o.files, df.Mapped())
+				o.debugPath = df.Path
+				if ds, err := readSymtab(df.ELF); err == nil && len(ds.syms) > 0 {
+					o.debugSyms = &ds
 				}
-				if eerr == nil && hasDWARF(def) {
-					dwarfFile = def
-					dwarfData = dm
-					o.files = append(o.files, dm)
-					o.debugPath = dpath
-					if ds, err := readSymtab(def); err == nil && len(ds.syms) > 0 {
-						o.debugSyms = &ds
-					}
-					// The symbol table stays the binary's own, as in
-					// llvm-symbolizer 14: names come from the debug
-					// file's DWARF.
-				}
+				// The symbol table stays the binary's own, as in
+				// llvm-symbolizer 14: names come from the debug
+				// file's DWARF.
+			} else {
+				df.Close()
 			}
 		}
 	}
-	if hasDWARF(dwarfFile) {
-		if err := o.loadDWARF(dwarfFile, dwarfData, opts); err != nil {
+	if dwarfFile.HasDWARF() {
+		if err := o.loadDWARF(dwarfFile); err != nil {
 			o.sec = nil
 			o.units = unitIndex{}
 			return o, fmt.Errorf("symbolize: open %s: %w", o.debugPath, err)
@@ -149,16 +164,8 @@ func openMapped(path string, m *dwarfbuf.File, opts *Options) (o *Object, err er
 	return o, nil
 }
 
-func hasDWARF(f *elf.File) bool {
-	for _, n := range []string{".debug_info", ".zdebug_info"} {
-		if s := f.Section(n); s != nil && s.Type != elf.SHT_NOBITS && s.Size > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (o *Object) loadDWARF(f *elf.File, file *dwarfbuf.File, opts *Options) error {
+func (o *Object) loadDWARF(df *debuginfo.File) error {
+	f, file := df.ELF, df.Mapped()
 	o.zdebug = f.Section(".debug_info") == nil && f.Section(".zdebug_info") != nil
 	sec, err := readDebugSections(f, file)
 	if err != nil {
@@ -168,7 +175,7 @@ func (o *Object) loadDWARF(f *elf.File, file *dwarfbuf.File, opts *Options) erro
 		return nil
 	}
 	o.sec = sec
-	o.supErr = o.loadSup(f, o.debugPath, opts)
+	o.supErr = o.loadSup(df)
 	return o.buildUnitIndex()
 }
 
@@ -197,6 +204,9 @@ func (o *Object) Close() error {
 	}
 	o.files = nil
 	o.filesMu.Unlock()
+	if o.ownFinder {
+		o.finder.Close()
+	}
 	return err
 }
 
@@ -205,6 +215,10 @@ func (o *Object) Path() string { return o.path }
 
 // BuildID returns the GNU build-id of the binary, nil if it has none.
 func (o *Object) BuildID() []byte { return o.buildID }
+
+// DebugFile returns the separate debug file the DWARF came from; nil when
+// the binary holds its own DWARF or has none.
+func (o *Object) DebugFile() *debuginfo.File { return o.debugFile }
 
 // DebugPath returns the file the DWARF came from: a separate debug file or
 // Path().
@@ -312,11 +326,4 @@ func (o *Object) Data(addr uint64) (ds DataSymbol, ok bool) {
 		return DataSymbol{}, false
 	}
 	return DataSymbol{Name: s.name, Demangled: o.demangled.demangle(s.name, StyleLLVM), Start: s.addr, Size: s.size}, true
-}
-
-func (opts *Options) debugDirs() []string {
-	if opts.DebugFileDirectories == nil {
-		return []string{"/usr/lib/debug"}
-	}
-	return opts.DebugFileDirectories
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/debuginfo"
 )
 
 // sharedDir returns the shared reference tree (../shared from the module
@@ -41,4 +43,25 @@ func fixture(t testing.TB, name string) string {
 		t.Skipf("fixture %s missing: %v", p, err)
 	}
 	return p
+}
+
+// noDebugDirs is Options under which no debug-file directory is searched,
+// so answers do not depend on what the machine has installed.
+func noDebugDirs() *Options {
+	return &Options{Finder: &debuginfo.Finder{DebugDirs: []string{}}}
+}
+
+// copyTo copies the fixture src to dst, creating dst's directory.
+func copyTo(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -1,17 +1,16 @@
 package symbolize
 
 import (
-	"bytes"
-	"debug/elf"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
@@ -174,33 +173,6 @@ func (o *Object) SplitDWARFErrors() []error {
 	return slices.Clone(o.splitErrs.errs)
 }
 
-// dwoCandidates lists where the .dwo of a skeleton may be: where llvm
-// looks (DW_AT_dwo_name, relative to DW_AT_comp_dir) first, then, for
-// artifacts moved away from their build directory, next to the binary
-// and next to its separate debug file.
-func (o *Object) dwoCandidates(u *unit) []string {
-	name := u.dwo.name
-	var c []string
-	if filepath.IsAbs(name) {
-		c = append(c, name)
-	} else {
-		c = append(c, filepath.Join(u.compDir, name))
-	}
-	for _, dir := range []string{filepath.Dir(o.path), filepath.Dir(o.debugPath)} {
-		if !filepath.IsAbs(name) {
-			c = append(c, filepath.Join(dir, name))
-		}
-		c = append(c, filepath.Join(dir, filepath.Base(name)))
-	}
-	var out []string
-	for _, p := range c {
-		if !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 func (o *Object) openSplitUnit(u *unit) (*cuHeader, string, error) {
 	// A package (.dwp) first, as llvm-symbolizer does; then the unit's
 	// own .dwo file.
@@ -214,7 +186,7 @@ func (o *Object) openSplitUnit(u *unit) (*cuHeader, string, error) {
 	} else if err != nil && !os.IsNotExist(err) {
 		firstErr = err
 	}
-	cands := o.dwoCandidates(u)
+	cands := o.finder.DWOCandidates(u.dwo.name, u.compDir, o.path, o.debugPath)
 	for _, p := range cands {
 		h, err := o.openDWO(p, u)
 		if err == nil {
@@ -246,20 +218,19 @@ func (o *Object) openDWO(path string, u *unit) (*cuHeader, error) {
 	return h, nil
 }
 
-// mapDWO maps a .dwo or .dwp file and reads its DWARF sections.
+// mapDWO maps a .dwo or .dwp file and reads its DWARF sections. A file
+// that cannot be opened gives os.Open's error as it is.
 func (o *Object) mapDWO(path string) (*dwoSections, error) {
-	f, err := os.Open(path)
+	f, err := debuginfo.Open(path)
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := dwarfbuf.Map(f)
-	if err != nil {
+		if _, ok := err.(*fs.PathError); ok {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	d, err := readDWOSections(path, m)
+	d, err := readDWOSections(f)
 	if err != nil {
-		m.Close()
+		f.Close()
 		return nil, err
 	}
 	return d, nil
@@ -274,33 +245,23 @@ func (o *Object) keepDWO(d *dwoSections) {
 	o.filesMu.Unlock()
 }
 
-func readDWOSections(path string, m *dwarfbuf.File) (*dwoSections, error) {
-	ef, err := elf.NewFile(bytes.NewReader(m.Bytes()))
+func readDWOSections(f *debuginfo.File) (*dwoSections, error) {
+	d := &dwoSections{path: f.Path}
+	d.file = f.Mapped()
+	err := dwarfbuf.Sections(f.ELF, f.Bytes(), []dwarfbuf.Want{
+		{Name: ".debug_info.dwo", Dst: &d.info},
+		{Name: ".debug_abbrev.dwo", Dst: &d.abbrev},
+		{Name: ".debug_str.dwo", Dst: &d.str},
+		{Name: ".debug_str_offsets.dwo", Dst: &d.strOffsets},
+		{Name: ".debug_rnglists.dwo", Dst: &d.rnglists},
+		{Name: ".debug_cu_index", Dst: &d.cuIndex},
+	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
-	d := &dwoSections{path: path}
-	d.file = m
-	for _, s := range []struct {
-		name string
-		dst  *[]byte
-	}{
-		{".debug_info.dwo", &d.info},
-		{".debug_abbrev.dwo", &d.abbrev},
-		{".debug_str.dwo", &d.str},
-		{".debug_str_offsets.dwo", &d.strOffsets},
-		{".debug_rnglists.dwo", &d.rnglists},
-		{".debug_cu_index", &d.cuIndex},
-	} {
-		if *s.dst, err = dwarfbuf.Section(ef, m.Bytes(), s.name); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	if sec := ef.Section(".debug_info.dwo"); sec != nil && sec.Flags&elf.SHF_COMPRESSED == 0 {
-		d.infoMapped, d.infoOff = true, sec.Offset
-	}
+	d.infoOff, d.infoMapped = dwarfbuf.Uncompressed(f.ELF, ".debug_info.dwo")
 	if len(d.info) == 0 {
-		return nil, fmt.Errorf("%s: no .debug_info.dwo", path)
+		return nil, fmt.Errorf("%s: no .debug_info.dwo", f.Path)
 	}
 	return d, nil
 }

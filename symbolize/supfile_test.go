@@ -2,12 +2,16 @@ package symbolize
 
 import (
 	"bytes"
+	"context"
 	"debug/elf"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/debuginfo"
 )
 
 const dwzDir = "../testdata/elf/dwz"
@@ -83,7 +87,7 @@ func TestSupplementaryFile(t *testing.T) {
 	for _, variant := range []string{"gnu", "sup"} {
 		t.Run(variant, func(t *testing.T) {
 			want := func(name string) string {
-				o, err := Open(filepath.Join(dwzDir, "orig", name), &Options{DebugFileDirectories: []string{}})
+				o, err := Open(filepath.Join(dwzDir, "orig", name), noDebugDirs())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -108,13 +112,13 @@ func TestSupplementaryFile(t *testing.T) {
 			bin := filepath.Join(dwzDir, variant, "tmpl")
 			sup := filepath.Join(dwzDir, variant, "common.debug")
 			t.Run("next to the debug file", func(t *testing.T) {
-				check(t, bin, &Options{DebugFileDirectories: []string{}})
-				check(t, filepath.Join(dwzDir, variant, "stl"), &Options{DebugFileDirectories: []string{}})
+				check(t, bin, noDebugDirs())
+				check(t, filepath.Join(dwzDir, variant, "stl"), noDebugDirs())
 			})
 			t.Run("missing", func(t *testing.T) {
 				dir := t.TempDir()
 				copyTo(t, bin, filepath.Join(dir, "tmpl"))
-				o, err := Open(filepath.Join(dir, "tmpl"), &Options{DebugFileDirectories: []string{}})
+				o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -132,10 +136,10 @@ func TestSupplementaryFile(t *testing.T) {
 				copyTo(t, bin, filepath.Join(dir, "bin", "tmpl"))
 				copyTo(t, sup, filepath.Join(dir, "cache", "tmpl")) // named like the binary: the name proves nothing
 				var asked string
-				check(t, filepath.Join(dir, "bin", "tmpl"), &Options{DebugFileDirectories: []string{}, FetchDebuginfo: func(id []byte) (string, error) {
+				check(t, filepath.Join(dir, "bin", "tmpl"), &Options{Finder: &debuginfo.Finder{DebugDirs: []string{}, Fetch: fetchFunc(func(id []byte) (string, error) {
 					asked = hex.EncodeToString(id)
 					return filepath.Join(dir, "cache", "tmpl"), nil
-				}})
+				})}})
 				if asked == "" {
 					t.Error("the fetch hook was not asked")
 				}
@@ -148,7 +152,7 @@ func TestSupplementaryFile(t *testing.T) {
 		dir := t.TempDir()
 		relink(t, gnuBin, "/d/.dwz/c.db", filepath.Join(dir, "bin", "tmpl"))
 		copyTo(t, gnuSup, filepath.Join(dir, "debug", ".dwz", "c.db"))
-		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{DebugFileDirectories: []string{filepath.Join(dir, "debug")}})
+		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{Finder: &debuginfo.Finder{DebugDirs: []string{filepath.Join(dir, "debug")}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,12 +164,12 @@ func TestSupplementaryFile(t *testing.T) {
 	t.Run("by build-id", func(t *testing.T) {
 		dir := t.TempDir()
 		copyTo(t, gnuBin, filepath.Join(dir, "bin", "tmpl"))
-		id, err := ReadBuildID(gnuSup)
+		id, err := debuginfo.ReadBuildID(gnuSup)
 		if err != nil || len(id) == 0 {
 			t.Fatalf("supplementary file build-id: %v", err)
 		}
-		copyTo(t, gnuSup, BuildIDPath(filepath.Join(dir, "debug"), id))
-		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{DebugFileDirectories: []string{filepath.Join(dir, "debug")}})
+		copyTo(t, gnuSup, debuginfo.BuildIDPath(filepath.Join(dir, "debug"), id))
+		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{Finder: &debuginfo.Finder{DebugDirs: []string{filepath.Join(dir, "debug")}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +182,7 @@ func TestSupplementaryFile(t *testing.T) {
 		dir := t.TempDir()
 		copyTo(t, gnuBin, filepath.Join(dir, "tmpl"))
 		copyTo(t, filepath.Join(dwzDir, "sup", "common.debug"), filepath.Join(dir, "common.debug"))
-		o, err := Open(filepath.Join(dir, "tmpl"), &Options{DebugFileDirectories: []string{}})
+		o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,6 +191,15 @@ func TestSupplementaryFile(t *testing.T) {
 			t.Fatal("a supplementary file with another identity was used")
 		}
 	})
+}
+
+// fetchFunc is a debuginfo.Fetcher of debug files only.
+type fetchFunc func(id []byte) (string, error)
+
+func (f fetchFunc) Debuginfo(_ context.Context, id []byte) (string, error) { return f(id) }
+
+func (f fetchFunc) Executable(context.Context, []byte) (string, error) {
+	return "", errors.New("no executables here")
 }
 
 // FuzzSupplementary: a dwz-processed binary (GNU forms or DWARF 5 _sup
@@ -223,7 +236,7 @@ func FuzzSupplementary(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "common.debug"), data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		o, err := Open(filepath.Join(dir, "tmpl"), &Options{DebugFileDirectories: []string{}})
+		o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
 		if o == nil {
 			if err == nil {
 				t.Fatal("nil object without error")

@@ -1,25 +1,13 @@
 package symbolize
 
+import "github.com/sanitrace/sanitrace/debuginfo"
+
 // Options configure how an Object finds its debug information.
 type Options struct {
-	// DebugFileDirectories are searched for ".build-id/xx/rest.debug" files
-	// and as the third place for .gnu_debuglink targets. nil means
-	// {"/usr/lib/debug"}, as llvm-symbolizer and gdb do; an empty non-nil
-	// slice disables the search.
-	DebugFileDirectories []string
-	// FallbackDebugPath, when set, is searched for .gnu_debuglink targets
-	// as <FallbackDebugPath>/<absolute dir of the binary>/<name>, after the
-	// binary's own directory and its .debug/ and before the debug-file
-	// directories (llvm-symbolizer's --fallback-debug-path).
-	FallbackDebugPath string
-	// DWPPath is the DWARF package holding split units (llvm-symbolizer's
-	// --dwp); "" means <debug file>.dwp, the debug file being the binary
-	// itself unless a separate one was found.
-	DWPPath string
-	// FetchDebuginfo, when set, gets a file by GNU build-id from elsewhere
-	// (a debuginfod server) after the local rules; it is asked for a dwz
-	// supplementary file the debug-file directories do not have.
-	FetchDebuginfo func(id []byte) (string, error)
+	// Finder finds the separate debug file, the .dwp package and the .dwo
+	// files, and hands over a file it already opened. nil means a Finder
+	// with the defaults (debuginfo.DefaultDebugDir), owned by the Object.
+	Finder *debuginfo.Finder
 }
 
 // FunctionNames selects which name a frame carries, as llvm-symbolizer's

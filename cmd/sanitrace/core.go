@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sanitrace/sanitrace/core"
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
 )
@@ -77,17 +78,15 @@ func runCore(cmd *cobra.Command, path string, fl *coreFlags) error {
 	for _, e := range c.Errors {
 		fmt.Fprintf(stderr, "sanitrace: %s: %v\n", path, e)
 	}
-	var debugDirs []string // nil: the default (the sysroot's, else /usr/lib/debug)
+	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot}
 	if len(fl.debugDirs) > 0 {
-		debugDirs = fl.debugDirs
+		finder.DebugDirs = fl.debugDirs // else the sysroot's, or the system's
 	}
+	defer finder.Close()
 	rep := resolve.Core(c, resolve.CoreOptions{
-		BinaryDirs:           fl.binaryDirs,
-		PrefixMaps:           maps,
-		Sysroot:              fl.sysroot,
-		DebugFileDirectories: debugDirs,
-		Exe:                  fl.exe,
-		Warn:                 func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
+		Finder: finder,
+		Exe:    fl.exe,
+		Warn:   func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
 	})
 	for _, t := range rep.Threads {
 		if t.Err != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
@@ -94,7 +95,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		Color:         color,
 		SourceContext: fl.sourceContext,
 		SourcePath: func(p string) string {
-			q, _ := resolve.Apply(maps, p)
+			q, _ := debuginfo.Apply(maps, p)
 			return q
 		},
 	})
@@ -102,7 +103,14 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
 	}
 
-	static, err := openObj(fl.obj, fl.base, stderr, "")
+	// One finder for the run: every module and debug file is found by
+	// the same rules and read once.
+	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot}
+	if len(fl.debugDirs) > 0 {
+		finder.DebugDirs = fl.debugDirs
+	}
+	defer finder.Close()
+	static, err := openObj(fl.obj, fl.base, stderr, "", finder)
 	if err != nil {
 		return err
 	}
@@ -112,20 +120,13 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 
 	var res *resolve.Resolver
 	if fl.symbolize {
-		var debugDirs []string // nil: the engine's default, /usr/lib/debug
-		if len(fl.debugDirs) > 0 {
-			debugDirs = fl.debugDirs
-		}
 		res = resolve.New(resolve.Options{
-			BinaryDirs:           fl.binaryDirs,
-			PrefixMaps:           maps,
-			Sysroot:              fl.sysroot,
-			DebugFileDirectories: fl.debugDirs,
-			Open:                 resolve.EngineOpener(&symbolize.Options{DebugFileDirectories: debugDirs}),
-			Static:               static,
-			Warn:                 func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
-			Vmlinux:              fl.vmlinux,
-			ModulesDir:           fl.modulesDir,
+			Finder:     finder,
+			Open:       resolve.EngineOpener(&symbolize.Options{Finder: finder}),
+			Static:     static,
+			Warn:       func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
+			Vmlinux:    fl.vmlinux,
+			ModulesDir: fl.modulesDir,
 		})
 		defer res.Close()
 	}
@@ -143,10 +144,10 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	return nil
 }
 
-func (fl *decodeFlags) parsePrefixMaps() ([]resolve.PrefixMap, error) {
-	var maps []resolve.PrefixMap
+func (fl *decodeFlags) parsePrefixMaps() ([]debuginfo.PrefixMap, error) {
+	var maps []debuginfo.PrefixMap
 	for _, s := range fl.prefixMaps {
-		m, err := resolve.ParsePrefixMap(s)
+		m, err := debuginfo.ParsePrefixMap(s)
 		if err != nil {
 			return nil, fmt.Errorf("--prefix-map: %w", err)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/symbolize"
+	"github.com/sanitrace/sanitrace/debuginfo"
 )
 
 // TestDistroDebugPackageLive symbolizes the system's libc through the debug
@@ -25,12 +25,12 @@ func TestDistroDebugPackageLive(t *testing.T) {
 	if libc == "" {
 		t.Skip("no x86-64 glibc at the usual paths")
 	}
-	id, err := symbolize.ReadBuildID(libc)
+	id, err := debuginfo.ReadBuildID(libc)
 	if err != nil || len(id) < 2 {
 		t.Skipf("%s: no build-id (%v)", libc, err)
 	}
-	if _, err := os.Stat(symbolize.BuildIDPath("/usr/lib/debug", id)); err != nil {
-		t.Skipf("libc6-dbg not installed (no %s)", symbolize.BuildIDPath("/usr/lib/debug", id))
+	if _, err := os.Stat(debuginfo.BuildIDPath("/usr/lib/debug", id)); err != nil {
+		t.Skipf("libc6-dbg not installed (no %s)", debuginfo.BuildIDPath("/usr/lib/debug", id))
 	}
 	f, err := elf.Open(libc)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/resolve"
 )
@@ -73,7 +74,7 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 	if heapmap && o.format != "text" && o.format != "json" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", o.format)}
 	}
-	sym, err := openObj(o.obj, o.base, cmd.ErrOrStderr(), "lws: ")
+	sym, err := openObj(o.obj, o.base, cmd.ErrOrStderr(), "lws: ", nil)
 	if err != nil {
 		return err
 	}
@@ -104,7 +105,7 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 // openObj opens --obj (nil when not given) for the pcs of records, which
 // name no module, loaded at --base. Errors are usage errors; a warning
 // (no DWARF: symbol table only) goes to stderr after "sanitrace: "+who.
-func openObj(obj, base string, stderr io.Writer, who string) (*resolve.StaticModule, error) {
+func openObj(obj, base string, stderr io.Writer, who string, finder *debuginfo.Finder) (*resolve.StaticModule, error) {
 	if obj == "" {
 		if base != "" {
 			return nil, &exitError{code: exitUsage, err: errors.New("--base needs --obj")}
@@ -115,7 +116,7 @@ func openObj(obj, base string, stderr io.Writer, who string) (*resolve.StaticMod
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
 	}
-	m, err := resolve.OpenStatic(obj, addr, nil)
+	m, err := resolve.OpenStatic(obj, addr, finder)
 	if m == nil {
 		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", err)}
 	}

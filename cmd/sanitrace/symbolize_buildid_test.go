@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/symbolize"
+	"github.com/sanitrace/sanitrace/debuginfo"
 )
 
 // TestSymbolizeBuildIDQueries: "BUILDID:<hex> 0xOFF" (llvm-symbolizer 15's
@@ -18,12 +18,12 @@ func TestSymbolizeBuildIDQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := symbolize.ReadBuildID(faceFixtureDir + "/buildid/prog")
+	id, err := debuginfo.ReadBuildID(faceFixtureDir + "/buildid/prog")
 	if err != nil || len(id) == 0 {
 		t.Fatalf("build-id of the fixture: %v", err)
 	}
 	hexID := hex.EncodeToString(id)
-	debugFile := symbolize.BuildIDPath(dir, id)
+	debugFile := debuginfo.BuildIDPath(dir, id)
 	addrs := faceHexList(faceFixtureAddresses(t, faceFixtureDir+"/cxx-O2-dw5", 10, 4), "0x")
 
 	var byID, byObj strings.Builder

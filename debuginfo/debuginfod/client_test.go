@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/debuginfodtest"
-	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 const fixtures = "../../testdata/elf"
@@ -41,12 +41,12 @@ func (w *warnings) get() []string {
 
 func newClient(t *testing.T, cache string, w *warnings, urls ...string) *Client {
 	t.Helper()
-	return New(Config{URLs: urls, CachePath: cache, Timeout: 5 * time.Second}, symbolize.ReadBuildID, w.add)
+	return New(Config{URLs: urls, CachePath: cache, Timeout: 5 * time.Second}, debuginfo.ReadBuildID, w.add)
 }
 
 func buildID(t *testing.T, path string) []byte {
 	t.Helper()
-	id, err := symbolize.ReadBuildID(path)
+	id, err := debuginfo.ReadBuildID(path)
 	if err != nil || len(id) == 0 {
 		t.Fatalf("build-id of %s: %v %x", path, err, id)
 	}
@@ -193,7 +193,7 @@ func TestSilentServer(t *testing.T) {
 		mu.Unlock()
 	})
 	var w warnings
-	c := New(Config{URLs: []string{"http://" + l.Addr().String()}, CachePath: t.TempDir(), Timeout: time.Second}, symbolize.ReadBuildID, w.add)
+	c := New(Config{URLs: []string{"http://" + l.Addr().String()}, CachePath: t.TempDir(), Timeout: time.Second}, debuginfo.ReadBuildID, w.add)
 	id := buildID(t, filepath.Join(fixtures, "c-O2-dw5-pie"))
 	if _, err := c.Debuginfo(context.Background(), id); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("silent server: %v", err)

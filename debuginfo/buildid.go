@@ -1,8 +1,9 @@
-package symbolize
+package debuginfo
 
 import (
 	"bytes"
 	"debug/elf"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -14,10 +15,10 @@ const ntGNUBuildID = 3
 // maxNoteBytes bounds how much of one note area is read.
 const maxNoteBytes = 1 << 20
 
-// BuildIDOf returns the GNU build-id note of f, nil when it has none. Every
+// BuildID returns the GNU build-id note of f, nil when it has none. Every
 // SHT_NOTE section is searched (the note is usually .note.gnu.build-id),
 // then the PT_NOTE segments of files without section headers.
-func BuildIDOf(f *elf.File) []byte {
+func BuildID(f *elf.File) []byte {
 	for _, s := range f.Sections {
 		if s.Type != elf.SHT_NOTE || s.Size > maxNoteBytes {
 			continue
@@ -26,7 +27,7 @@ func BuildIDOf(f *elf.File) []byte {
 		if err != nil {
 			continue
 		}
-		if id := parseBuildIDNote(data, f.ByteOrder); id != nil {
+		if id := ParseBuildIDNote(data, f.ByteOrder); id != nil {
 			return id
 		}
 	}
@@ -38,20 +39,21 @@ func BuildIDOf(f *elf.File) []byte {
 		if _, err := io.ReadFull(p.Open(), data); err != nil {
 			continue
 		}
-		if id := parseBuildIDNote(data, f.ByteOrder); id != nil {
+		if id := ParseBuildIDNote(data, f.ByteOrder); id != nil {
 			return id
 		}
 	}
 	return nil
 }
 
-// parseBuildIDNote walks the notes in data and returns the descriptor of the
-// first NT_GNU_BUILD_ID note owned by "GNU".
-func parseBuildIDNote(data []byte, bo interface{ Uint32([]byte) uint32 }) []byte {
+// ParseBuildIDNote walks the ELF notes in data and returns a copy of the
+// descriptor of the first NT_GNU_BUILD_ID note owned by "GNU"; nil when
+// there is none.
+func ParseBuildIDNote(data []byte, order binary.ByteOrder) []byte {
 	for len(data) >= 12 {
-		nameSz := uint64(bo.Uint32(data[0:]))
-		descSz := uint64(bo.Uint32(data[4:]))
-		typ := bo.Uint32(data[8:])
+		nameSz := uint64(order.Uint32(data[0:]))
+		descSz := uint64(order.Uint32(data[4:]))
+		typ := order.Uint32(data[8:])
 		data = data[12:]
 		nameEnd := (nameSz + 3) &^ 3
 		descEnd := (descSz + 3) &^ 3
@@ -71,8 +73,8 @@ func parseBuildIDNote(data []byte, bo interface{ Uint32([]byte) uint32 }) []byte
 	return nil
 }
 
-// ReadBuildID returns the GNU build-id of the ELF file at path (nil, nil when
-// it has none). It reads only the section headers and the note sections.
+// ReadBuildID returns the GNU build-id of the ELF file at path (nil, nil
+// when it has none). It reads only the section headers and the notes.
 func ReadBuildID(path string) (id []byte, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -88,20 +90,7 @@ func ReadBuildID(path string) (id []byte, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("read build-id of %s: %w", path, err)
 	}
-	return BuildIDOf(ef), nil
-}
-
-// VerifyBuildID checks that the ELF file at path has build-id want; the
-// error wraps ErrBuildIDMismatch when it differs.
-func VerifyBuildID(path string, want []byte) error {
-	got, err := ReadBuildID(path)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(got, want) {
-		return fmt.Errorf("%s: has build-id %q, want %q: %w", path, hex.EncodeToString(got), hex.EncodeToString(want), ErrBuildIDMismatch)
-	}
-	return nil
+	return BuildID(ef), nil
 }
 
 // BuildIDPath returns dir/.build-id/xx/rest.debug for a build-id, the layout
@@ -113,19 +102,4 @@ func BuildIDPath(dir string, id []byte) string {
 	}
 	h := hex.EncodeToString(id)
 	return dir + "/.build-id/" + h[:2] + "/" + h[2:] + ".debug"
-}
-
-// crc32File computes the .gnu_debuglink CRC (IEEE CRC-32) of a file,
-// streaming.
-func crc32File(path string) (uint32, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	h := newCRC32()
-	if _, err := io.Copy(h, f); err != nil {
-		return 0, err
-	}
-	return h.Sum32(), nil
 }

@@ -1,4 +1,4 @@
-package symbolize
+package debuginfo
 
 import (
 	"errors"
@@ -22,10 +22,10 @@ func copyTo(t *testing.T, src, dst string) {
 	}
 }
 
-// TestFindDebugFile puts the separate debug files of the debuglink and
+// TestDebugFile puts the separate debug files of the debuglink and
 // build-id fixtures everywhere the toolchain looks, and where it must not
 // be taken (wrong CRC, wrong build-id).
-func TestFindDebugFile(t *testing.T) {
+func TestDebugFile(t *testing.T) {
 	stripped := fixture(t, "debuglink/prog") // .gnu_debuglink -> prog.debug
 	debug := fixture(t, "debuglink/prog.debug")
 	other := fixture(t, "c-O0-dw4-nopie") // any other ELF: wrong CRC, wrong build-id
@@ -69,30 +69,31 @@ func TestFindDebugFile(t *testing.T) {
 			bin := filepath.Join(root, "bin", "prog")
 			copyTo(t, tt.bin, bin)
 			tt.layout(root, bin)
-			opts := &Options{DebugFileDirectories: []string{}}
+			finder := &Finder{DebugDirs: []string{}}
 			if tt.dirs != nil {
-				opts.DebugFileDirectories = tt.dirs(root)
+				finder.DebugDirs = tt.dirs(root)
 			}
-			got, err := FindDebugFile(bin, opts)
-			want := tt.want(root)
-			if want == "" {
-				if !errors.Is(err, ErrNotFound) {
-					t.Fatalf("FindDebugFile = %q, %v; want ErrNotFound", got, err)
-				}
-				return
-			}
-			if err != nil || got != want {
-				t.Fatalf("FindDebugFile = %q, %v; want %q", got, err, want)
-			}
-			// The object reads its DWARF from there.
-			o, err := Open(bin, opts)
+			defer finder.Close()
+			f, err := Open(bin)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer o.Close()
-			if o.DebugPath() != want {
-				t.Errorf("DebugPath = %q, want %q", o.DebugPath(), want)
+			defer f.Close()
+			df, err := finder.DebugFile(f)
+			want := tt.want(root)
+			if want == "" {
+				if !errors.Is(err, ErrNotFound) {
+					t.Fatalf("DebugFile = %v, %v; want ErrNotFound", df, err)
+				}
+				return
 			}
+			if err != nil || df.Path != want {
+				t.Fatalf("DebugFile = %v, %v; want %q", df, err, want)
+			}
+			if !df.HasDWARF() {
+				t.Errorf("%s: no DWARF", df.Path)
+			}
+			df.Close()
 		})
 	}
 }

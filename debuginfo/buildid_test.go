@@ -1,7 +1,10 @@
-package resolve
+package debuginfo
 
 import (
 	"bytes"
+	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,8 +34,8 @@ func fixtures(t testing.TB) []string {
 
 var readelfBuildID = regexp.MustCompile(`Build ID: ([0-9a-f]+)`)
 
-// TestReadELFInfoReadelf checks the build-id reader against readelf -n.
-func TestReadELFInfoReadelf(t *testing.T) {
+// TestBuildIDReadelf checks the build-id reader against readelf -n.
+func TestBuildIDReadelf(t *testing.T) {
 	readelf, err := exec.LookPath("readelf")
 	if err != nil {
 		t.Skip("readelf not installed: ", err)
@@ -47,35 +50,49 @@ func TestReadELFInfoReadelf(t *testing.T) {
 		if m := readelfBuildID.FindSubmatch(out); m != nil {
 			want = string(m[1])
 		}
-		info, err := readELFInfo(p)
+		f, err := Open(p)
 		if err != nil {
-			t.Errorf("readELFInfo(%s): %v", p, err)
+			t.Errorf("Open(%s): %v", p, err)
 			continue
 		}
-		if info.buildID != want {
-			t.Errorf("readELFInfo(%s).buildID = %q, readelf says %q", p, info.buildID, want)
+		if got := hex.EncodeToString(f.BuildID); got != want {
+			t.Errorf("Open(%s).BuildID = %q, readelf says %q", p, got, want)
 		}
+		f.Close()
 	}
 }
 
-func TestReadELFInfoNotELF(t *testing.T) {
+func TestOpenNotELF(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x")
 	if err := os.WriteFile(p, []byte("#!/bin/sh\necho hi\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readELFInfo(p); err != errNotELF {
-		t.Errorf("readELFInfo(script) error = %v, want errNotELF", err)
+	if _, err := Open(p); err == nil {
+		t.Error("Open(script) succeeded")
 	}
-	if _, err := readELFInfo(filepath.Join(t.TempDir(), "missing")); err == nil {
-		t.Error("readELFInfo(missing) succeeded")
+	if _, err := Open(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Open(missing) = %v, want not-exist", err)
+	}
+	// A Finder's search skips both.
+	finder := &Finder{BinaryDirs: []string{filepath.Dir(p)}, DebugDirs: []string{}}
+	if m, err := finder.Module(Query{Name: "/elsewhere/x"}); err == nil {
+		t.Errorf("Module found %+v, a script", m)
 	}
 }
 
-// FuzzParseELFInfo: arbitrary bytes must give an answer or an error, never
-// a panic or a hang.
-func FuzzParseELFInfo(f *testing.F) {
+// FuzzOpenMemory: arbitrary bytes must give a File or an error, never a
+// panic or a hang; a File answers every question about itself.
+func FuzzOpenMemory(f *testing.F) {
 	f.Add([]byte("\x7fELF"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = parseELFInfo(bytes.NewReader(data))
+		file, err := OpenMemory("fuzz", data)
+		if err != nil {
+			return
+		}
+		defer file.Close()
+		file.HasDWARF()
+		file.ExecRanges()
+		file.debugLink()
+		(&Finder{DebugDirs: []string{}}).DebugFile(file)
 	})
 }

@@ -1,0 +1,173 @@
+package debuginfo
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+)
+
+// ErrNotFound is wrapped by the errors of searches that found nothing.
+var ErrNotFound = errors.New("not found")
+
+// A Fetcher gets files by GNU build-id from elsewhere (a debuginfod
+// server) once the local rules have found nothing; it returns the path of
+// a local copy. *debuginfod.Client is one.
+type Fetcher interface {
+	Debuginfo(ctx context.Context, id []byte) (string, error)
+	Executable(ctx context.Context, id []byte) (string, error)
+}
+
+// A Finder finds modules and their debug files. Set its fields before the
+// first search; its methods are then safe for concurrent use. Close it to
+// release the files it opened that nobody took.
+type Finder struct {
+	BinaryDirs []string    // searched by base name, then by build-id
+	PrefixMaps []PrefixMap // applied to module paths
+	Sysroot    string      // prefix for absolute system-library paths
+	// DebugDirs are the debug-file directories, searched for
+	// .build-id/xx/rest(.debug) files and .gnu_debuglink targets. nil
+	// means DefaultDebugDir (under Sysroot when one is set, as gdb does);
+	// an empty non-nil list means none.
+	DebugDirs []string
+	// FallbackDebugPath, when set, is searched for .gnu_debuglink targets
+	// as <FallbackDebugPath>/<absolute dir of the binary>/<name>, after the
+	// binary's own directories (llvm-symbolizer's --fallback-debug-path).
+	FallbackDebugPath string
+	// DWPPath is the DWARF package holding split units (llvm-symbolizer's
+	// --dwp); "" means <debug file>.dwp.
+	DWPPath string
+	// Fetch, when set, is asked by build-id after the local rules.
+	Fetch Fetcher
+
+	mu        sync.Mutex
+	probes    map[string]*probe // per path: headers read once
+	indexOnce sync.Once         // of byID, on the first search by build-id
+	byID      map[string]string // build-id -> file in the binary dirs
+}
+
+// probe is what a search learnt about one path.
+type probe struct {
+	buildID string // lower-case hex; "" when the file has none
+	exec    bool
+	err     error
+	// file is the File opened for the probe when a search chose it,
+	// waiting for the next Open of the path.
+	file *File
+}
+
+// debugDirs returns the debug-file directories in effect.
+func (f *Finder) debugDirs() []string {
+	if f.DebugDirs != nil {
+		return f.DebugDirs
+	}
+	if f.Sysroot != "" {
+		return []string{f.Sysroot + DefaultDebugDir}
+	}
+	return []string{DefaultDebugDir}
+}
+
+// Open opens the ELF file at path: the File a search opened when it chose
+// that path, or a fresh one. The caller owns it.
+func (f *Finder) Open(path string) (*File, error) {
+	f.mu.Lock()
+	if p := f.probes[path]; p != nil && p.file != nil {
+		file := p.file
+		p.file = nil
+		f.mu.Unlock()
+		return file, nil
+	}
+	f.mu.Unlock()
+	return Open(path)
+}
+
+// Close closes the files searches chose that nobody opened.
+func (f *Finder) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var first error
+	for _, p := range f.probes {
+		if p.file != nil {
+			if err := p.file.Close(); err != nil && first == nil {
+				first = err
+			}
+			p.file = nil
+		}
+	}
+	return first
+}
+
+// look reads (once) the headers of the file at path and reports whether
+// it is usable and has build-id want (hex; "" accepts any). When keep and
+// it is, its File stays open for the next Open.
+func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
+	f.mu.Lock()
+	p, ok := f.probes[path]
+	f.mu.Unlock()
+	if !ok {
+		p = &probe{}
+		var file *File
+		st, err := os.Stat(path)
+		switch {
+		case err != nil:
+			p.err = err
+		case !st.Mode().IsRegular():
+			p.err = fmt.Errorf("%s: not a regular file", path)
+		default:
+			file, p.err = Open(path)
+		}
+		if file != nil {
+			p.buildID, p.exec = hex.EncodeToString(file.BuildID), file.Exec()
+		}
+		match := p.err == nil && (want == "" || p.buildID == want)
+		if keep && match {
+			p.file = file
+		} else {
+			file.Close()
+		}
+		f.mu.Lock()
+		if q, raced := f.probes[path]; raced {
+			p.file.Close()
+			p = q
+		} else {
+			if f.probes == nil {
+				f.probes = make(map[string]*probe)
+			}
+			f.probes[path] = p
+		}
+		f.mu.Unlock()
+	}
+	return p, p.err == nil && (want == "" || p.buildID == want)
+}
+
+// fetch asks the Fetcher for the file with build-id id.
+func (f *Finder) fetch(id []byte, executable bool) (*File, error) {
+	if f.Fetch == nil || len(id) == 0 {
+		return nil, ErrNotFound
+	}
+	get := f.Fetch.Debuginfo
+	if executable {
+		get = f.Fetch.Executable
+	}
+	path, err := get(fetchContext(), id)
+	if err != nil {
+		return nil, err
+	}
+	return Open(path)
+}
+
+// fetchContext is the context of a fetch: the Fetcher bounds its own
+// time (debuginfod's DEBUGINFOD_TIMEOUT and MAXTIME).
+func fetchContext() context.Context { return context.Background() }
+
+func appendUnique(dst []string, add ...string) []string {
+	for _, a := range add {
+		if !slices.Contains(dst, a) {
+			dst = append(dst, a)
+		}
+	}
+	return dst
+}
