@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -222,4 +223,35 @@ func (f *Finder) index(want string) {
 	f.mu.Lock()
 	f.byID = byID
 	f.mu.Unlock()
+}
+
+// KernelModule finds the kernel module printed as name (NAME.ko) under
+// dir; the kernel prints module names with '_' where the file may have '-'.
+func KernelModule(dir, name string) (string, error) {
+	want := strings.ReplaceAll(name, "-", "_")
+	var found string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || found != "" {
+			return nil
+		}
+		stem, ok := strings.CutSuffix(d.Name(), ".ko")
+		if !ok {
+			return nil
+		}
+		if strings.ReplaceAll(stem, "-", "_") == want {
+			found = p
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if found == "" {
+		return "", fmt.Errorf("no %s.ko under %s", name, dir)
+	}
+	if _, err := os.Stat(found); err != nil {
+		return "", err
+	}
+	return found, nil
 }

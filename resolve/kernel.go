@@ -1,17 +1,13 @@
 package resolve
 
 import (
-	"bytes"
 	"debug/elf"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -106,7 +102,7 @@ func (r *Resolver) kernelImage(module string, rep *report.Report) *kernelImage {
 	case module == "" && r.opts.Vmlinux != "":
 		path = r.opts.Vmlinux
 	case module != "" && r.opts.ModulesDir != "":
-		p, err := findKernelModule(r.opts.ModulesDir, module)
+		p, err := debuginfo.KernelModule(r.opts.ModulesDir, module)
 		if err != nil {
 			img.err = err
 			r.warnOnce("kmod:"+module, fmt.Sprintf("%s: %v", module, err))
@@ -117,7 +113,7 @@ func (r *Resolver) kernelImage(module string, rep *report.Report) *kernelImage {
 		return img
 	}
 	img.path = path
-	if err := img.load(); err != nil {
+	if err := img.load(r.loc.finder); err != nil {
 		img.err = err
 		r.warnOnce("kimg:"+path, fmt.Sprintf("%s: %v", path, err))
 		return img
@@ -144,18 +140,20 @@ func (r *Resolver) kernelImage(module string, rep *report.Report) *kernelImage {
 // its relocations applied first, which it does not do yet.
 var errRelocatable = errors.New("a relocatable object (a .ko): its DWARF needs relocations the symbolizer does not apply yet; frames left as printed")
 
-// load reads the function symbols and the build id.
-func (img *kernelImage) load() error {
-	f, err := elf.Open(img.path)
+// load reads the function symbols and the build id. The file stays with
+// finder for the Opener to take, so it is read once.
+func (img *kernelImage) load(finder *debuginfo.Finder) error {
+	f, err := finder.Open(img.path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	if f.Type == elf.ET_REL {
+	if f.ELF.Type == elf.ET_REL {
+		f.Close()
 		return errRelocatable
 	}
-	syms, err := f.Symbols()
+	syms, err := f.ELF.Symbols()
 	if err != nil {
+		f.Close()
 		return fmt.Errorf("symbol table: %w", err)
 	}
 	img.syms = make(map[string][]elf.Symbol)
@@ -164,68 +162,9 @@ func (img *kernelImage) load() error {
 			img.syms[s.Name] = append(img.syms[s.Name], s)
 		}
 	}
-	img.buildID = noteBuildID(f)
+	img.buildID = hex.EncodeToString(f.BuildID)
+	finder.Keep(f)
 	return nil
-}
-
-// noteBuildID reads the GNU build id note, "" when there is none.
-func noteBuildID(f *elf.File) string {
-	for _, sec := range f.Sections {
-		if sec.Type != elf.SHT_NOTE {
-			continue
-		}
-		data, err := sec.Data()
-		if err != nil {
-			continue
-		}
-		for len(data) >= 12 {
-			nsz := binary.LittleEndian.Uint32(data[0:])
-			dsz := binary.LittleEndian.Uint32(data[4:])
-			typ := binary.LittleEndian.Uint32(data[8:])
-			off := 12 + (int(nsz)+3)&^3
-			end := off + (int(dsz)+3)&^3
-			if nsz > 64 || dsz > 1024 || end > len(data) {
-				break
-			}
-			if typ == 3 && bytes.Equal(data[12:12+nsz], []byte("GNU\x00")) {
-				return hex.EncodeToString(data[off : off+int(dsz)])
-			}
-			data = data[end:]
-		}
-	}
-	return ""
-}
-
-// findKernelModule finds NAME.ko (or .ko.xz etc., which are reported) under
-// dir; the kernel prints module names with '_' where the file may have '-'.
-func findKernelModule(dir, name string) (string, error) {
-	want := strings.ReplaceAll(name, "-", "_")
-	var found string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || found != "" {
-			return nil
-		}
-		base := d.Name()
-		stem, ok := strings.CutSuffix(base, ".ko")
-		if !ok {
-			return nil
-		}
-		if strings.ReplaceAll(stem, "-", "_") == want {
-			found = p
-			return fs.SkipAll
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	if found == "" {
-		return "", fmt.Errorf("no %s.ko under %s", name, dir)
-	}
-	if _, err := os.Stat(found); err != nil {
-		return "", err
-	}
-	return found, nil
 }
 
 // warnOnce passes msg to Warn the first time key is seen.
