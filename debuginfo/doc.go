@@ -9,12 +9,13 @@
 //     directories (build-id verified), then .gnu_debuglink (CRC checked)
 //     next to the binary, in its .debug/, under the fallback debug path and
 //     under each debug-file directory;
-//   - split DWARF: the .dwp package and each unit's .dwo.
+//   - split DWARF: the .dwp package and each unit's .dwo;
+//   - dwz supplementary files (.gnu_debugaltlink, .debug_sup): next to the
+//     debug file, under each debug-file directory's .dwz/, by build-id;
+//   - Linux kernel modules (NAME.ko) under a modules directory.
 //
 // A Finder applies them. When the local rules fail and a build-id is
-// known, its Fetch hook (a debuginfod client) is asked last; dwz alternate
-// files (.gnu_debugaltlink) will be found by the same rules when the
-// engine reads them.
+// known, its Fetch hook (a debuginfod client) is asked last.
 //
 // A File is an ELF file opened once: mapped, its headers parsed, its
 // build-id read. The Finder hands the file it chose to whoever opens that
