@@ -3,16 +3,14 @@ package cfi
 import (
 	"bytes"
 	"debug/elf"
-	"flag"
 	"fmt"
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files from readelf")
 
 // goldenFixtures are the committed binaries whose dumps are kept as
 // goldens recorded from binutils 2.40 readelf (go-trimpath's 1 MB dump is
@@ -67,7 +65,7 @@ func readelf(t testing.TB, path, debugDump string) (string, error) {
 }
 
 func goldenPath(fixture, debugDump string) string {
-	return filepath.Join("..", "testdata", "golden", "cfi", strings.ReplaceAll(fixture, "/", "_")+"."+debugDump+".txt")
+	return filepath.Join(golden.Dir("cfi"), strings.ReplaceAll(fixture, "/", "_")+"."+debugDump+".txt")
 }
 
 // TestGolden compares the dumps of the committed fixtures with readelf's,
@@ -78,24 +76,14 @@ func TestGolden(t *testing.T) {
 		for _, m := range modes {
 			t.Run(fx+"/"+m.debugDump, func(t *testing.T) {
 				path := filepath.Join("..", "testdata", "elf", fx)
-				gp := goldenPath(fx, m.debugDump)
-				if *update {
+				got, _ := dumpFile(t, path, m.interp)
+				golden.CheckWant(t, goldenPath(fx, m.debugDump), got, func() string {
 					want, err := readelf(t, path, m.debugDump)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if err := os.WriteFile(gp, []byte(want), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(gp)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, _ := dumpFile(t, path, m.interp)
-				if d := firstDiff(got, string(want)); d != "" {
-					t.Errorf("%s differs from readelf's %s: %s", fx, m.debugDump, d)
-				}
+					return want
+				})
 			})
 		}
 	}
@@ -146,33 +134,12 @@ func compareWithReadelf(t *testing.T, path string) {
 			continue
 		}
 		got, _ := dumpFile(t, path, m.interp)
-		if d := firstDiff(got, want); d != "" {
+		if d := golden.FirstDiff(want, got); d != "" {
 			t.Errorf("%s: %s differs from readelf: %s", path, m.debugDump, d)
 		}
 	}
 }
 
-// firstDiff describes the first line where got and want differ, or "".
-func firstDiff(got, want string) string {
-	if got == want {
-		return ""
-	}
-	g := strings.SplitAfter(got, "\n")
-	w := strings.SplitAfter(want, "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d:\n got  %q\n want %q", i+1, gl, wl)
-		}
-	}
-	return "same lines, different bytes"
-}
 
 // checkRowsAgainstDump: RowAt at each row's location gives the row the
 // interpreted dump (itself identical to readelf's) prints, for every FDE

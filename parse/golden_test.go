@@ -1,19 +1,15 @@
 package parse
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // TestGolden parses the committed sample logs of ../testdata/reports and
-// compares the whole model with the reviewed dumps next to them.
+// compares the whole model with the reviewed dumps in testdata/golden/parse.
 func TestGolden(t *testing.T) {
 	logs, err := filepath.Glob(filepath.Join("..", "testdata", "reports", "*.log"))
 	if err != nil || len(logs) == 0 {
@@ -30,20 +26,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			golden := strings.TrimSuffix(path, ".log") + ".golden.json"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("model of %s differs from %s; rerun with -update after checking the change", path, golden)
-			}
+			golden.Check(t, filepath.Join(golden.Dir("parse"), strings.TrimSuffix(filepath.Base(path), ".log")+".json"), got)
 		})
 	}
 }

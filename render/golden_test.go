@@ -2,60 +2,17 @@ package render
 
 import (
 	"bytes"
-	"flag"
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/report"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// goldenDir is testdata/golden/render at the module root.
-var goldenDir = filepath.Join("..", "testdata", "golden", "render")
-
-// checkGolden compares got with the golden file name, or rewrites it.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join(goldenDir, name)
-	if *update {
-		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./render/ -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./render/ -update rewrites it)\n%s", name, firstDiff(string(want), string(got)))
-	}
-}
-
-// firstDiff shows the first differing line, which is what one needs to see.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + wl + "\n  got:  " + gl
-		}
-	}
-	return ""
-}
+// goldenDir is testdata/golden/render.
+var goldenDir = golden.Dir("render")
 
 // goldenCase is one rendered input: a corpus case or a hand-made model.
 type goldenCase struct {
@@ -130,7 +87,7 @@ func TestTextGolden(t *testing.T) {
 			if bytes.Contains(plain, []byte("\x1b[")) {
 				t.Error("color off, but the output has ANSI escapes")
 			}
-			checkGolden(t, c.name+".txt", plain)
+			golden.Check(t, filepath.Join(goldenDir, c.name+".txt"), plain)
 			colored := renderText(t, reports, Options{Color: true})
 			if !bytes.Contains(colored, []byte("\x1b[")) {
 				t.Error("color on, but the output has no ANSI escapes")
@@ -139,9 +96,9 @@ func TestTextGolden(t *testing.T) {
 			// except for the sanitrace marker, which only color shows.
 			stripped := strings.ReplaceAll(ansiRE.ReplaceAllString(string(colored), ""), " (sanitrace)", "")
 			if stripped != string(plain) {
-				t.Errorf("colored output differs from plain output beyond colors:\n%s", firstDiff(string(plain), stripped))
+				t.Errorf("colored output differs from plain output beyond colors:\n%s", golden.FirstDiff(string(plain), stripped))
 			}
-			checkGolden(t, c.name+".color.txt", colored)
+			golden.Check(t, filepath.Join(goldenDir, c.name+".color.txt"), colored)
 		})
 	}
 }
@@ -151,7 +108,7 @@ func TestJSONGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := renderJSON(t, c.reports(t))
 			checkSchema(t, out)
-			checkGolden(t, c.name+".json", out)
+			golden.Check(t, filepath.Join(goldenDir, c.name+".json"), out)
 		})
 	}
 }
@@ -173,7 +130,7 @@ func TestSourceContext(t *testing.T) {
 	if strings.Contains(string(out), "libc_start_call_main.h:58:16\n        ") {
 		t.Error("source context printed for a libc frame")
 	}
-	checkGolden(t, "asan_heap_overflow_read_clang_O2_dw4.context.txt", out)
+	golden.Check(t, filepath.Join(goldenDir, "asan_heap_overflow_read_clang_O2_dw4.context.txt"), out)
 }
 
 // TestTextSameFromReferenceParse renders each corpus log twice, from
@@ -189,7 +146,7 @@ func TestTextSameFromReferenceParse(t *testing.T) {
 			fromScanner := renderText(t, c.reports(t), Options{})
 			fromReference := renderText(t, loadCorpus(t, dir, "symbolized.log", "expected.json", false), Options{})
 			if !bytes.Equal(fromScanner, fromReference) {
-				t.Errorf("text differs between parse.Scanner and the reference parse:\n%s", firstDiff(string(fromReference), string(fromScanner)))
+				t.Errorf("text differs between parse.Scanner and the reference parse:\n%s", golden.FirstDiff(string(fromReference), string(fromScanner)))
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,16 +61,16 @@ func TestHeapDumpGolden(t *testing.T) {
 				t.Fatalf("want one heap dump, got %d reports", len(reports))
 			}
 			plain := renderText(t, reports, Options{})
-			checkGolden(t, c.name+".txt", plain)
+			golden.Check(t, filepath.Join(goldenDir, c.name+".txt"), plain)
 			colored := renderText(t, reports, Options{Color: true})
 			stripped := strings.ReplaceAll(ansiRE.ReplaceAllString(string(colored), ""), " (sanitrace)", "")
 			if stripped != string(plain) {
-				t.Errorf("colored output differs from plain output beyond colors:\n%s", firstDiff(string(plain), stripped))
+				t.Errorf("colored output differs from plain output beyond colors:\n%s", golden.FirstDiff(string(plain), stripped))
 			}
-			checkGolden(t, c.name+".color.txt", colored)
+			golden.Check(t, filepath.Join(goldenDir, c.name+".color.txt"), colored)
 			out := renderJSON(t, reports)
 			checkSchema(t, out)
-			checkGolden(t, c.name+".json", out)
+			golden.Check(t, filepath.Join(goldenDir, c.name+".json"), out)
 		})
 	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,7 +48,7 @@ func TestHeapMapGolden(t *testing.T) {
 	if err := WriteHeapMapText(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "heapmap-sample.txt", text.Bytes())
+	golden.Check(t, filepath.Join(goldenDir, "heapmap-sample.txt"), text.Bytes())
 
 	js, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {

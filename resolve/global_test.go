@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
@@ -12,7 +13,7 @@ import (
 
 func TestTSanGlobalLocation(t *testing.T) {
 	root := t.TempDir()
-	copyFile(t, demoBin, filepath.Join(root, "race_global"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "race_global"))
 	obj := &fakeObject{globals: map[uint64]symbolize.DataSymbol{
 		0x4088: {Name: "_ZN3app8servicedE", Demangled: "app::served", Start: 0x4080, Size: 16},
 	}}
@@ -58,7 +59,7 @@ func TestTSanGlobalLocation(t *testing.T) {
 
 func TestTSanStripsInterceptorPrefix(t *testing.T) {
 	root := t.TempDir()
-	copyFile(t, demoBin, filepath.Join(root, "race"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "race"))
 	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{
 		0x10: {{Function: "__interceptor_pthread_mutex_lock"}},
 	}}

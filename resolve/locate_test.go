@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // TestLocateSibling: a module printed by base name only (ThreadSanitizer)
@@ -12,7 +13,7 @@ import (
 // the frame takes that path.
 func TestLocateSibling(t *testing.T) {
 	root := t.TempDir()
-	copyFile(t, demoBin, filepath.Join(root, "mapped/session"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "mapped/session"))
 	l := &locator{finder: &debuginfo.Finder{
 		PrefixMaps: []debuginfo.PrefixMap{{From: "/build/demo", To: filepath.Join(root, "mapped")}},
 		DebugDirs:  []string{},

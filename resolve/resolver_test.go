@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
@@ -15,20 +16,6 @@ import (
 
 // demoBin is an ELF fixture with a build-id.
 const demoBin = "../testdata/demo/session"
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Skipf("fixture %s missing: %v", from, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // fakeObject answers from a table and records every batch it gets.
 type fakeObject struct {
@@ -65,7 +52,7 @@ func frame(i int, module string, off uint64) report.Frame {
 
 func TestReport(t *testing.T) {
 	root := t.TempDir()
-	copyFile(t, demoBin, filepath.Join(root, "session"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "session"))
 	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{
 		0x1360: {{Function: "inner", File: "/src/a.c", Line: 3, Column: 7, Inlined: true},
 			{Function: "outer", File: "/src/a.c", Line: 10, Column: 2}},
@@ -172,7 +159,7 @@ func TestReport(t *testing.T) {
 // line of the same report has the absolute path, which the frames take.
 func TestReportThreadSanitizerBaseNames(t *testing.T) {
 	root := t.TempDir()
-	copyFile(t, demoBin, filepath.Join(root, "cases/x/session"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "cases/x/session"))
 	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{0x1292: {{Function: "record", File: "/src/r.c", Line: 9, Column: 53}}}}
 	r := New(Options{
 		Finder: &debuginfo.Finder{PrefixMaps: []debuginfo.PrefixMap{{From: "/build/ci", To: root}}},
@@ -201,7 +188,7 @@ func TestReportThreadSanitizerBaseNames(t *testing.T) {
 
 func TestReportOpenError(t *testing.T) {
 	root := t.TempDir()
-	copyFile(t, demoBin, filepath.Join(root, "session"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "session"))
 	var warnings []string
 	r := New(Options{
 		Finder: &debuginfo.Finder{BinaryDirs: []string{root}},

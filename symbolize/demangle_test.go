@@ -5,6 +5,7 @@ import (
 	"debug/dwarf"
 	"debug/elf"
 	"flag"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,8 +74,8 @@ func filterAll(t *testing.T, bin string, names []string, args ...string) []strin
 // c++filt -i (addr2line -C's options), byte for byte: "> >" spacing, empty packs,
 // inheriting constructors, unresolved names.
 func TestDemangleMatchesReferenceTools(t *testing.T) {
-	llvm := tool(t, "llvm-cxxfilt-14")
-	gnu := tool(t, "c++filt")
+	llvm := reftool.Need(t, "llvm-cxxfilt-14")
+	gnu := reftool.Need(t, "c++filt")
 	set := map[string]bool{}
 	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "elf", "*"))
 	more, _ := filepath.Glob(filepath.Join("..", "testdata", "elf", "*", "*"))
@@ -174,8 +175,8 @@ func TestDemangleCorpus(t *testing.T) {
 		for i, c := range cases {
 			names[i] = c.name
 		}
-		llvm := filterAll(t, tool(t, "llvm-cxxfilt-14"), names)
-		gnu := filterAll(t, tool(t, "c++filt"), names, gnuFilterArgs...)
+		llvm := filterAll(t, reftool.Need(t, "llvm-cxxfilt-14"), names)
+		gnu := filterAll(t, reftool.Need(t, "c++filt"), names, gnuFilterArgs...)
 		var b strings.Builder
 		for _, h := range header {
 			b.WriteString(h + "\n")

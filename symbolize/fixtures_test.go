@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"encoding/json"
 	"fmt"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os/exec"
 	"strings"
 	"testing"
@@ -67,7 +68,7 @@ func runLLVM(t *testing.T, bin, obj string, addrs []uint64, flags ...string) []l
 // live, under several flag combinations. Compressed fixtures llvm 14 can't
 // read (zstd) are compared with the answers for their uncompressed twin.
 func TestFixturesAgainstLLVM(t *testing.T) {
-	bin := tool(t, "llvm-symbolizer")
+	bin := reftool.Need(t, "llvm-symbolizer")
 	cases := []struct {
 		fixture, reference string
 	}{
@@ -132,7 +133,7 @@ func TestFixturesAgainstLLVM(t *testing.T) {
 // TestDataAgainstLLVM compares DATA answers with llvm-symbolizer's for every
 // 3rd address of the data sections.
 func TestDataAgainstLLVM(t *testing.T) {
-	bin := tool(t, "llvm-symbolizer")
+	bin := reftool.Need(t, "llvm-symbolizer")
 	for _, name := range []string{"c-O0-dw4-nopie", "c-O2-dw5-pie", "cxx-O2-dw5", "libfix.so"} {
 		t.Run(name, func(t *testing.T) {
 			path := fixture(t, name)

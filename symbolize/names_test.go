@@ -3,6 +3,7 @@ package symbolize
 import (
 	"bufio"
 	"flag"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"os/exec"
 	"strings"
@@ -75,7 +76,7 @@ func recordRustNames(t *testing.T, rows [][3]string) [][3]string {
 		in.WriteString(r[0] + "\n")
 	}
 	run := func(name string, args ...string) []string {
-		cmd := exec.Command(tool(t, name), args...)
+		cmd := exec.Command(reftool.Need(t, name), args...)
 		cmd.Stdin = strings.NewReader(in.String())
 		out, err := cmd.Output()
 		if err != nil {

@@ -2,7 +2,6 @@ package symbolize
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -23,16 +22,6 @@ func sharedDir(t testing.TB) string {
 		t.Skipf("shared reference tree not found at %s (set SANITRACE_SHARED): %v", d, err)
 	}
 	return d
-}
-
-// tool returns the path of an external reference tool or skips the test.
-func tool(t testing.TB, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not installed: %v", name, err)
-	}
-	return p
 }
 
 // fixture returns the path of a committed fixture under testdata/elf.

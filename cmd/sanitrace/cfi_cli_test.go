@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,21 +19,21 @@ func TestCFIText(t *testing.T) {
 	for _, fx := range []string{"cfi/every", "cfi/i386-debugframe", "c-O2-dw5-pie"} {
 		for _, raw := range []bool{false, true} {
 			args := []string{"cfi", filepath.Join(cfiElf, fx)}
-			golden := strings.ReplaceAll(fx, "/", "_") + ".frames-interp.txt"
+			name := strings.ReplaceAll(fx, "/", "_") + ".frames-interp.txt"
 			if raw {
 				args = []string{"cfi", "--raw", filepath.Join(cfiElf, fx)}
-				golden = strings.ReplaceAll(fx, "/", "_") + ".frames.txt"
+				name = strings.ReplaceAll(fx, "/", "_") + ".frames.txt"
 			}
 			out, stderr, code := runCLI(t, "", args...)
 			if code != exitOK {
 				t.Fatalf("%v: exit %d: %s", args, code, stderr)
 			}
-			want, err := os.ReadFile(filepath.Join(cfiGolden, golden))
+			want, err := os.ReadFile(filepath.Join(cfiGolden, name))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if out != string(want) {
-				t.Errorf("%v differs from %s: %s", args, golden, faceFirstDiff(string(want), out))
+				t.Errorf("%v differs from %s: %s", args, name, golden.FirstDiff(string(want), out))
 			}
 		}
 	}
@@ -58,7 +59,7 @@ func TestCFIFiles(t *testing.T) {
 		out, _, _ := runCLI(t, "", "cfi", a, b)
 		want, _ := exec.Command("readelf", "-wN", "--debug-dump=frames-interp", "-W", a, b).Output()
 		if out != string(want) {
-			t.Errorf("two files differ from readelf: %s", faceFirstDiff(string(want), out))
+			t.Errorf("two files differ from readelf: %s", golden.FirstDiff(string(want), out))
 		}
 	}
 	if _, _, code := runCLI(t, "", "cfi", "--format", "yaml", a); code != exitUsage {

@@ -3,7 +3,7 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
-	"flag"
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"io"
 	"os"
 	"os/exec"
@@ -16,8 +16,6 @@ import (
 
 	"github.com/sanitrace/sanitrace/render"
 )
-
-var updateCore = flag.Bool("update-core", false, "rewrite testdata/golden/core-*.txt from the current output")
 
 // gdbFrame is one line of gdb's `bt` with `set print frame-info
 // location-and-address`: every frame shows its pc, a signal trampoline
@@ -155,19 +153,7 @@ func TestCoreFixture(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("text: exit %d", code)
 	}
-	golden := filepath.Join(repoRoot, "testdata", "golden", "core-crash.txt")
-	if *updateCore {
-		if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestCoreFixture -update-core)", err)
-	}
-	if text != string(want) {
-		t.Errorf("text output differs from %s:\n%s", golden, text)
-	}
+	golden.Check(t, filepath.Join(golden.Dir("core"), "crash.txt"), text)
 
 	// --exe names the executable when the core's path is not here; a wrong
 	// file is refused by its build-id.

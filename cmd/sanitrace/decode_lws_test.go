@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,24 +17,6 @@ import (
 // then a real gcc ASan report.
 var mixedLog = filepath.Join(repoRoot, "testdata", "lws", "mixed-device.log")
 
-// checkFileGolden compares got with a golden file, or rewrites it (-update).
-func checkFileGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *faceUpdate {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run DecodeLWS ./cmd/sanitrace/ -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (-update rewrites it):\n got:\n%s", path, got)
-	}
-}
-
 func TestDecodeLWSMixedLog(t *testing.T) {
 	for _, format := range []string{"text", "json"} {
 		t.Run(format, func(t *testing.T) {
@@ -47,9 +29,9 @@ func TestDecodeLWSMixedLog(t *testing.T) {
 			if stderr != wantErr {
 				t.Errorf("stderr %q, want %q", stderr, wantErr)
 			}
-			ext := ".golden.txt"
+			ext := ".txt"
 			if format == "json" {
-				ext = ".golden.json"
+				ext = ".json"
 				d := parseDecodeJSON(t, out)
 				if len(d.Reports) != 2 || d.Reports[0].Tool != "libwebsockets" || d.Reports[0].Kind != "heap dump" ||
 					d.Reports[1].Tool != "AddressSanitizer" || d.Reports[1].Kind != "heap-use-after-free" {
@@ -75,7 +57,7 @@ func TestDecodeLWSMixedLog(t *testing.T) {
 					t.Errorf("heap dump stacks:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 				}
 			}
-			checkFileGolden(t, strings.TrimSuffix(mixedLog, ".log")+ext, []byte(out))
+			golden.Check(t, filepath.Join(golden.Dir("decode"), "mixed-device"+ext), out)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,11 +23,11 @@ SUMMARY: AddressSanitizer: heap-use-after-free (%[1]s+0x1242)
 `, bin)
 	}
 	withDWO, without := t.TempDir(), t.TempDir()
-	copyFixture(t, faceFixtureDir+"/split-dw5/prog", filepath.Join(withDWO, "prog"))
-	copyFixture(t, faceFixtureDir+"/split-dw5/split-tmpl.dwo", filepath.Join(withDWO, "split-tmpl.dwo"))
-	copyFixture(t, faceFixtureDir+"/split-dw5/prog", filepath.Join(without, "prog"))
+	fixture.Copy(t, fixtureDir+"/split-dw5/prog", filepath.Join(withDWO, "prog"))
+	fixture.Copy(t, fixtureDir+"/split-dw5/split-tmpl.dwo", filepath.Join(withDWO, "split-tmpl.dwo"))
+	fixture.Copy(t, fixtureDir+"/split-dw5/prog", filepath.Join(without, "prog"))
 
-	out, stderr, code := faceRunFace(t, "sanitrace", []string{"decode", "--color=never"}, report(filepath.Join(withDWO, "prog")))
+	out, stderr, code := runCLI(t, report(filepath.Join(withDWO, "prog")), "decode", "--color=never")
 	if code != exitFound || stderr != "" {
 		t.Fatalf("with the .dwo: exit %d, stderr %q", code, stderr)
 	}
@@ -40,7 +41,7 @@ SUMMARY: AddressSanitizer: heap-use-after-free (%[1]s+0x1242)
 		}
 	}
 
-	out, stderr, _ = faceRunFace(t, "sanitrace", []string{"decode", "--color=never"}, report(filepath.Join(without, "prog")))
+	out, stderr, _ = runCLI(t, report(filepath.Join(without, "prog")), "decode", "--color=never")
 	wantWarn := filepath.Join(without, "prog") + ": split DWARF: split-tmpl.dwo not found (looked in /build/sanitrace/src/split-tmpl.dwo, " +
 		filepath.Join(without, "split-tmpl.dwo") + "); frames there lack inlined calls"
 	if strings.Count(stderr, "split DWARF") != 1 || !strings.Contains(stderr, wantWarn) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"io"
 	"os"
 	"os/exec"
@@ -66,7 +67,7 @@ func TestSanitizerIntegration(t *testing.T) {
 			}
 			if nw, ng := normalizeReport(want), normalizeReport(got); nw != ng {
 				t.Errorf("reports differ (after normalising addresses and ids)\n%s\n--- with llvm-symbolizer:\n%s\n--- with sanitrace:\n%s",
-					faceFirstDiff(nw, ng), want, got)
+					golden.FirstDiff(nw, ng), want, got)
 			}
 		})
 	}
@@ -109,7 +110,7 @@ func TestSanitizerIntegration(t *testing.T) {
 		}
 		if nw, ng := normalizeReport(want), normalizeReport(got); nw != ng {
 			t.Errorf("reports differ (after normalising addresses and ids)\n%s\n--- with addr2line:\n%s\n--- with sanitrace:\n%s",
-				faceFirstDiff(nw, ng), want, got)
+				golden.FirstDiff(nw, ng), want, got)
 		}
 	})
 	t.Run("malformed-lines-never-hang", func(t *testing.T) {

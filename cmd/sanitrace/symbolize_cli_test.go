@@ -6,7 +6,7 @@ import "testing"
 // behave exactly as the argv[0] faces (cobra hands the flags over as they
 // are) and that exit codes come through.
 func TestFacesThroughSubcommands(t *testing.T) {
-	bin := faceFixtureDir + "/c-O2-dw5-pie"
+	bin := fixtureDir + "/c-O2-dw5-pie"
 	tests := []struct {
 		face, sub string
 		args      []string
@@ -21,8 +21,8 @@ func TestFacesThroughSubcommands(t *testing.T) {
 		{"addr2line", "addr2line", []string{"-Q"}, "", 1},
 	}
 	for _, tt := range tests {
-		wantOut, wantErr, wantCode := faceRunFace(t, tt.face, tt.args, tt.stdin)
-		gotOut, gotErr, gotCode := faceRunFace(t, "sanitrace", append([]string{tt.sub}, tt.args...), tt.stdin)
+		wantOut, wantErr, wantCode := runArgv0(t, tt.face, tt.args, tt.stdin)
+		gotOut, gotErr, gotCode := runArgv0(t, "sanitrace", append([]string{tt.sub}, tt.args...), tt.stdin)
 		if gotOut != wantOut || gotErr != wantErr || gotCode != wantCode || gotCode != tt.code {
 			t.Errorf("%s %q: subcommand gave (%q, %q, %d), argv[0] face (%q, %q, %d), want exit %d",
 				tt.sub, tt.args, gotOut, gotErr, gotCode, wantOut, wantErr, wantCode, tt.code)

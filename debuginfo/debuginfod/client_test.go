@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -53,17 +54,6 @@ func buildID(t *testing.T, path string) []byte {
 	return id
 }
 
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func sameContent(t *testing.T, a, b string) {
 	t.Helper()
 	x, err1 := os.ReadFile(a)
@@ -80,7 +70,7 @@ func TestRealServer(t *testing.T) {
 	srv := t.TempDir()
 	names := []string{"c-O2-dw5-pie", "cxx-O2-dw5", "libfix.so"}
 	for _, n := range names {
-		copyFile(t, filepath.Join(fixtures, n), filepath.Join(srv, n))
+		fixture.Copy(t, filepath.Join(fixtures, n), filepath.Join(srv, n))
 	}
 	s := debuginfodtest.Start(t, srv, len(names))
 	cache := filepath.Join(t.TempDir(), "cache")

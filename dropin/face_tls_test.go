@@ -1,8 +1,10 @@
-package main
+package dropin
 
 import (
 	"debug/elf"
 	"fmt"
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"strings"
 	"testing"
 )
@@ -13,6 +15,7 @@ import (
 // TLS variable (stl.cc's tls_total and tls_calls; glibc's in the static
 // build).
 func TestSymbolizeTLS(t *testing.T) {
+	faceChdir(t)
 	for _, fixture := range []string{"stl-O2-dw5-pie", "stl-O2-dw5-static"} {
 		t.Run(fixture, func(t *testing.T) {
 			bin := faceFixtureDir + "/" + fixture
@@ -40,9 +43,9 @@ func TestSymbolizeTLS(t *testing.T) {
 				t.Fatalf("%s: %d TLS symbols, want the fixture's two at least", bin, n)
 			}
 			got, _, _ := faceRunFace(t, "llvm-symbolizer", nil, in.String())
-			faceCompareGolden(t, faceGoldenPath("symbolize", fixture, "tls"), got, func() string {
-				faceNeedTool(t, "llvm-symbolizer")
-				out, _, _ := faceRunTool(t, "llvm-symbolizer", nil, in.String())
+			golden.CheckWant(t, faceGoldenPath("symbolize", fixture, "tls"), got, func() string {
+				reftool.Need(t, "llvm-symbolizer")
+				out, _, _ := reftool.Run(t, "llvm-symbolizer", nil, in.String())
 				return out
 			})
 		})

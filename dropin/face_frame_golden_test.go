@@ -1,6 +1,8 @@
-package main
+package dropin
 
 import (
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"strings"
 	"testing"
 )
@@ -10,6 +12,7 @@ import (
 // at every covered code address of gcc and clang, C and C++, -O0 and -O2
 // fixtures, in the LLVM, GNU (with addresses) and JSON styles.
 func TestSymbolizeFrameGoldens(t *testing.T) {
+	faceChdir(t)
 	fixtures := []struct {
 		name             string
 		maxFuncs, maxInl int
@@ -43,9 +46,9 @@ func TestSymbolizeFrameGoldens(t *testing.T) {
 		for _, c := range cases {
 			t.Run(strings.ReplaceAll(fx.name, "/", "_")+"/"+c.name, func(t *testing.T) {
 				got, _, _ := faceRunFace(t, "llvm-symbolizer", c.args, in.String())
-				faceCompareGolden(t, faceGoldenPath("symbolize", fx.name, c.name), got, func() string {
-					faceNeedTool(t, "llvm-symbolizer")
-					out, _, _ := faceRunTool(t, "llvm-symbolizer", c.args, in.String())
+				golden.CheckWant(t, faceGoldenPath("symbolize", fx.name, c.name), got, func() string {
+					reftool.Need(t, "llvm-symbolizer")
+					out, _, _ := reftool.Run(t, "llvm-symbolizer", c.args, in.String())
 					return out
 				})
 			})

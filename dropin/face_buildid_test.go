@@ -1,7 +1,7 @@
-package main
+package dropin
 
 import (
-	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +14,7 @@ import (
 // under --debug-file-directory and answers as --obj on that file does;
 // an unknown id gets llvm's error and an unknown answer.
 func TestSymbolizeBuildIDQueries(t *testing.T) {
+	faceChdir(t)
 	dir, err := filepath.Abs(faceFixtureDir + "/buildid/debug")
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +23,7 @@ func TestSymbolizeBuildIDQueries(t *testing.T) {
 	if err != nil || len(id) == 0 {
 		t.Fatalf("build-id of the fixture: %v", err)
 	}
-	hexID := hex.EncodeToString(id)
+	hexID := fmt.Sprintf("%x", id)
 	debugFile := debuginfo.BuildIDPath(dir, id)
 	addrs := faceHexList(faceFixtureAddresses(t, faceFixtureDir+"/cxx-O2-dw5", 10, 4), "0x")
 

@@ -1,7 +1,7 @@
-package main
+package dropin
 
 import (
-	"os"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,11 +14,12 @@ import (
 // debug file next to the binary and, when llvm-symbolizer is installed,
 // llvm-symbolizer's own; without the flag the file is not found.
 func TestSymbolizeFallbackDebugPath(t *testing.T) {
+	faceChdir(t)
 	root := t.TempDir()
 	bin := filepath.Join(root, "bin", "prog")
 	fallback := filepath.Join(root, "fallback")
-	copyFixture(t, faceFixtureDir+"/debuglink/prog", bin)
-	copyFixture(t, faceFixtureDir+"/debuglink/prog.debug", filepath.Join(fallback, filepath.Dir(bin), "prog.debug"))
+	fixture.Copy(t, faceFixtureDir+"/debuglink/prog", bin)
+	fixture.Copy(t, faceFixtureDir+"/debuglink/prog.debug", filepath.Join(fallback, filepath.Dir(bin), "prog.debug"))
 	addrs := strings.Join(faceHexList(faceFixtureAddresses(t, faceFixtureDir+"/debuglink/prog.debug", 8, 4), "0x"), "\n") + "\n"
 
 	args := []string{"--obj=" + bin, "--fallback-debug-path=" + fallback, "--inlines"}
@@ -32,8 +33,8 @@ func TestSymbolizeFallbackDebugPath(t *testing.T) {
 	}
 
 	next := t.TempDir()
-	copyFixture(t, faceFixtureDir+"/debuglink/prog", filepath.Join(next, "prog"))
-	copyFixture(t, faceFixtureDir+"/debuglink/prog.debug", filepath.Join(next, "prog.debug"))
+	fixture.Copy(t, faceFixtureDir+"/debuglink/prog", filepath.Join(next, "prog"))
+	fixture.Copy(t, faceFixtureDir+"/debuglink/prog.debug", filepath.Join(next, "prog.debug"))
 	want, _, _ := faceRunFace(t, "llvm-symbolizer", []string{"--obj=" + filepath.Join(next, "prog"), "--inlines"}, addrs)
 	if got != want {
 		t.Errorf("through the fallback path:\n%s\nwith the debug file next to the binary:\n%s", got, want)
@@ -52,19 +53,5 @@ func TestSymbolizeFallbackDebugPath(t *testing.T) {
 	}
 	if got != string(out) {
 		t.Errorf("sanitrace:\n%s\nllvm-symbolizer:\n%s", got, out)
-	}
-}
-
-func copyFixture(t *testing.T, src, dst string) {
-	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, data, 0o755); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -1,9 +1,10 @@
-package main
+package dropin
 
 import (
 	"debug/dwarf"
 	"debug/elf"
-	"os"
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -166,12 +167,13 @@ func faceTextOnly(t *testing.T, bin string, addrs []uint64) []uint64 {
 }
 
 func faceGoldenPath(tool, fixture, name string) string {
-	return filepath.Join("../../testdata/golden", tool, strings.ReplaceAll(fixture, "/", "_"), name+".golden")
+	return filepath.Join(golden.Dir(""), tool, strings.ReplaceAll(fixture, "/", "_"), name+".golden")
 }
 
 // TestSymbolizeGoldens covers the three output styles and addr2line on
 // every fixture.
 func TestSymbolizeGoldens(t *testing.T) {
+	faceChdir(t)
 	for _, fx := range faceGoldenFixtures {
 		t.Run(strings.ReplaceAll(fx.name, "/", "_"), func(t *testing.T) {
 			bin := faceFixtureDir + "/" + fx.name
@@ -239,15 +241,15 @@ func TestSymbolizeGoldens(t *testing.T) {
 					got, _, _ := faceRunFace(t, argv0, args(bin), in)
 					path := faceGoldenPath(c.tool, fx.name, c.name)
 					record := func() string {
-						faceNeedTool(t, tool)
-						out, _, _ := faceRunTool(t, tool, args(ref), in)
+						reftool.Need(t, tool)
+						out, _, _ := reftool.Run(t, tool, args(ref), in)
 						return strings.ReplaceAll(out, `"ModuleName":"`+ref+`"`, `"ModuleName":"`+bin+`"`)
 					}
 					if mask := fx.known[c.name]; mask != nil {
 						faceCompareGoldenMasked(t, path, got, record, mask)
 						return
 					}
-					faceCompareGolden(t, path, got, record)
+					golden.CheckWant(t, path, got, record)
 				})
 			}
 		})
@@ -257,6 +259,7 @@ func TestSymbolizeGoldens(t *testing.T) {
 // TestSymbolizeFlagGoldens covers flag combinations and query forms on two
 // fixtures: one C (inlining, DATA) and one C++ (demangling).
 func TestSymbolizeFlagGoldens(t *testing.T) {
+	faceChdir(t)
 	type flagCase struct {
 		name  string
 		args  []string
@@ -323,9 +326,9 @@ func TestSymbolizeFlagGoldens(t *testing.T) {
 					in = ""
 				}
 				got, _, _ := faceRunFace(t, "llvm-symbolizer", c.args, in)
-				faceCompareGolden(t, faceGoldenPath("symbolize", fixture, c.name), got, func() string {
-					faceNeedTool(t, "llvm-symbolizer")
-					out, _, _ := faceRunTool(t, "llvm-symbolizer", c.args, in)
+				golden.CheckWant(t, faceGoldenPath("symbolize", fixture, c.name), got, func() string {
+					reftool.Need(t, "llvm-symbolizer")
+					out, _, _ := reftool.Run(t, "llvm-symbolizer", c.args, in)
 					return out
 				})
 			})
@@ -349,9 +352,9 @@ func TestSymbolizeFlagGoldens(t *testing.T) {
 					in = ""
 				}
 				got, _, _ := faceRunFace(t, "addr2line", c.args, in)
-				faceCompareGolden(t, faceGoldenPath("addr2line", fixture, c.name), got, func() string {
-					faceNeedTool(t, "addr2line")
-					out, _, _ := faceRunTool(t, "addr2line", c.args, in)
+				golden.CheckWant(t, faceGoldenPath("addr2line", fixture, c.name), got, func() string {
+					reftool.Need(t, "addr2line")
+					out, _, _ := reftool.Run(t, "addr2line", c.args, in)
 					return out
 				})
 			})
@@ -370,30 +373,18 @@ func faceAddOffset(addrs []uint64, off uint64) []uint64 {
 func faceDecimal(v uint64) string { return strconv.FormatUint(v, 10) }
 func faceOctal(v uint64) string   { return strconv.FormatUint(v, 8) }
 
-// faceCompareGoldenMasked is faceCompareGolden for a case with a known
-// difference: the golden holds the reference's raw output, the comparison
-// passes both through mask, and the test fails once the raw outputs agree
-// (the difference is gone: drop the mask).
+// faceCompareGoldenMasked compares got with a golden of a case with a
+// known difference: the golden holds the reference's raw output, the
+// comparison passes both through mask, and the test fails once the raw
+// outputs agree (the difference is gone: drop the mask).
 func faceCompareGoldenMasked(t *testing.T, path, got string, record func() string, mask func(string) string) {
 	t.Helper()
-	if *faceUpdate {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(record()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("golden %s missing (run go test -update with the reference tool installed): %v", path, err)
-	}
-	want := string(b)
+	want := golden.Read(t, path, record)
 	if want == got {
 		t.Errorf("%s: output now matches the reference byte for byte: drop the known-difference mask", path)
 		return
 	}
 	if w, g := mask(want), mask(got); w != g {
-		t.Errorf("%s: output differs from the reference beyond the known difference (%d vs %d bytes)\n%s", path, len(got), len(want), faceFirstDiff(w, g))
+		t.Errorf("%s: output differs from the reference beyond the known difference (%d vs %d bytes)\n%s", path, len(got), len(want), golden.FirstDiff(w, g))
 	}
 }

@@ -1,6 +1,7 @@
-package main
+package dropin
 
 import (
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +10,7 @@ import (
 // TestResponseFilesLive: @FILE arguments (nested, quoted, one unreadable)
 // give the reference tools' output, compared live when they are installed.
 func TestResponseFilesLive(t *testing.T) {
+	faceChdir(t)
 	bin, err := filepath.Abs(faceFixtureDir + "/cxx-O2-dw5")
 	if err != nil {
 		t.Fatal(err)
@@ -29,8 +31,8 @@ func TestResponseFilesLive(t *testing.T) {
 		{"llvm-symbolizer", "llvm-symbolizer", write("llvm", "--obj='"+bin[:len(bin)-1]+"\\"+bin[len(bin)-1:]+"' --output-style=JSON \"\"\n0x1241 @"+inner+" @"+missing+"\n")},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
-			faceNeedTool(t, tc.tool)
-			want, wantErr, wantCode := faceRunTool(t, tc.tool, []string{"@" + tc.file}, "")
+			reftool.Need(t, tc.tool)
+			want, wantErr, wantCode := reftool.Run(t, tc.tool, []string{"@" + tc.file}, "")
 			got, gotErr, gotCode := faceRunFace(t, tc.argv0, []string{"@" + tc.file}, "")
 			if got != want || gotCode != wantCode {
 				t.Errorf("stdout/exit differ\nsanitrace (%d):\n%s\nstderr: %s\n%s (%d):\n%s\nstderr: %s", gotCode, got, gotErr, tc.tool, wantCode, want, wantErr)

@@ -1,4 +1,4 @@
-package main
+package dropin
 
 import (
 	"bufio"
@@ -45,6 +45,7 @@ const faceMinIdentical = 0.995
 // TestSymbolizeCorpusDifferential runs both faces over every symbolizer set
 // of the shared corpus, as the sets' own commands ran the reference tools.
 func TestSymbolizeCorpusDifferential(t *testing.T) {
+	faceChdir(t)
 	root := filepath.Join(faceSharedDir(t), "corpus", "symbolize")
 	sets, _ := filepath.Glob(filepath.Join(root, "*", "addresses.txt"))
 	if len(sets) == 0 {

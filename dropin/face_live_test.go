@@ -1,6 +1,8 @@
-package main
+package dropin
 
 import (
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +13,8 @@ import (
 // --verbose and friends with llvm-symbolizer on a program compiled here
 // (the committed fixtures' sources live under a path that does not exist).
 func TestSymbolizeSourceContextLive(t *testing.T) {
-	faceNeedTool(t, "llvm-symbolizer")
+	faceChdir(t)
+	reftool.Need(t, "llvm-symbolizer")
 	cc, err := exec.LookPath("gcc")
 	if err != nil {
 		t.Skip("gcc not found: cannot build the program whose source is shown")
@@ -38,10 +41,10 @@ func TestSymbolizeSourceContextLive(t *testing.T) {
 	} {
 		args := append([]string{"--obj=" + bin}, flags...)
 		args = append(args, addrs...)
-		want, _, _ := faceRunTool(t, "llvm-symbolizer", args, "")
+		want, _, _ := reftool.Run(t, "llvm-symbolizer", args, "")
 		got, _, _ := faceRunFace(t, "llvm-symbolizer", args, "")
 		if w, g := want, got; w != g {
-			t.Errorf("%q: output differs from llvm-symbolizer\n%s", flags, faceFirstDiff(w, g))
+			t.Errorf("%q: output differs from llvm-symbolizer\n%s", flags, golden.FirstDiff(w, g))
 		}
 	}
 }

@@ -1,9 +1,12 @@
-package main
+package dropin
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +23,7 @@ import (
 // 14 when installed. The committed split fixtures cover the same without
 // the tools (TestSymbolizeGoldens).
 func TestSymbolizeSplitDWARFLive(t *testing.T) {
+	faceChdir(t)
 	if testing.Short() {
 		t.Skip("compiles programs; skipped with -short")
 	}
@@ -73,7 +77,7 @@ func TestSymbolizeSplitDWARFLive(t *testing.T) {
 			if err := os.MkdirAll(pkg, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			copyFixture(t, filepath.Join(dir, b), filepath.Join(pkg, b))
+			fixture.Copy(t, filepath.Join(dir, b), filepath.Join(pkg, b))
 			// A failing llvm-dwp is the tool's problem, not sanitrace's.
 			if out, err := run("llvm-dwp-14", "-e", b, "-o", filepath.Join(pkg, b+".dwp")); err != nil {
 				t.Logf("llvm-dwp-14 on %s: %v (the .dwp case is not compared)\n%s", b, err, out)
@@ -123,13 +127,13 @@ func TestSymbolizeSplitDWARFLive(t *testing.T) {
 			addrs := splitEveryThirdInstruction(t, bin)
 			args := func(b string) []string { return []string{"--obj=" + b, "--output-style=JSON", "--inlines"} }
 			got, stderr, _ := faceRunFace(t, "llvm-symbolizer", args(bin), addrs)
-			want, _, _ := faceRunTool(t, "llvm-symbolizer", args(ref), addrs)
+			want, _, _ := reftool.Run(t, "llvm-symbolizer", args(ref), addrs)
 			want = strings.ReplaceAll(want, `"ModuleName":"`+ref+`"`, `"ModuleName":"`+bin+`"`)
 			if stderr != "" {
 				t.Errorf("stderr: %s", stderr)
 			}
 			if got != want {
-				t.Errorf("%d addresses; first difference:\n%s", strings.Count(addrs, "\n"), faceFirstDiff(want, got))
+				t.Errorf("%d addresses; first difference:\n%s", strings.Count(addrs, "\n"), golden.FirstDiff(want, got))
 			}
 			if strings.Count(got, `"FunctionName"`) <= strings.Count(addrs, "\n") {
 				t.Errorf("no inlined frames at all: the split units were not read")
@@ -146,9 +150,9 @@ func TestSymbolizeSplitDWARFLive(t *testing.T) {
 		addrs := splitEveryThirdInstruction(t, bin)
 		args := []string{"--obj=" + bin, "--output-style=JSON", "--inlines"}
 		got, _, _ := faceRunFace(t, "llvm-symbolizer", args, addrs)
-		want, _, _ := faceRunTool(t, "llvm-symbolizer", args, addrs)
+		want, _, _ := reftool.Run(t, "llvm-symbolizer", args, addrs)
 		if got != want {
-			t.Errorf("first difference:\n%s", faceFirstDiff(want, got))
+			t.Errorf("first difference:\n%s", golden.FirstDiff(want, got))
 		}
 	})
 }

@@ -1,0 +1,36 @@
+package golden
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFirstDiff(t *testing.T) {
+	for _, c := range []struct{ want, got, has string }{
+		{"a\nb\n", "a\nb\n", ""},
+		{"a\nb\n", "a\nc\n", `line 2:`},
+		{"a\n", "a\nb\n", `line 2:`},
+		{"a", "a\n", `line 1:`},
+	} {
+		d := FirstDiff(c.want, c.got)
+		if (c.has == "") != (d == "") || !strings.Contains(d, c.has) {
+			t.Errorf("FirstDiff(%q, %q) = %q, want it to say %q", c.want, c.got, d, c.has)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.txt")
+	if err := os.WriteFile(p, []byte("same\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Check(t, p, []byte("same\n"))
+	if !strings.HasSuffix(Dir("render"), filepath.Join("testdata", "golden", "render")) {
+		t.Errorf("Dir = %s", Dir("render"))
+	}
+	if _, err := os.Stat(Dir("render")); err != nil {
+		t.Errorf("Dir(render) does not exist: %v", err)
+	}
+}
