@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"debug/elf"
 	"fmt"
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // goldenFixtures are the committed binaries whose dumps are kept as
@@ -139,7 +140,6 @@ func compareWithReadelf(t *testing.T, path string) {
 		}
 	}
 }
-
 
 // checkRowsAgainstDump: RowAt at each row's location gives the row the
 // interpreted dump (itself identical to readelf's) prints, for every FDE

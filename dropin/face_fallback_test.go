@@ -1,11 +1,12 @@
 package dropin
 
 import (
-	"github.com/sanitrace/sanitrace/internal/fixture"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // TestSymbolizeFallbackDebugPath: --fallback-debug-path=DIR finds a

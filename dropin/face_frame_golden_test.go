@@ -1,10 +1,11 @@
 package dropin
 
 import (
-	"github.com/sanitrace/sanitrace/internal/golden"
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestSymbolizeFrameGoldens compares FRAME answers (the locals of the

@@ -3,13 +3,14 @@ package dropin
 import (
 	"debug/dwarf"
 	"debug/elf"
-	"github.com/sanitrace/sanitrace/internal/golden"
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // The goldens under testdata/golden/{symbolize,addr2line} are the outputs

@@ -5,12 +5,13 @@ import (
 	"debug/dwarf"
 	"debug/elf"
 	"fmt"
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // faceFixtureDir is where the committed ELF fixtures are, as the goldens

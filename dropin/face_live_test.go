@@ -1,12 +1,13 @@
 package dropin
 
 import (
-	"github.com/sanitrace/sanitrace/internal/golden"
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestSymbolizeSourceContextLive compares --print-source-context-lines,

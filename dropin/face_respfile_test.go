@@ -1,10 +1,11 @@
 package dropin
 
 import (
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestResponseFilesLive: @FILE arguments (nested, quoted, one unreadable)

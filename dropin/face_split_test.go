@@ -4,15 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"github.com/sanitrace/sanitrace/internal/fixture"
-	"github.com/sanitrace/sanitrace/internal/golden"
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestSymbolizeSplitDWARFLive builds programs from testdata/src with

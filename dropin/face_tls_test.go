@@ -3,10 +3,11 @@ package dropin
 import (
 	"debug/elf"
 	"fmt"
-	"github.com/sanitrace/sanitrace/internal/golden"
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestSymbolizeTLS: a thread-local symbol's value is an offset into the TLS

@@ -2,10 +2,11 @@ package parse
 
 import (
 	"encoding/json"
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // TestGolden parses the committed sample logs of ../testdata/reports and

@@ -3,13 +3,14 @@ package parse
 import (
 	"bytes"
 	"fmt"
-	"github.com/sanitrace/sanitrace/report"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // The reports, stacks and frames in each sample log of the formats other
@@ -143,25 +144,8 @@ func checkPasted(t *testing.T, logs []string) {
 			pasted := strings.Join(p.do(lines), "\n") + "\n"
 			got := modelView(parseAll(t, bytes.NewReader([]byte(pasted)), path))
 			if got != want {
-				t.Errorf("%s %s: the model differs\n%s", p.name, path, firstDiff(got, want))
+				t.Errorf("%s %s: the model differs\n%s", p.name, path, golden.FirstDiff(want, got))
 			}
 		}
 	}
-}
-
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n\tgot  %s\n\twant %s", i+1, a, b)
-		}
-	}
-	return ""
 }

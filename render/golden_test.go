@@ -2,12 +2,12 @@ package render
 
 import (
 	"bytes"
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/report"
 )
 

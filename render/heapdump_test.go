@@ -1,11 +1,11 @@
 package render
 
 import (
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 )

@@ -3,13 +3,13 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/decompress"
 	"github.com/sanitrace/sanitrace/decompress/lwsheap"
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // heapmapOf aggregates a log the way `sanitrace lws heapmap` does.

@@ -3,11 +3,11 @@ package resolve
 import (
 	"debug/elf"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -98,38 +98,6 @@ func TestStaticAddress(t *testing.T) {
 	}
 }
 
-// llvmChains asks llvm-symbolizer for "function file:line:col" chains.
-func llvmChains(t *testing.T, bin string, addrs []uint64) [][]string {
-	t.Helper()
-	llvm, err := exec.LookPath("llvm-symbolizer")
-	if err != nil {
-		t.Skipf("llvm-symbolizer not found (%v): no reference to compare with", err)
-	}
-	var in strings.Builder
-	for _, a := range addrs {
-		fmt.Fprintf(&in, "%#x\n", a)
-	}
-	cmd := exec.Command(llvm, "--obj="+bin, "--inlines", "--demangle")
-	cmd.Stdin = strings.NewReader(in.String())
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("llvm-symbolizer: %v", err)
-	}
-	var res [][]string
-	for _, block := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
-		ls := strings.Split(block, "\n")
-		var chain []string
-		for i := 0; i+1 < len(ls); i += 2 {
-			chain = append(chain, ls[i]+" "+ls[i+1])
-		}
-		res = append(res, chain)
-	}
-	if len(res) != len(addrs) {
-		t.Fatalf("llvm-symbolizer answered %d of %d addresses", len(res), len(addrs))
-	}
-	return res
-}
-
 // A heap-dump record through the Resolver with Options.Static and through
 // StaticModule.Frames: pcs inside the binary get the inline chains that
 // llvm-symbolizer gives for pc-base-1, with module and offset; the others
@@ -147,7 +115,7 @@ func TestStaticResolve(t *testing.T) {
 	}{{"main", 0x10}, {"fill", 0x20}, {"accumulate.constprop.0", 0x8}} {
 		addrs = append(addrs, symbolAddr(t, pieFixture, s.name)+s.off)
 	}
-	want := llvmChains(t, pieFixture, addrs)
+	want := reftool.LLVMChains(t, pieFixture, addrs)
 	const libc = 0x7f3a9be29d90
 	var pcs []string
 	for _, a := range addrs {

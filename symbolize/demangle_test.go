@@ -5,13 +5,14 @@ import (
 	"debug/dwarf"
 	"debug/elf"
 	"flag"
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // mangledNames collects the distinct "_Z" names of an ELF file: symbol-table

@@ -6,10 +6,11 @@ import (
 	"debug/elf"
 	"encoding/json"
 	"fmt"
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // fixtureAddrs returns every 5th address of the fixture's executable

@@ -3,11 +3,12 @@ package symbolize
 import (
 	"bufio"
 	"flag"
-	"github.com/sanitrace/sanitrace/internal/reftool"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 var updateRustNames = flag.Bool("update-rust-names", false, "rewrite testdata/rustnames/names.tsv from llvm-cxxfilt-14 and c++filt")

@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 var cfiGolden = filepath.Join("..", "..", "testdata", "golden", "cfi")

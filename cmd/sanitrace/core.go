@@ -14,13 +14,9 @@ import (
 
 // coreFlags are the flags of "sanitrace core" (CONTRACT.md).
 type coreFlags struct {
-	exe        string
-	binaryDirs []string
-	prefixMaps []string
-	sysroot    string
-	debugDirs  []string
-	format     string
-	color      string
+	moduleFlags
+	outputFlags
+	exe string
 }
 
 func newCoreCmd() *cobra.Command {
@@ -47,18 +43,13 @@ unwound to its end costs a line on stderr, not the run.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&fl.exe, "exe", "", "the executable the core was dumped from, when it is not where the core says")
-	f.StringArrayVar(&fl.binaryDirs, "binary-dir", nil, "directory searched for the modules, by base name then by build-id (repeatable)")
-	f.StringArrayVar(&fl.prefixMaps, "prefix-map", nil, "rewrite a path prefix of modules and source files, `FROM=TO` (repeatable)")
-	f.StringVar(&fl.sysroot, "sysroot", "", "prefix for absolute system-library paths (and its usr/lib/debug for debug files)")
-	f.StringArrayVar(&fl.debugDirs, "debug-file-directory", nil, "directory searched for .build-id/xx/rest.debug and debuglink targets (repeatable)")
-	f.StringVar(&fl.format, "format", "text", "output format: text or json")
-	f.StringVar(&fl.color, "color", "auto", "colors: auto (on a terminal, unless NO_COLOR is set), always or never")
+	fl.moduleFlags.add(f, "", true)
+	fl.outputFlags.add(f)
 	return cmd
 }
 
 func runCore(cmd *cobra.Command, path string, fl *coreFlags) error {
-	df := decodeFlags{prefixMaps: fl.prefixMaps}
-	maps, err := df.parsePrefixMaps()
+	maps, err := fl.parsePrefixMaps()
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}

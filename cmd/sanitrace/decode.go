@@ -19,12 +19,8 @@ import (
 
 // decodeFlags are the flags of "sanitrace decode" (CONTRACT.md).
 type decodeFlags struct {
-	binaryDirs    []string
-	prefixMaps    []string
-	sysroot       string
-	debugDirs     []string
-	format        string
-	color         string
+	moduleFlags
+	outputFlags
 	symbolize     bool
 	sourceContext int
 	exitZero      bool
@@ -60,12 +56,8 @@ are still processed).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&fl.binaryDirs, "binary-dir", nil, "directory searched for the modules a log names, by base name then by build-id (repeatable)")
-	f.StringArrayVar(&fl.prefixMaps, "prefix-map", nil, "rewrite a path prefix of modules and source files, `FROM=TO` (repeatable)")
-	f.StringVar(&fl.sysroot, "sysroot", "", "prefix for absolute system-library paths")
-	f.StringArrayVar(&fl.debugDirs, "debug-file-directory", nil, "directory searched for .build-id/xx/rest.debug and debuglink targets (repeatable)")
-	f.StringVar(&fl.format, "format", "text", "output format: text or json")
-	f.StringVar(&fl.color, "color", "auto", "colors: auto (on a terminal, unless NO_COLOR is set), always or never")
+	fl.moduleFlags.add(f, "a log names", false)
+	fl.outputFlags.add(f)
 	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse and render only)")
 	f.IntVar(&fl.sourceContext, "source-context", 0, "print `N` source lines around each user frame")
 	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 even when reports were found")
@@ -142,18 +134,6 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		return &exitError{code: exitFound}
 	}
 	return nil
-}
-
-func (fl *decodeFlags) parsePrefixMaps() ([]debuginfo.PrefixMap, error) {
-	var maps []debuginfo.PrefixMap
-	for _, s := range fl.prefixMaps {
-		m, err := debuginfo.ParsePrefixMap(s)
-		if err != nil {
-			return nil, fmt.Errorf("--prefix-map: %w", err)
-		}
-		maps = append(maps, m)
-	}
-	return maps, nil
 }
 
 // useColor resolves --color: auto colors only a terminal, and NO_COLOR

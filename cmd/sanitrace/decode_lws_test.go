@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/decompress"
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // The mixed device log (testdata/lws/mixed-device.log): lws program output

@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/sanitrace/sanitrace/internal/fixture"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // TestDecodeSplitDWARF: decode symbolizes frames of a split-DWARF binary

@@ -23,7 +23,7 @@ func TestLWSHeapmapJSON(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// The path is given with directories: "source" is the file's
 			// base name, as in the expected file.
-			out, stderr, code := lwsRun(t, "", "lws", "heapmap", "--format", "json", filepath.Join(dir, "heapmap-sample.log"))
+			out, stderr, code := runCLI(t, "", "lws", "heapmap", "--format", "json", filepath.Join(dir, "heapmap-sample.log"))
 			if code != exitOK {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 			}
@@ -53,7 +53,7 @@ func TestLWSHeapmapJSON(t *testing.T) {
 
 func TestLWSHeapmapStdinAndText(t *testing.T) {
 	log := "x\n~m#IF0BmUQugNCkgCnkhdAYpQa6wAAV\n[t] N: ~m#IF0BmUQugNCkgCnkhdAYpQa6wAAV\n~b#size: 100, 0x1 0x2 \n~m#AA==\n"
-	out, _, code := lwsRun(t, log, "lws", "heapmap", "--format", "json")
+	out, _, code := runCLI(t, log, "lws", "heapmap", "--format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -76,7 +76,7 @@ func TestLWSHeapmapStdinAndText(t *testing.T) {
 		r.Backtraces[0].FirstLine != 2 || len(r.Undecodable) != 1 || r.Undecodable[0].Error != "blob-too-short" {
 		t.Errorf("unexpected heap map of stdin: %+v\n%s", r, out)
 	}
-	out, _, _ = lwsRun(t, log, "lws", "heapmap")
+	out, _, _ = runCLI(t, log, "lws", "heapmap")
 	for _, w := range []string{
 		"heap map of -: 3 live allocations, 14.8 KiB (15140 bytes) in 2 distinct backtraces; 1 record undecodable",
 		"  14.7 KiB       2   99.3%  0x406651 0x406852 0x406c1b 0x406294\n",
@@ -99,7 +99,7 @@ func TestLWSDecode(t *testing.T) {
 		"~m#ABAABA==",
 		"~b#size: 7520, 0x406651 0x406852 0x406c1b 0x406294 ",
 	}, "\n")
-	out, stderr, code := lwsRun(t, log, "lws", "decode")
+	out, stderr, code := runCLI(t, log, "lws", "decode")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -136,7 +136,7 @@ func TestLWSExitCodes(t *testing.T) {
 		{[]string{"lws", "decode", "--bogus", good}, exitUsage, ""},
 	}
 	for _, tt := range tests {
-		out, stderr, code := lwsRun(t, "", tt.args...)
+		out, stderr, code := runCLI(t, "", tt.args...)
 		if code != tt.code || out != tt.out {
 			t.Errorf("%v: exit %d, stdout %q (stderr %q); want exit %d, stdout %q", tt.args, code, out, stderr, tt.code, tt.out)
 		}
@@ -176,7 +176,7 @@ func TestLWSDecodeInvalidRows(t *testing.T) {
 			wantErr = append(wantErr, fmt.Sprintf("<stdin>:%d: ~m# record: %s: ", 2*i+1, row.Error))
 		}
 	}
-	out, stderr, code := lwsRun(t, log.String(), "lws", "decode")
+	out, stderr, code := runCLI(t, log.String(), "lws", "decode")
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}

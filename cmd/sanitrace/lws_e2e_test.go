@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/decompress"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/render"
 )
 
@@ -103,41 +104,21 @@ func allocsLog(t *testing.T, allocs []allocation) string {
 }
 
 // llvmFrames asks llvm-symbolizer about the same adjusted addresses the
-// lws commands look up (pc - base - 1), as "function file:line" per frame.
+// lws commands look up (pc - base - 1), as "function file:line" per frame
+// (the column is compared separately).
 func llvmFrames(t *testing.T, bin string, base uint64, pcs []uint64) [][]string {
 	t.Helper()
-	llvm, err := exec.LookPath("llvm-symbolizer")
-	if err != nil {
-		t.Skipf("llvm-symbolizer not found (%v): no reference to compare with", err)
+	addrs := make([]uint64, len(pcs))
+	for i, pc := range pcs {
+		addrs[i] = pc - base - 1
 	}
-	var in strings.Builder
-	for _, pc := range pcs {
-		fmt.Fprintf(&in, "0x%x\n", pc-base-1)
-	}
-	cmd := exec.Command(llvm, "--obj="+bin, "--inlines", "--demangle")
-	cmd.Stdin = strings.NewReader(in.String())
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("llvm-symbolizer: %v", err)
-	}
-	var res [][]string
-	for _, block := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
-		var chain []string
-		ls := strings.Split(block, "\n")
-		for i := 0; i+1 < len(ls); i += 2 {
-			loc := ls[i+1]
-			if j := strings.LastIndexByte(loc, ':'); j > 0 && strings.Count(loc, ":") >= 2 {
-				loc = loc[:j] // drop the column: compared separately below
+	res := reftool.LLVMChains(t, bin, addrs)
+	for _, chain := range res {
+		for i, fl := range chain {
+			if j := strings.LastIndexByte(fl, ':'); j > 0 && strings.Count(fl, ":") >= 2 {
+				chain[i] = fl[:j]
 			}
-			chain = append(chain, ls[i]+" "+loc)
 		}
-		res = append(res, chain)
-	}
-	if len(pcs) == 0 {
-		return nil
-	}
-	if len(res) != len(pcs) {
-		t.Fatalf("llvm-symbolizer answered %d of %d addresses", len(res), len(pcs))
 	}
 	return res
 }
@@ -210,7 +191,7 @@ func TestLWSEndToEnd(t *testing.T) {
 
 			// lws decode --obj: each record's ~b# line, then its frames; the
 			// first frame names the allocating function and line.
-			out, stderr, code := lwsRun(t, log, append([]string{"lws", "decode"}, args...)...)
+			out, stderr, code := runCLI(t, log, append([]string{"lws", "decode"}, args...)...)
 			if code != exitOK || stderr != "" {
 				t.Fatalf("lws decode: exit %d, stderr:\n%s", code, stderr)
 			}
@@ -232,7 +213,7 @@ func TestLWSEndToEnd(t *testing.T) {
 
 			// lws heapmap --obj --format json: one row per distinct stack,
 			// frames equal to llvm-symbolizer's for the same addresses.
-			out, stderr, code = lwsRun(t, log, append([]string{"lws", "heapmap", "--format", "json"}, args...)...)
+			out, stderr, code = runCLI(t, log, append([]string{"lws", "heapmap", "--format", "json"}, args...)...)
 			if code != exitOK || stderr != "" {
 				t.Fatalf("lws heapmap: exit %d, stderr:\n%s", code, stderr)
 			}

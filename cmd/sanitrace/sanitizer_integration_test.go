@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"github.com/sanitrace/sanitrace/internal/golden"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // TestSanitizerIntegration runs small buggy programs under the clang 14

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
-	"github.com/sanitrace/sanitrace/internal/fixture"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/debuginfodtest"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 const fixtures = "../../testdata/elf"

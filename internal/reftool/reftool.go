@@ -6,6 +6,7 @@ package reftool
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -42,4 +43,36 @@ func Run(t testing.TB, tool string, args []string, stdin string) (stdout, stderr
 		t.Fatalf("run %s: %v", tool, err)
 	}
 	return o.String(), e.String(), code
+}
+
+// LLVMChains asks llvm-symbolizer (--inlines --demangle) about addrs in bin
+// and returns each address's inline chain, innermost first, as "function
+// file:line:col" strings. A missing llvm-symbolizer skips the test.
+func LLVMChains(t testing.TB, bin string, addrs []uint64) [][]string {
+	t.Helper()
+	llvm := Need(t, "llvm-symbolizer")
+	if len(addrs) == 0 {
+		return nil
+	}
+	var in strings.Builder
+	for _, a := range addrs {
+		fmt.Fprintf(&in, "%#x\n", a)
+	}
+	out, stderr, code := Run(t, llvm, []string{"--obj=" + bin, "--inlines", "--demangle"}, in.String())
+	if code != 0 {
+		t.Fatalf("llvm-symbolizer: exit %d: %s", code, stderr)
+	}
+	var res [][]string
+	for _, block := range strings.Split(strings.TrimSpace(out), "\n\n") {
+		ls := strings.Split(block, "\n")
+		var chain []string
+		for i := 0; i+1 < len(ls); i += 2 {
+			chain = append(chain, ls[i]+" "+ls[i+1])
+		}
+		res = append(res, chain)
+	}
+	if len(res) != len(addrs) {
+		t.Fatalf("llvm-symbolizer answered %d of %d addresses", len(res), len(addrs))
+	}
+	return res
 }
