@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestDistroDebugPackageLive symbolizes the system's libc through the debug
@@ -55,11 +57,11 @@ func TestDistroDebugPackageLive(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			faceNeedTool(t, c.tool)
-			want, _, _ := faceRunTool(t, c.tool, c.args, in.String())
-			got, _, _ := faceRunFace(t, c.argv0, c.args, in.String())
+			reftool.Need(t, c.tool)
+			want, _, _ := reftool.Run(t, c.tool, c.args, in.String())
+			got, _, _ := runArgv0(t, c.argv0, c.args, in.String())
 			if got != want {
-				t.Errorf("%s on %s differs from %s:\n%s", c.name, libc, c.tool, faceFirstDiff(want, got))
+				t.Errorf("%s on %s differs from %s:\n%s", c.name, libc, c.tool, golden.FirstDiff(want, got))
 			}
 		})
 	}
