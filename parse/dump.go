@@ -59,16 +59,18 @@ var starters = []starter{
 	backtraceStart,
 }
 
-// maybeDump is the cheap test run on every line outside a report: could
-// it start one of the dumps above? A few byte searches, no allocation.
-func maybeDump(b []byte) bool {
-	if bytes.IndexByte(b, '#') >= 0 { // gdb, Chromium, boost frames; kernel "[#1]"
-		return true
+// maybeReport is the cheap test run on every line outside a report: could
+// it start one? A few byte searches, no allocation. Every headline but a
+// few has a colon after a known word ("ERROR:", "AddressSanitizer:",
+// "runtime error:", "BUG:", "panic:", "Call Trace:", ...), so one walk over
+// the colons replaces a substring search per marker; frames of dumps have
+// a '#' or end in "[0x...]"; the rest are matched by what they contain.
+func maybeReport(b []byte) bool {
+	n := len(b)
+	if n == 0 {
+		return false
 	}
-	if n := len(b); n > 0 && b[n-1] == ']' && bytes.Contains(b, markBtSym) {
-		return true
-	}
-	for i := 0; i < len(b); {
+	for i := 0; i < n; {
 		c := bytes.IndexByte(b[i:], ':')
 		if c < 0 {
 			break
@@ -79,32 +81,50 @@ func maybeDump(b []byte) bool {
 		}
 		i = c + 1
 	}
-	return bytes.Contains(b, markSignal) || bytes.Contains(b, markDoubleFree)
+	if bytes.IndexByte(b, '#') >= 0 { // gdb, Chromium, boost frames; kernel "[#1]"
+		return true
+	}
+	switch b[n-1] {
+	case ']':
+		return bytes.Contains(b, markBtSym)
+	case ')':
+		if bytes.Contains(b, markDoubleFree) {
+			return true
+		}
+	}
+	// Chromium's "Received signal 11", gdb's "received signal SIGSEGV":
+	// searched from their 'g', a rarer first byte than ' ' or 's'.
+	if i := bytes.Index(b, markSignal); i >= 3 && b[i-3] == ' ' && b[i-2] == 's' && b[i-1] == 'i' {
+		return true
+	}
+	return false
 }
 
 var (
-	markSignal     = []byte(" signal ") // Chromium's "Received signal 11", gdb's "received signal SIGSEGV"
+	markSignal     = []byte("gnal ")
 	markDoubleFree = []byte("double free or corruption")
 )
 
 // colonWord reports whether the word before the colon at b[c] is one that
-// starts a dump ("BUG:", "panic:", "Call Trace:", ...).
+// starts a report ("ERROR:", "BUG:", "panic:", "Call Trace:", ...).
 func colonWord(b []byte, c int) bool {
 	j := c
 	for j > 0 && (isIdent(b[j-1])) {
 		j--
 	}
-	switch string(b[j:c]) {
-	case "BUG", "WARNING", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace",
-		"panic", "error", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGQUIT", "SIGTRAP",
+	w := b[j:c]
+	switch string(w) {
+	case "ERROR", "WARNING", "error", "libFuzzer", "failed", // sanitizers, UBSan's "runtime error:", CHECK failed
+		"BUG", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace",
+		"panic", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGQUIT", "SIGTRAP",
 		"backtrace", "Backtrace", "rs":
 		return true
 	case "":
 		// glibc "*** Error in `prog': ..." and "free(): invalid pointer";
-		// "goroutine 1 [running]:".
-		return j > 0 && (b[j-1] == '\'' || b[j-1] == ')' || b[j-1] == ']')
+		// "goroutine 1 [running]:", "*** stack smashing detected ***:".
+		return j > 0 && (b[j-1] == '\'' || b[j-1] == ')' || b[j-1] == ']' || b[j-1] == '*')
 	}
-	return false
+	return bytes.HasSuffix(w, []byte("Sanitizer")) // "AddressSanitizer:", "LeakSanitizer:"
 }
 
 // detectDump recognises the first line of a dump report and returns its

@@ -160,7 +160,7 @@ func (s *Scanner) idle(line []byte, no int) {
 	if len(line) == 0 {
 		return
 	}
-	if maybeStart(line) || maybeDump(line) {
+	if maybeReport(line) {
 		if b := s.detectStart(line, no); b != nil {
 			s.endDump() // a report ends a heap dump: reports stay in input order
 			s.cur = b
@@ -181,12 +181,6 @@ var (
 	markBtSym     = []byte("[0x")
 )
 
-// maybeStart is the cheap test for a sanitizer headline; maybeDump (dump.go)
-// the one for the other formats.
-func maybeStart(b []byte) bool {
-	return bytes.Contains(b, markSanitizer) || bytes.Contains(b, markUBSan) ||
-		bytes.Contains(b, markFuzzer)
-}
 
 // detectStart recognises the first line of a report and returns its
 // builder, or nil.
