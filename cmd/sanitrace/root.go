@@ -60,6 +60,8 @@ result as colored text or JSON.`,
 		newLWSCmd(),
 		newCoreCmd(),
 		newCFICmd(),
+		newBatchCmd(),
+		newMergeCmd(),
 	)
 	return root
 }

@@ -1,0 +1,261 @@
+package batch
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/resolve"
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// shippedBinary is an ELF file found among the inputs.
+type shippedBinary struct {
+	key     string   // resolve's key: the file path, or "archive!/member"
+	logical []string // path components: the member path, or the file path
+	archive string   // the archive holding it, "" for a file on disk
+	data    []byte   // the bytes of an archive member
+	buildID string
+	exec    bool
+	order   int
+}
+
+// shippedIndex finds, for a module a log names, the binary that came with
+// the inputs (docs/guide.md, "Binaries in the artifacts").
+type shippedIndex struct {
+	byBase map[string][]*shippedBinary
+	byID   map[string][]*shippedBinary
+	byKey  map[string]*shippedBinary
+}
+
+func newShippedIndex() *shippedIndex {
+	return &shippedIndex{
+		byBase: make(map[string][]*shippedBinary),
+		byID:   make(map[string][]*shippedBinary),
+		byKey:  make(map[string]*shippedBinary),
+	}
+}
+
+// add indexes a binary entry; one that is not a usable ELF file is ignored.
+func (x *shippedIndex) add(e *artifact.Entry) {
+	var ra io.ReaderAt
+	b := &shippedBinary{key: e.Source.String(), order: len(x.byKey)}
+	if _, dup := x.byKey[b.key]; dup {
+		return
+	}
+	if e.File != "" {
+		f, err := os.Open(e.File)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		ra = f
+		b.key = e.File
+		b.logical = splitPath(filepath.ToSlash(e.File))
+	} else {
+		ra = bytes.NewReader(e.Data)
+		b.data = e.Data
+		b.archive = e.Source.Path
+		b.logical = splitPath(e.Source.Member)
+	}
+	id, exec, err := elfIdentity(ra)
+	if err != nil {
+		return
+	}
+	b.buildID, b.exec = id, exec
+	x.byKey[b.key] = b
+	base := b.logical[len(b.logical)-1]
+	x.byBase[base] = append(x.byBase[base], b)
+	if id != "" {
+		x.byID[id] = append(x.byID[id], b)
+	}
+}
+
+func splitPath(p string) []string {
+	var out []string
+	for _, el := range strings.Split(p, "/") {
+		if el != "" && el != "." {
+			out = append(out, el)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{p}
+	}
+	return out
+}
+
+// elfIdentity reads the GNU build-id and type; debug/elf may panic on
+// adversarial headers, which makes the file unusable, not the run.
+func elfIdentity(ra io.ReaderAt) (id string, exec bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("corrupt ELF: %v", p)
+		}
+	}()
+	f, err := elf.NewFile(ra)
+	if err != nil {
+		return "", false, err
+	}
+	return hex.EncodeToString(symbolize.BuildIDOf(f)), f.Type == elf.ET_EXEC, nil
+}
+
+// find implements resolve.Options.Shipped. A printed build-id picks the
+// binary with that id; otherwise the binaries of the module's base name
+// compete on how many trailing path components they share with the module
+// path ("/build/ci/cases/x/prog" matches "cases/x/prog" over "y/prog"), then
+// on being in the log's own archive, then on how close they lie to the log,
+// then on walk order.
+func (x *shippedIndex) find(module, buildID, logName string) (resolve.Shipped, bool) {
+	var cands []*shippedBinary
+	if buildID != "" {
+		cands = x.byID[strings.ToLower(buildID)]
+	}
+	if len(cands) == 0 {
+		cands = x.byBase[path.Base(filepath.ToSlash(module))]
+	}
+	if len(cands) == 0 {
+		return resolve.Shipped{}, false
+	}
+	mod := splitPath(filepath.ToSlash(module))
+	logArchive, logDir := "", splitPath(filepath.ToSlash(filepath.Dir(logName)))
+	if i := strings.Index(logName, "!/"); i >= 0 {
+		logArchive = logName[:i]
+		logDir = splitPath(path.Dir(logName[i+2:]))
+	}
+	var best *shippedBinary
+	var bestScore [3]int
+	for _, c := range cands {
+		score := [3]int{suffixMatch(mod, c.logical), 0, prefixMatch(logDir, c.logical[:len(c.logical)-1])}
+		if c.archive == logArchive {
+			score[1] = 1
+		}
+		if best == nil || better(score, bestScore) || (score == bestScore && c.order < best.order) {
+			best, bestScore = c, score
+		}
+	}
+	return resolve.Shipped{Key: best.key, BuildID: best.buildID, Exec: best.exec}, true
+}
+
+func better(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] > b[i]
+		}
+	}
+	return false
+}
+
+func suffixMatch(a, b []string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+func prefixMatch(a, b []string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// moduleCache opens each module once per run for every worker: the workers'
+// resolvers get objects whose Close does nothing, and the cache closes the
+// real ones at the end. symbolize.Object is safe for concurrent use.
+type moduleCache struct {
+	open    resolve.Opener
+	shipped *shippedIndex
+	opts    *symbolize.Options
+
+	mu      sync.Mutex
+	modules map[string]*cachedModule
+}
+
+type cachedModule struct {
+	once sync.Once
+	obj  resolve.Object
+	err  error
+}
+
+func newModuleCache(open resolve.Opener, shipped *shippedIndex, opts *symbolize.Options) *moduleCache {
+	c := &moduleCache{open: open, shipped: shipped, opts: opts, modules: make(map[string]*cachedModule)}
+	if c.open == nil {
+		c.open = c.engine
+	}
+	return c
+}
+
+// engine opens a module with sanitrace's symbolizer: an archive member from
+// memory, any other key from disk.
+func (c *moduleCache) engine(key string) (resolve.Object, error) {
+	b := c.shipped.byKey[key]
+	if b == nil || b.data == nil {
+		return resolve.EngineOpener(c.opts)(key)
+	}
+	o, err := symbolize.OpenMemory(key, b.data, c.opts)
+	if errors.Is(err, symbolize.ErrNoDebugInfo) {
+		if o != nil {
+			o.Close()
+		}
+		return nil, fmt.Errorf("no debug info (%s has neither DWARF nor a symbol table)", key)
+	}
+	if o == nil {
+		return nil, err
+	}
+	return o, err
+}
+
+// Open is the workers' resolve.Opener.
+func (c *moduleCache) Open(key string) (resolve.Object, error) {
+	c.mu.Lock()
+	m, ok := c.modules[key]
+	if !ok {
+		m = &cachedModule{}
+		c.modules[key] = m
+	}
+	c.mu.Unlock()
+	m.once.Do(func() { m.obj, m.err = c.open(key) })
+	if m.obj == nil {
+		return nil, m.err
+	}
+	return sharedObject{m.obj}, m.err
+}
+
+// Close closes every module opened.
+func (c *moduleCache) Close() error {
+	var first error
+	for _, m := range c.modules {
+		if m.obj != nil {
+			if err := m.obj.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
+// sharedObject is a cached module as one worker sees it: closing it is the
+// cache's job.
+type sharedObject struct{ resolve.Object }
+
+func (sharedObject) Close() error { return nil }
+
+// SplitDWARFErrors passes the engine's split-unit errors through, so the
+// resolver can warn about them.
+func (s sharedObject) SplitDWARFErrors() []error {
+	if se, ok := s.Object.(interface{ SplitDWARFErrors() []error }); ok {
+		return se.SplitDWARFErrors()
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+package batch
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/resolve"
+	"github.com/sanitrace/sanitrace/symbolize"
+)
+
+// Options configure a batch run.
+type Options struct {
+	// Jobs is the number of logs decoded at once; <= 0 means one per CPU.
+	Jobs   int
+	Limits artifact.Limits
+	Shard  Shard // the zero Shard takes every log
+
+	// Symbolize fills in unsymbolized frames, as decode does.
+	Symbolize            bool
+	BinaryDirs           []string
+	PrefixMaps           []resolve.PrefixMap
+	Sysroot              string
+	DebugFileDirectories []string
+
+	// Baseline holds the bucket ids of a previous run; a bucket absent from
+	// it is new. nil: no baseline, nothing is new.
+	Baseline map[string]bool
+
+	// Open opens a located module; nil means sanitrace's engine. Every
+	// module is opened at most once per run whatever it is.
+	Open resolve.Opener
+	// Stdin is the input "-".
+	Stdin io.Reader
+	// Warn receives each distinct message about an unusable module, from
+	// one goroutine at a time. nil drops them.
+	Warn func(string)
+	// Progress, when set, is told the number of logs to decode and each
+	// one decoded.
+	Progress Progress
+}
+
+// Progress follows a run: Total once the inputs are counted, then Done per
+// log decoded (from one goroutine at a time).
+type Progress interface {
+	Total(n int)
+	Done()
+}
+
+// item is one report on its way into the document.
+type item struct {
+	rep render.BatchReport
+	sig string
+}
+
+// run is the state of one Run.
+type run struct {
+	opts  Options
+	mu    sync.Mutex
+	items []item
+	errs  []render.BatchError
+
+	warnMu sync.Mutex
+	warned map[string]bool
+}
+
+// Run decodes every log of the inputs (its shard's share of them) and
+// buckets the reports. Problems with inputs are in the document's errors;
+// the error result is for a failed run as a whole.
+func Run(paths []string, opts Options) (*render.BatchDocument, error) {
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.NumCPU()
+	}
+	r := &run{opts: opts, warned: make(map[string]bool)}
+
+	// Pass 1: the binaries the inputs carry, and the number of logs.
+	shipped := newShippedIndex()
+	total := 0
+	for _, arg := range paths {
+		w := &artifact.Walker{Limits: opts.Limits, Want: map[artifact.Kind]bool{artifact.Binary: true}}
+		w.Visit = func(e *artifact.Entry) error {
+			switch {
+			case e.Kind == artifact.Binary && e.Detached():
+				shipped.add(e)
+			case e.Kind == artifact.Log && opts.Shard.takes(identity(arg, e.Source)):
+				total++
+			}
+			return nil
+		}
+		if arg == "-" {
+			if opts.Shard.takes("-") {
+				total++
+			}
+			continue
+		}
+		if err := w.Walk([]string{arg}); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Progress != nil {
+		opts.Progress.Total(total)
+	}
+
+	var debugDirs []string // nil: the engine's default, /usr/lib/debug
+	if len(opts.DebugFileDirectories) > 0 {
+		debugDirs = opts.DebugFileDirectories
+	}
+	cache := newModuleCache(opts.Open, shipped, &symbolize.Options{DebugFileDirectories: debugDirs})
+	defer cache.Close()
+	newResolver := func() *resolve.Resolver {
+		if !opts.Symbolize {
+			return nil
+		}
+		return resolve.New(resolve.Options{
+			BinaryDirs:           opts.BinaryDirs,
+			PrefixMaps:           opts.PrefixMaps,
+			Sysroot:              opts.Sysroot,
+			DebugFileDirectories: opts.DebugFileDirectories,
+			Open:                 cache.Open,
+			Shipped:              shipped.find,
+			Warn:                 r.warn,
+		})
+	}
+
+	// Pass 2: the logs. Logs on disk and small archive members go to the
+	// workers; a large member of a compressed archive is a stream that the
+	// walk itself decodes, since the archive can only be read in order.
+	jobs := make(chan *artifact.Entry, 2*opts.Jobs)
+	var wg sync.WaitGroup
+	for i := 0; i < opts.Jobs; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := newResolver()
+			if res != nil {
+				defer res.Close()
+			}
+			for e := range jobs {
+				r.decode(res, e)
+			}
+		}()
+	}
+	inline := newResolver()
+	inputs := 0
+	var walkErr error
+	for _, arg := range paths {
+		w := &artifact.Walker{Limits: opts.Limits, Want: map[artifact.Kind]bool{artifact.Log: true}, Stdin: opts.Stdin}
+		w.Visit = func(e *artifact.Entry) error {
+			if e.Kind != artifact.Log || !opts.Shard.takes(identity(arg, e.Source)) {
+				return nil
+			}
+			inputs++
+			if e.Detached() {
+				jobs <- e
+			} else {
+				r.decode(inline, e)
+			}
+			return nil
+		}
+		w.Error = func(e *artifact.Error) {
+			if opts.Shard.takes(identity(arg, e.Source)) {
+				r.addError(e.Source, e.Err.Error())
+			}
+		}
+		if walkErr = w.Walk([]string{arg}); walkErr != nil {
+			break
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if inline != nil {
+		inline.Close()
+	}
+	if walkErr != nil {
+		return nil, walkErr
+	}
+	return assemble(inputs, r.items, r.errs, baselineNew(opts.Baseline)), nil
+}
+
+func (r *run) warn(msg string) {
+	r.warnMu.Lock()
+	defer r.warnMu.Unlock()
+	if r.warned[msg] || r.opts.Warn == nil {
+		return
+	}
+	r.warned[msg] = true
+	r.opts.Warn(msg)
+}
+
+func sourceOf(s artifact.Source) render.BatchSource {
+	out := render.BatchSource{Path: s.Path}
+	if s.Member != "" {
+		m := s.Member
+		out.Member = &m
+	}
+	return out
+}
+
+func (r *run) addError(src artifact.Source, msg string) {
+	r.mu.Lock()
+	r.errs = append(r.errs, render.BatchError{Source: sourceOf(src), Error: msg})
+	r.mu.Unlock()
+}
+
+// decode reads one log as decode does: every report symbolized (when res
+// is not nil), then given its signature.
+func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
+	if r.opts.Progress != nil {
+		defer func() {
+			r.mu.Lock()
+			r.opts.Progress.Done()
+			r.mu.Unlock()
+		}()
+	}
+	rc, err := e.Open()
+	if err != nil {
+		r.addError(e.Source, unwrapPathErr(err))
+		return
+	}
+	name := e.Source.String()
+	sc := parse.NewScanner(rc, name)
+	sc.OnRecordError(func(re *parse.RecordError) { r.warn(re.Error()) })
+	var items []item
+	for {
+		rep, err := sc.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			r.addError(e.Source, fmt.Sprintf("read: %v", err))
+			break
+		}
+		if res != nil {
+			res.Report(rep)
+		}
+		sig := Signature(rep)
+		src := sourceOf(e.Source)
+		src.FirstLine, src.LastLine = rep.Input.FirstLine, rep.Input.LastLine
+		items = append(items, item{
+			rep: render.BatchReport{JSONReport: render.JSONReportOf(rep), Source: src, Bucket: BucketID(sig)},
+			sig: sig,
+		})
+	}
+	cerr := rc.Close()
+	r.mu.Lock()
+	r.items = append(r.items, items...)
+	r.mu.Unlock()
+	if cerr != nil {
+		if ae, ok := cerr.(*artifact.Error); ok {
+			r.addError(ae.Source, ae.Err.Error())
+		} else {
+			r.addError(e.Source, cerr.Error())
+		}
+	}
+}
+
+func unwrapPathErr(err error) string {
+	if ae, ok := err.(*artifact.Error); ok {
+		return ae.Err.Error()
+	}
+	return err.Error()
+}
+
+// assemble orders the reports and errors and builds the buckets: the one
+// place both Run and Merge make a document, so that they agree.
+func assemble(inputs int, items []item, errs []render.BatchError, isNew func(id string) bool) *render.BatchDocument {
+	sort.SliceStable(items, func(i, j int) bool { return sourceLess(items[i].rep.Source, items[j].rep.Source) })
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := errs[i], errs[j]
+		if a.Source.Name() != b.Source.Name() {
+			return sourceLess(a.Source, b.Source)
+		}
+		return a.Error < b.Error
+	})
+	doc := &render.BatchDocument{
+		Version: render.JSONVersion,
+		Inputs:  inputs,
+		Reports: make([]render.BatchReport, len(items)),
+		Buckets: []render.Bucket{},
+		Errors:  errs,
+	}
+	if doc.Errors == nil {
+		doc.Errors = []render.BatchError{}
+	}
+	byID := make(map[string]*render.Bucket)
+	var order []string
+	for i, it := range items {
+		doc.Reports[i] = it.rep
+		id := it.rep.Bucket
+		b := byID[id]
+		if b == nil {
+			b = &render.Bucket{ID: id, Signature: it.sig, Tool: it.rep.Tool, Kind: it.rep.Kind, First: it.rep.Source,
+				New: isNew(id)}
+			byID[id] = b
+			order = append(order, id)
+		}
+		b.Count++
+		b.Reports = append(b.Reports, i)
+		b.Last = it.rep.Source
+	}
+	for _, id := range order {
+		doc.Buckets = append(doc.Buckets, *byID[id])
+	}
+	sort.SliceStable(doc.Buckets, func(i, j int) bool {
+		a, b := doc.Buckets[i], doc.Buckets[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		return a.Signature < b.Signature
+	})
+	return doc
+}
+
+// baselineNew says which buckets are new against a baseline's ids: those
+// absent from it; none when there is no baseline.
+func baselineNew(baseline map[string]bool) func(string) bool {
+	return func(id string) bool { return baseline != nil && !baseline[id] }
+}
+
+// sourceLess orders sources by path, member, then line.
+func sourceLess(a, b render.BatchSource) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	am, bm := "", ""
+	if a.Member != nil {
+		am = *a.Member
+	}
+	if b.Member != nil {
+		bm = *b.Member
+	}
+	if am != bm {
+		return am < bm
+	}
+	if a.FirstLine != b.FirstLine {
+		return a.FirstLine < b.FirstLine
+	}
+	return a.LastLine < b.LastLine
+}

@@ -1,0 +1,280 @@
+package batch
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/render"
+)
+
+// SignatureFrames is how many frames a signature holds (ClusterFuzz's
+// crash state holds three too).
+const SignatureFrames = 3
+
+// Signature is the bucket key of a report (docs/json.md, "Buckets"):
+// "<tool>:<kind>:<f1>|<f2>|<f3>", the frames being the first frames of the
+// report's first stack that are not sanitizer runtime, interceptor, libc or
+// C++ runtime code, each reduced to a bare qualified function name. When
+// the report has no such frame (UBSan without print_stacktrace), the source
+// file the headline names stands in, as "@file.c".
+func Signature(r *parse.Report) string {
+	var frames []string
+	if len(r.Stacks) > 0 {
+		for _, f := range r.Stacks[0].Frames {
+			if render.Classify(f) != render.User || libcFrame(f) {
+				continue
+			}
+			name := shortName(NormalizeFunction(f.Function))
+			if name == "" {
+				if f.Module == "" {
+					continue
+				}
+				name = "[" + path.Base(f.Module) + "]"
+			}
+			frames = append(frames, name)
+			if len(frames) == SignatureFrames {
+				break
+			}
+		}
+	}
+	if len(frames) == 0 {
+		if file := headlineFile(r.Headline); file != "" {
+			frames = append(frames, "@"+file)
+		}
+	}
+	return r.Tool + ":" + r.Kind + ":" + strings.Join(frames, "|")
+}
+
+// glibcSourceDirs are glibc's top-level source directories: glibc is built
+// with relative file names, so its frames read "nptl/pthread_create.c:442"
+// when the runtime symbolizes them and name no module.
+var glibcSourceDirs = map[string]bool{
+	"assert": true, "csu": true, "ctype": true, "debug": true, "dirent": true, "dlfcn": true, "elf": true,
+	"iconv": true, "io": true, "libio": true, "locale": true, "login": true, "malloc": true, "misc": true,
+	"nptl": true, "nss": true, "posix": true, "resolv": true, "setjmp": true, "signal": true, "socket": true,
+	"stdio-common": true, "stdlib": true, "string": true, "sysdeps": true, "time": true, "wcsmbs": true,
+}
+
+// libcFrames are C library functions that start threads and processes,
+// which runtimes print with or without a module or file.
+var libcFrames = map[string]bool{
+	"start_thread": true, "clone": true, "clone3": true, "__clone": true, "__clone3": true,
+	"__libc_start_main": true, "__libc_start_call_main": true, "_start": true,
+}
+
+// libcFrame catches the C library frames that render.Classify leaves as
+// user code when the log printed them without their module.
+func libcFrame(f parse.Frame) bool {
+	if libcFrames[f.Function] {
+		return true
+	}
+	if f.File == "" || strings.HasPrefix(f.File, "/") {
+		return false
+	}
+	dir, _, ok := strings.Cut(strings.TrimPrefix(f.File, "../"), "/")
+	return ok && glibcSourceDirs[dir]
+}
+
+// shortName is the last component of a qualified name ("ui::area_of" ->
+// "area_of", "main::$_0::operator()" -> "operator()"): a runtime that
+// symbolizes itself with libbacktrace (gcc's) prints DWARF's short name,
+// llvm-symbolizer and sanitrace the demangled linkage name, and one bug
+// must get one signature from both.
+func shortName(s string) string {
+	depth, cut := 0, -1
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case '{', '(', '<':
+			depth++
+		case '}', ')', '>':
+			depth--
+		case ':':
+			if depth == 0 && s[i+1] == ':' {
+				cut = i + 2
+			}
+		}
+		if n := operatorAt(s, i); n > 0 {
+			break // "ns::operator<": the operator's own symbols are no brackets
+		}
+	}
+	if cut < 0 {
+		return s
+	}
+	return s[cut:]
+}
+
+// BucketID is the short stable id of a signature: the first 12 hex digits
+// of its SHA-256.
+func BucketID(signature string) string {
+	sum := sha256.Sum256([]byte(signature))
+	return hex.EncodeToString(sum[:6])
+}
+
+// headlineRE finds the "file:line:col: runtime error:" location of UBSan.
+var headlineRE = regexp.MustCompile(`^([^\s:]+):\d+(?::\d+)?: runtime error:`)
+
+func headlineFile(h string) string {
+	m := headlineRE.FindStringSubmatch(h)
+	if m == nil {
+		return ""
+	}
+	return path.Base(m[1])
+}
+
+var (
+	// cloneRE: what compilers append to a function they cloned or split,
+	// as a demangler prints it (" [clone .constprop.0]") and as a symbol
+	// table spells it (".constprop.0", ".isra.0", ".part.1", ".cold").
+	cloneRE       = regexp.MustCompile(`\s*\[clone [^\]]*\]`)
+	cloneSuffixRE = regexp.MustCompile(`\.(?:constprop|isra|part|cold|lto_priv|llvm|localalias|clone|specialized)(?:\.[0-9A-Za-z_]+)*$`)
+	abiTagRE      = regexp.MustCompile(`\[abi:[^\]]*\]`)
+)
+
+// NormalizeFunction reduces a demangled function name to what is stable
+// across compilers, optimisation levels and builds: no parameters, template
+// arguments, return type, ABI tags, clone suffixes, anonymous-namespace
+// markers or "+0x" offsets. "int ns::(anonymous namespace)::f<int>(int) const"
+// becomes "ns::f"; operator names keep their symbol ("ns::T::operator<<").
+func NormalizeFunction(name string) string {
+	s := strings.TrimSpace(name)
+	if i := strings.Index(s, "+0x"); i > 0 {
+		s = s[:i]
+	}
+	s = cloneRE.ReplaceAllString(s, "")
+	s = abiTagRE.ReplaceAllString(s, "")
+	s = strings.ReplaceAll(s, "(anonymous namespace)::", "")
+	s = strings.ReplaceAll(s, "`anonymous namespace'::", "")
+	s = stripNested(s)
+	s = dropReturnType(strings.TrimSpace(s))
+	for {
+		t := cloneSuffixRE.ReplaceAllString(s, "")
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return strings.TrimSpace(s)
+}
+
+// operatorAt reports the length of an operator name starting at s[i:]
+// ("operator<<", "operator()", "operator new[]"), 0 when there is none.
+func operatorAt(s string, i int) int {
+	const op = "operator"
+	if !strings.HasPrefix(s[i:], op) {
+		return 0
+	}
+	if i > 0 && isIdent(s[i-1]) {
+		return 0
+	}
+	j := i + len(op)
+	if j < len(s) && isIdent(s[j]) {
+		return 0 // "operatorFoo" is an identifier
+	}
+	rest := s[j:]
+	for _, sym := range []string{"<=>", "<<=", ">>=", "->*", "<<", ">>", "<=", ">=", "->", "()", "[]", "==", "!=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "=", ","} {
+		if strings.HasPrefix(rest, sym) {
+			return len(op) + len(sym)
+		}
+	}
+	for _, w := range []string{" new[]", " delete[]", " new", " delete"} {
+		if strings.HasPrefix(rest, w) {
+			return len(op) + len(w)
+		}
+	}
+	return len(op) // a conversion operator: its type follows, dropped with the rest
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// stripNested removes template argument lists and the parameter list (with
+// everything after it: cv and ref qualifiers), keeping operator names and
+// lambda names ("{lambda()#1}", "$_0") as they are.
+func stripNested(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if n := operatorAt(s, i); n > 0 {
+			b.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		switch s[i] {
+		case '<':
+			i = skipBalanced(s, i, '<', '>')
+			continue
+		case '{':
+			j := skipBalanced(s, i, '{', '}')
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		case '\'':
+			// llvm's demangler names lambdas 'lambda'(...) and unnamed
+			// types 'unnamed'; the parameters belong to the name.
+			if k := strings.IndexByte(s[i+1:], '\''); k >= 0 {
+				j := i + 1 + k + 1
+				if j < len(s) && s[j] == '(' {
+					j = skipBalanced(s, j, '(', ')')
+				}
+				b.WriteString(s[i:j])
+				i = j
+				continue
+			}
+		case '(':
+			return b.String()
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// skipBalanced returns the index after the bracket that closes s[i].
+func skipBalanced(s string, i int, open, close byte) int {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return len(s)
+}
+
+// dropReturnType keeps the last space-separated word, the qualified name
+// (a function template's demangled name starts with its return type),
+// unless the space belongs to an operator name or a lambda's braces.
+func dropReturnType(s string) string {
+	cut := -1
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ' ':
+			if depth == 0 && !strings.HasSuffix(s[:i], "operator") {
+				cut = i
+			}
+		}
+	}
+	if cut < 0 {
+		return s
+	}
+	return s[cut+1:]
+}
+
+// isHeapDump: a libwebsockets heap dump is a report but not a bug.
+func isHeapDump(tool, kind string) bool {
+	return parse.IsHeapDump(&parse.Report{Tool: tool, Kind: kind})
+}

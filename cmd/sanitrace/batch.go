@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/sanitrace/sanitrace/batch"
+	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/internal/humanize"
+	"github.com/sanitrace/sanitrace/render"
+)
+
+// batchFlags are the flags of "sanitrace batch" (CONTRACT.md).
+type batchFlags struct {
+	decode     decodeFlags // the symbolization flags
+	jobs       int
+	output     outputFlags
+	shard      string
+	progress   string
+	maxEntry   string
+	maxArchive string
+}
+
+// outputFlags are shared by batch and merge.
+type outputFlags struct {
+	format     string
+	output     string
+	baseline   string
+	failOn     string
+	sourceRoot string
+}
+
+func (o *outputFlags) register(cmd *cobra.Command, failDefault string) {
+	f := cmd.Flags()
+	f.StringVar(&o.format, "format", "json", "output format: json, sarif, markdown, html or text")
+	f.StringVarP(&o.output, "output", "o", "", "write the output to `FILE` instead of stdout")
+	f.StringVar(&o.baseline, "baseline", "", "a previous batch JSON output: buckets absent from it are new")
+	f.StringVar(&o.failOn, "fail-on", failDefault, "exit 1 when: any (a report was found), new (a bucket is absent from --baseline) or none")
+	f.StringVar(&o.sourceRoot, "source-root", "", "make SARIF source locations relative to `DIR` (the repository root as the DWARF names it)")
+}
+
+func newBatchCmd() *cobra.Command {
+	var fl batchFlags
+	cmd := &cobra.Command{
+		Use:   "batch [flags] PATH...",
+		Short: "Decode every log of CI artifacts and group the reports into buckets",
+		Long: `batch reads log files, directories (recursively) and archives (.tar,
+.tar.gz/.tgz, .tar.zst, .zip, read in place: nothing is extracted), decodes
+every log as decode does, on -j workers sharing one module cache, and groups
+the reports into buckets by signature (docs/json.md). ELF binaries inside the
+inputs symbolize the logs they came with. "-" is stdin.
+
+Exit status: 1 when --fail-on says so (any: a report was found; new: a
+bucket is absent from --baseline; none: never), 0 otherwise, 2 on a usage
+error or an input path that does not exist. Problems inside the inputs
+(an unreadable file, a decompression bomb, an unsafe member name) are
+listed in the output's errors and do not change the exit status.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBatch(cmd, args, &fl)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&fl.decode.binaryDirs, "binary-dir", nil, "directory searched for the modules a log names, by base name then by build-id (repeatable)")
+	f.StringArrayVar(&fl.decode.prefixMaps, "prefix-map", nil, "rewrite a path prefix of modules and source files, `FROM=TO` (repeatable)")
+	f.StringVar(&fl.decode.sysroot, "sysroot", "", "prefix for absolute system-library paths")
+	f.StringArrayVar(&fl.decode.debugDirs, "debug-file-directory", nil, "directory searched for .build-id/xx/rest.debug and debuglink targets (repeatable)")
+	f.BoolVar(&fl.decode.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse only)")
+	f.IntVarP(&fl.jobs, "jobs", "j", runtime.NumCPU(), "logs decoded at once")
+	fl.output.register(cmd, "any")
+	f.StringVar(&fl.shard, "shard", "", "take shard `I/N` of the input logs (1-based; the same share on every machine)")
+	f.StringVar(&fl.progress, "progress", "auto", "progress bar on stderr: auto (on a terminal), always or never")
+	f.StringVar(&fl.maxEntry, "max-entry-size", humanize.Bytes(artifact.DefaultEntry), "largest inflated archive member or compressed file")
+	f.StringVar(&fl.maxArchive, "max-archive-size", humanize.Bytes(artifact.DefaultArchive), "largest inflated total of one archive")
+	return cmd
+}
+
+func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
+	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
+	maps, err := fl.decode.parsePrefixMaps()
+	if err != nil {
+		return usage(err)
+	}
+	opts := batch.Options{
+		Jobs:                 fl.jobs,
+		Symbolize:            fl.decode.symbolize,
+		BinaryDirs:           fl.decode.binaryDirs,
+		PrefixMaps:           maps,
+		Sysroot:              fl.decode.sysroot,
+		DebugFileDirectories: fl.decode.debugDirs,
+		Stdin:                cmd.InOrStdin(),
+	}
+	if fl.jobs < 1 {
+		return usage(fmt.Errorf("-j %d: want at least 1", fl.jobs))
+	}
+	if fl.shard != "" {
+		if opts.Shard, err = batch.ParseShard(fl.shard); err != nil {
+			return usage(err)
+		}
+	}
+	if opts.Limits.Entry, err = humanize.ParseBytes(fl.maxEntry); err != nil {
+		return usage(fmt.Errorf("--max-entry-size: %w", err))
+	}
+	if opts.Limits.Archive, err = humanize.ParseBytes(fl.maxArchive); err != nil {
+		return usage(fmt.Errorf("--max-archive-size: %w", err))
+	}
+	if err := fl.output.check(); err != nil {
+		return usage(err)
+	}
+	if opts.Baseline, err = fl.output.loadBaseline(); err != nil {
+		return usage(err)
+	}
+	stderr := cmd.ErrOrStderr()
+	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) }
+	switch fl.progress {
+	case "always":
+		opts.Progress = newProgressBar(stderr)
+	case "auto":
+		if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+			opts.Progress = newProgressBar(stderr)
+		}
+	case "never":
+	default:
+		return usage(fmt.Errorf("--progress %q: want auto, always or never", fl.progress))
+	}
+	missing := false
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		if _, err := os.Stat(a); err != nil {
+			missing = true // still listed in the errors; the others are processed
+		}
+	}
+	doc, err := batch.Run(args, opts)
+	if err != nil {
+		return usage(err)
+	}
+	if err := fl.output.write(cmd.OutOrStdout(), doc); err != nil {
+		return usage(err)
+	}
+	if missing {
+		return &exitError{code: exitUsage, err: fmt.Errorf("some inputs do not exist (see the errors in the output)")}
+	}
+	return fl.output.exit(doc)
+}
+
+func (o *outputFlags) check() error {
+	switch o.failOn {
+	case "any", "new", "none":
+	default:
+		return fmt.Errorf("--fail-on %q: want any, new or none", o.failOn)
+	}
+	for _, f := range render.BatchFormats {
+		if f == o.format {
+			return nil
+		}
+	}
+	return fmt.Errorf("--format %q: want json, sarif, markdown, html or text", o.format)
+}
+
+func (o *outputFlags) loadBaseline() (map[string]bool, error) {
+	if o.baseline == "" {
+		return nil, nil
+	}
+	f, err := os.Open(o.baseline)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
+	defer f.Close()
+	ids, err := batch.LoadBaseline(f)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline %s: %w", o.baseline, err)
+	}
+	return ids, nil
+}
+
+// write renders doc to -o FILE or stdout.
+func (o *outputFlags) write(stdout io.Writer, doc *render.BatchDocument) error {
+	w := stdout
+	var f *os.File
+	if o.output != "" && o.output != "-" {
+		var err error
+		if f, err = os.Create(o.output); err != nil {
+			return err
+		}
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	err := render.WriteBatch(bw, o.format, doc, render.BatchOptions{SourceRoot: o.sourceRoot, Version: version})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return nil
+}
+
+// exit applies --fail-on.
+func (o *outputFlags) exit(doc *render.BatchDocument) error {
+	switch {
+	case o.failOn == "any" && batch.Bugs(doc) > 0:
+		return &exitError{code: exitFound}
+	case o.failOn == "new" && batch.NewBuckets(doc) > 0:
+		return &exitError{code: exitFound}
+	}
+	return nil
+}
+
+// progressBar shows batch progress on stderr with schollz/progressbar.
+type progressBar struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func newProgressBar(w io.Writer) *progressBar { return &progressBar{w: w} }
+
+func (p *progressBar) Total(n int) {
+	p.bar = progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription("decoding logs"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("logs"),
+		progressbar.OptionThrottle(100_000_000),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionOnCompletion(func() { fmt.Fprint(p.w, "\r\033[K") }),
+	)
+}
+
+func (p *progressBar) Done() {
+	if p.bar != nil {
+		p.bar.Add(1)
+	}
+}
