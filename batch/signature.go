@@ -7,8 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/sanitrace/sanitrace/parse"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // SignatureFrames is how many frames a signature holds (ClusterFuzz's
@@ -21,11 +20,11 @@ const SignatureFrames = 3
 // C++ runtime code, each reduced to a bare qualified function name. When
 // the report has no such frame (UBSan without print_stacktrace), the source
 // file the headline names stands in, as "@file.c".
-func Signature(r *parse.Report) string {
+func Signature(r *report.Report) string {
 	var frames []string
 	if len(r.Stacks) > 0 {
 		for _, f := range r.Stacks[0].Frames {
-			if render.Classify(f) != render.User || libcFrame(f) {
+			if f.Class() != report.User || libcFrame(f) {
 				continue
 			}
 			name := shortName(NormalizeFunction(f.Function))
@@ -68,7 +67,7 @@ var libcFrames = map[string]bool{
 
 // libcFrame catches the C library frames that render.Classify leaves as
 // user code when the log printed them without their module.
-func libcFrame(f parse.Frame) bool {
+func libcFrame(f report.Frame) bool {
 	if libcFrames[f.Function] {
 		return true
 	}
@@ -276,5 +275,5 @@ func dropReturnType(s string) string {
 
 // isHeapDump: a libwebsockets heap dump is a report but not a bug.
 func isHeapDump(tool, kind string) bool {
-	return parse.IsHeapDump(&parse.Report{Tool: tool, Kind: kind})
+	return report.IsHeapDump(&report.Report{Tool: tool, Kind: kind})
 }

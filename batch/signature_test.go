@@ -3,7 +3,7 @@ package batch
 import (
 	"testing"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 func TestNormalizeFunction(t *testing.T) {
@@ -43,10 +43,10 @@ func TestNormalizeFunction(t *testing.T) {
 }
 
 func TestSignature(t *testing.T) {
-	fr := func(fn, file, module string) parse.Frame {
-		return parse.Frame{Function: fn, File: file, Module: module}
+	fr := func(fn, file, module string) report.Frame {
+		return report.Frame{Function: fn, File: file, Module: module}
 	}
-	rep := &parse.Report{Tool: "AddressSanitizer", Kind: "heap-use-after-free", Stacks: []parse.Stack{{Frames: []parse.Frame{
+	rep := &report.Report{Tool: "AddressSanitizer", Kind: "heap-use-after-free", Stacks: []report.Stack{{Frames: []report.Frame{
 		fr("__interceptor_free", "", "/usr/lib/libasan.so.8"),
 		fr("free", "", ""),
 		fr("Session::close() [clone .cold]", "/src/s.cc", "/b/prog"),
@@ -63,7 +63,7 @@ func TestSignature(t *testing.T) {
 	if id := BucketID(want); len(id) != 12 || id != BucketID(want) {
 		t.Errorf("BucketID = %q", id)
 	}
-	ub := &parse.Report{Tool: "UndefinedBehaviorSanitizer", Kind: "out-of-bounds-index",
+	ub := &report.Report{Tool: "UndefinedBehaviorSanitizer", Kind: "out-of-bounds-index",
 		Headline: "src/ub_bounds.c:12:10: runtime error: index 5 out of bounds for type 'const int[5]'"}
 	if got, want := Signature(ub), "UndefinedBehaviorSanitizer:out-of-bounds-index:@ub_bounds.c"; got != want {
 		t.Errorf("Signature(no stack) = %q, want %q", got, want)

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // The batch document: what `sanitrace batch --format json` writes and
@@ -76,7 +76,7 @@ type BatchError struct {
 }
 
 // JSONReportOf is the JSON schema v1 form of a report, as decode writes it.
-func JSONReportOf(r *parse.Report) JSONReport { return toJSON(r) }
+func JSONReportOf(r *report.Report) JSONReport { return toJSON(r) }
 
 // WriteBatchJSON writes doc as indented JSON.
 func WriteBatchJSON(w io.Writer, doc *BatchDocument) error {
@@ -104,8 +104,8 @@ func ReadBatchJSON(r io.Reader) (*BatchDocument, error) {
 
 // ClassifyJSON classifies a frame read back from JSON (merge's input) as
 // Classify does the model's.
-func ClassifyJSON(f JSONFrame) FrameClass {
-	var pf parse.Frame
+func ClassifyJSON(f JSONFrame) report.FrameClass {
+	var pf report.Frame
 	if f.Function != nil {
 		pf.Function = *f.Function
 	}
@@ -115,5 +115,5 @@ func ClassifyJSON(f JSONFrame) FrameClass {
 	if f.Module != nil {
 		pf.Module = *f.Module
 	}
-	return Classify(pf)
+	return pf.Class()
 }

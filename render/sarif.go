@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // sarifFingerprint is the partialFingerprints key holding the bucket id:
@@ -125,7 +127,7 @@ func ruleName(kind string) string {
 func primaryLocation(r *BatchReport, root string) *sarif.Location {
 	if len(r.Stacks) > 0 {
 		for _, f := range r.Stacks[0].Frames {
-			if f.File != nil && f.Line > 0 && ClassifyJSON(f) == User {
+			if f.File != nil && f.Line > 0 && ClassifyJSON(f) == report.User {
 				return frameLocation(f, root)
 			}
 		}
