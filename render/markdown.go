@@ -148,7 +148,7 @@ func mdFrames(fs []string) string {
 // mdCode makes s a GFM code span that is safe inside a table cell: on one
 // line, fenced by more backticks than it holds in a row, with "|" escaped
 // (GFM splits table cells before it parses code spans). Empty text gives
-// nothing, since "``" is no code span.
+// nothing: two backticks alone are no code span.
 func mdCode(s string) string {
 	s = strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")
 	if s == "" {
