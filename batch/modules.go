@@ -177,6 +177,7 @@ type moduleCache struct {
 	open    resolve.Opener
 	shipped *shippedIndex
 	opts    *symbolize.Options
+	opened  func(key string) // nil, or told of each open
 
 	mu      sync.Mutex
 	modules map[string]*cachedModule
@@ -225,7 +226,12 @@ func (c *moduleCache) Open(key string) (resolve.Object, error) {
 		c.modules[key] = m
 	}
 	c.mu.Unlock()
-	m.once.Do(func() { m.obj, m.err = c.open(key) })
+	m.once.Do(func() {
+		if c.opened != nil {
+			c.opened(key)
+		}
+		m.obj, m.err = c.open(key)
+	})
 	if m.obj == nil {
 		return nil, m.err
 	}

@@ -43,6 +43,9 @@ type Options struct {
 	// Progress, when set, is told the number of logs to decode and each
 	// one decoded.
 	Progress Progress
+
+	// opened, when set, is told every module the run opens (tests count).
+	opened func(key string)
 }
 
 // Progress follows a run: Total once the inputs are counted, then Done per
@@ -111,6 +114,7 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 		debugDirs = opts.DebugFileDirectories
 	}
 	cache := newModuleCache(opts.Open, shipped, &symbolize.Options{DebugFileDirectories: debugDirs})
+	cache.opened = opts.opened
 	defer cache.Close()
 	newResolver := func() *resolve.Resolver {
 		if !opts.Symbolize {

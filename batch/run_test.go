@@ -1,0 +1,135 @@
+package batch
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
+)
+
+// fixtureDir is the committed batch fixture tree (testdata/batch).
+const fixtureDir = "../testdata/batch"
+
+// tarGz packs the cases under root (logs and binaries) as a .tar.gz.
+func tarGz(t *testing.T, root string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	err := filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() || strings.HasSuffix(p, ".json") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		tw.WriteHeader(&tar.Header{Name: "ci/" + filepath.ToSlash(rel), Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg})
+		_, err = tw.Write(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw.Close()
+	gz.Close()
+	p := filepath.Join(t.TempDir(), "ci.tar.gz")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestEachModuleOpenedOnce: with many workers, every module of the run
+// (the shipped binaries, the system libraries) is opened exactly once,
+// and every unsymbolized report is symbolized.
+func TestEachModuleOpenedOnce(t *testing.T) {
+	roots := map[string]string{"fixtures": fixtureDir}
+	if os.Getenv("SANITRACE_SHARED") != "" || dirExists("../../shared/corpus/cases") {
+		roots["corpus"] = sharedtest.Dir(t, "corpus", "cases")
+	}
+	for name, root := range roots {
+		for _, form := range []string{"dir", "tgz"} {
+			t.Run(name+"-"+form, func(t *testing.T) {
+				in := root
+				if form == "tgz" {
+					in = tarGz(t, root)
+				}
+				var mu sync.Mutex
+				opens := make(map[string]int)
+				doc, err := Run([]string{in}, Options{Jobs: 4, Symbolize: true, opened: func(key string) {
+					mu.Lock()
+					opens[key]++
+					mu.Unlock()
+				}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				shipped := 0
+				for key, n := range opens {
+					if n != 1 {
+						t.Errorf("%s opened %d times", key, n)
+					}
+					if strings.HasPrefix(key, in) {
+						shipped++
+					}
+				}
+				if shipped == 0 || len(doc.Reports) == 0 {
+					t.Fatalf("%d shipped modules opened, %d reports", shipped, len(doc.Reports))
+				}
+				for _, r := range doc.Reports {
+					if !strings.HasSuffix(r.Source.Name(), "unsymbolized.log") || len(r.Stacks) == 0 {
+						continue
+					}
+					if f := r.Stacks[0].Frames[0]; f.Symbolized != "sanitrace" && (f.Module == nil || strings.HasPrefix(*f.Module, "/build/")) {
+						t.Errorf("%s: first frame not symbolized: %+v", r.Source.Name(), f)
+					}
+				}
+				t.Logf("%d modules opened (%d shipped) for %d reports", len(opens), shipped, len(doc.Reports))
+			})
+		}
+	}
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func TestParseShard(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{{"1/1", true}, {"3/4", true}, {"0/4", false}, {"5/4", false}, {"1/0", false}, {"x/2", false}, {"2", false}} {
+		if _, err := ParseShard(tc.in); (err == nil) != tc.ok {
+			t.Errorf("ParseShard(%q): %v", tc.in, err)
+		}
+	}
+	// Every identity lands in exactly one shard, the same on every run.
+	ids := []string{"a.log", "artifacts/x/run.log", "ci.tar.gz!/logs/1.log", "-"}
+	for _, id := range ids {
+		n := 0
+		for i := 1; i <= 5; i++ {
+			if (Shard{I: i, N: 5}).takes(id) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s is taken by %d of 5 shards", id, n)
+		}
+	}
+	// The identity does not depend on where the inputs lie.
+	if a, b := identity("/home/ci/artifacts", srcOf("/home/ci/artifacts/x/run.log")), identity("artifacts/", srcOf("artifacts/x/run.log")); a != b {
+		t.Errorf("identity %q vs %q", a, b)
+	}
+}
+
+func srcOf(p string) artifact.Source { return artifact.Source{Path: p} }
