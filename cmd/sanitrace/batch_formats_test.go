@@ -48,7 +48,7 @@ func TestBatchSARIFValidates(t *testing.T) {
 		Version string `json:"version"`
 		Runs    []struct {
 			Results []struct {
-				RuleID              string            `json:"ruleId"`
+				RuleID              string `json:"ruleId"`
 				Message             struct{ Text string }
 				PartialFingerprints map[string]string `json:"partialFingerprints"`
 				Locations           []struct {

@@ -196,4 +196,3 @@ func buildSanitrace(t *testing.T) string {
 	}
 	return exe
 }
-
