@@ -7,8 +7,28 @@ import (
 	"strings"
 )
 
-// BatchFormats are the output formats of batch and merge.
-var BatchFormats = []string{"json", "sarif", "markdown", "html", "text"}
+// batchFormats are the whole-run formats by name, in the order usage
+// messages list them: the document of a batch or merge run in, bytes out.
+// (New's table holds the formats that stream reports one at a time.)
+var batchFormats = []struct {
+	name  string
+	write func(io.Writer, *BatchDocument, BatchOptions) error
+}{
+	{"json", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteBatchJSON(w, d) }},
+	{"sarif", WriteSARIF},
+	{"markdown", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteMarkdown(w, d) }},
+	{"html", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteHTML(w, d) }},
+	{"text", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteBatchText(w, d) }},
+}
+
+// BatchFormats lists the formats WriteBatch accepts.
+func BatchFormats() []string {
+	names := make([]string, len(batchFormats))
+	for i, f := range batchFormats {
+		names[i] = f.name
+	}
+	return names
+}
 
 // BatchOptions configure the batch writers.
 type BatchOptions struct {
@@ -19,21 +39,24 @@ type BatchOptions struct {
 	Version string
 }
 
+// CheckBatchFormat says whether WriteBatch knows format.
+func CheckBatchFormat(format string) error {
+	for _, f := range batchFormats {
+		if f.name == format {
+			return nil
+		}
+	}
+	return fmt.Errorf("format %q: want %s", format, oneOf(BatchFormats()))
+}
+
 // WriteBatch writes doc in format (one of BatchFormats).
 func WriteBatch(w io.Writer, format string, doc *BatchDocument, opts BatchOptions) error {
-	switch format {
-	case "json":
-		return WriteBatchJSON(w, doc)
-	case "sarif":
-		return WriteSARIF(w, doc, opts)
-	case "markdown":
-		return WriteMarkdown(w, doc)
-	case "html":
-		return WriteHTML(w, doc)
-	case "text":
-		return WriteBatchText(w, doc)
+	for _, f := range batchFormats {
+		if f.name == format {
+			return f.write(w, doc, opts)
+		}
 	}
-	return fmt.Errorf("format %q: want one of %s", format, strings.Join(BatchFormats, ", "))
+	return CheckBatchFormat(format)
 }
 
 // WriteBatchText writes a summary for people: one block per bucket, most

@@ -158,12 +158,10 @@ func (o *outputFlags) check() error {
 	default:
 		return fmt.Errorf("--fail-on %q: want any, new or none", o.failOn)
 	}
-	for _, f := range render.BatchFormats {
-		if f == o.format {
-			return nil
-		}
+	if err := render.CheckBatchFormat(o.format); err != nil {
+		return fmt.Errorf("--%w", err)
 	}
-	return fmt.Errorf("--format %q: want json, sarif, markdown, html or text", o.format)
+	return nil
 }
 
 func (o *outputFlags) loadBaseline() (map[string]bool, error) {

@@ -159,7 +159,7 @@ func checkArtifacts(t *testing.T, cases []artifactCase, userFile *regexp.Regexp)
 	if total != len(tr.logs) {
 		t.Errorf("the shards took %d logs in all, want %d", total, len(tr.logs))
 	}
-	for _, format := range render.BatchFormats {
+	for _, format := range render.BatchFormats() {
 		whole, _, code := runCLI(t, "", "batch", "--format", format, tr.tgz)
 		if code != 1 {
 			t.Fatalf("batch --format %s: exit %d", format, code)
