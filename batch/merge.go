@@ -17,6 +17,7 @@ func Merge(docs []*render.BatchDocument, baseline map[string]bool) (*render.Batc
 	seenErr := make(map[string]bool)
 	wasNew := make(map[string]bool)
 	inputs := 0
+	in := newInterner()
 	for di, d := range docs {
 		inputs += d.Inputs
 		sigs := make(map[string]string, len(d.Buckets))
@@ -31,6 +32,7 @@ func Merge(docs []*render.BatchDocument, baseline map[string]bool) (*render.Batc
 			if !ok {
 				return nil, fmt.Errorf("document %d: report %d names bucket %q, which the document does not hold", di+1, ri, rep.Bucket)
 			}
+			in.report(&rep.JSONReport)
 			items = append(items, item{rep: rep, sig: sig})
 		}
 		for _, e := range d.Errors {

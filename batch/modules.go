@@ -170,9 +170,10 @@ func prefixMatch(a, b []string) int {
 	return n
 }
 
-// moduleCache opens each module once per run for every worker: the workers'
-// resolvers get objects whose Close does nothing, and the cache closes the
-// real ones at the end. symbolize.Object is safe for concurrent use.
+// moduleCache opens each module once per run for every worker. The
+// workers' resolvers get the objects themselves (with every optional method
+// the resolver looks for) and are never closed: the cache closes the
+// objects at the end. symbolize.Object is safe for concurrent use.
 type moduleCache struct {
 	open    resolve.Opener
 	shipped *shippedIndex
@@ -232,10 +233,7 @@ func (c *moduleCache) Open(key string) (resolve.Object, error) {
 		}
 		m.obj, m.err = c.open(key)
 	})
-	if m.obj == nil {
-		return nil, m.err
-	}
-	return sharedObject{m.obj}, m.err
+	return m.obj, m.err
 }
 
 // Close closes every module opened.
@@ -249,19 +247,4 @@ func (c *moduleCache) Close() error {
 		}
 	}
 	return first
-}
-
-// sharedObject is a cached module as one worker sees it: closing it is the
-// cache's job.
-type sharedObject struct{ resolve.Object }
-
-func (sharedObject) Close() error { return nil }
-
-// SplitDWARFErrors passes the engine's split-unit errors through, so the
-// resolver can warn about them.
-func (s sharedObject) SplitDWARFErrors() []error {
-	if se, ok := s.Object.(interface{ SplitDWARFErrors() []error }); ok {
-		return se.SplitDWARFErrors()
-	}
-	return nil
 }

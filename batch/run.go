@@ -70,6 +70,8 @@ type run struct {
 
 	warnMu sync.Mutex
 	warned map[string]bool
+
+	intern *interner
 }
 
 // Run decodes every log of the inputs (its shard's share of them) and
@@ -79,7 +81,7 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
-	r := &run{opts: opts, warned: make(map[string]bool)}
+	r := &run{opts: opts, warned: make(map[string]bool), intern: newInterner()}
 
 	// Pass 1: the binaries the inputs carry, and the number of logs.
 	shipped := newShippedIndex()
@@ -140,10 +142,7 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res := newResolver()
-			if res != nil {
-				defer res.Close()
-			}
+			res := newResolver() // not closed: its modules are the cache's
 			for e := range jobs {
 				r.decode(res, e)
 			}
@@ -177,9 +176,6 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	if inline != nil {
-		inline.Close()
-	}
 	if walkErr != nil {
 		return nil, walkErr
 	}
@@ -245,9 +241,11 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
 		sig := Signature(rep)
 		src := sourceOf(e.Source)
 		src.FirstLine, src.LastLine = rep.Input.FirstLine, rep.Input.LastLine
+		jr := render.JSONReportOf(rep)
+		r.intern.report(&jr)
 		items = append(items, item{
-			rep: render.BatchReport{JSONReport: render.JSONReportOf(rep), Source: src, Bucket: BucketID(sig)},
-			sig: sig,
+			rep: render.BatchReport{JSONReport: jr, Source: src, Bucket: r.intern.str(BucketID(sig))},
+			sig: r.intern.str(sig),
 		})
 	}
 	cerr := rc.Close()

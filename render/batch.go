@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -78,12 +79,53 @@ type BatchError struct {
 // JSONReportOf is the JSON schema v1 form of a report, as decode writes it.
 func JSONReportOf(r *report.Report) JSONReport { return toJSON(r) }
 
-// WriteBatchJSON writes doc as indented JSON.
+// WriteBatchJSON writes doc as indented JSON, one report, bucket or error
+// at a time, so that the output of a big run is never held in memory whole.
 func WriteBatchJSON(w io.Writer, doc *BatchDocument) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	enc.SetIndent("    ", "  ")
+	fmt.Fprintf(&buf, "{\n  \"version\": %d,\n  \"inputs\": %d,\n", doc.Version, doc.Inputs)
+	array := func(key string, n int, last bool, item func(i int) any) error {
+		fmt.Fprintf(&buf, "  %q: [", key)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			buf.WriteString("\n    ")
+			if err := enc.Encode(item(i)); err != nil {
+				return fmt.Errorf("render json: %w", err)
+			}
+			buf.Truncate(buf.Len() - 1) // Encode's newline
+			if buf.Len() >= 64<<10 {
+				if _, err := w.Write(buf.Bytes()); err != nil {
+					return fmt.Errorf("render json: %w", err)
+				}
+				buf.Reset()
+			}
+		}
+		if n > 0 {
+			buf.WriteString("\n  ")
+		}
+		buf.WriteString("]")
+		if !last {
+			buf.WriteString(",")
+		}
+		buf.WriteString("\n")
+		return nil
+	}
+	if err := array("reports", len(doc.Reports), false, func(i int) any { return &doc.Reports[i] }); err != nil {
+		return err
+	}
+	if err := array("buckets", len(doc.Buckets), false, func(i int) any { return &doc.Buckets[i] }); err != nil {
+		return err
+	}
+	if err := array("errors", len(doc.Errors), true, func(i int) any { return &doc.Errors[i] }); err != nil {
+		return err
+	}
+	buf.WriteString("}\n")
+	if _, err := w.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("render json: %w", err)
 	}
 	return nil
