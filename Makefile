@@ -35,7 +35,7 @@ unit: bin/testreport
 # The packages with concurrent lookups (symbolize's lazy caches, dropin's
 # parallel batches, resolve's per-module fan-out) under the race detector,
 # which needs cgo and a C compiler.
-RACE_PKGS := ./symbolize/ ./dropin/ ./resolve/
+RACE_PKGS := ./symbolize/ ./dropin/ ./resolve/ ./batch/
 race: bin/testreport
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
 		echo "$(GO) test -race $(RACE_PKGS)"; \

@@ -226,6 +226,17 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
 	sc := parse.NewScanner(rc, name)
 	sc.OnRecordError(func(re *parse.RecordError) { r.warn(re.Error()) })
 	var items []item
+	// A bug of ours on one log must not cost the run: the reports read so
+	// far are kept and the log gets an error naming the panic.
+	defer func() {
+		if p := recover(); p != nil {
+			rc.Close()
+			r.mu.Lock()
+			r.items = append(r.items, items...)
+			r.mu.Unlock()
+			r.addError(e.Source, fmt.Sprintf("internal error while decoding (please report it): %v", p))
+		}
+	}()
 	for {
 		rep, err := sc.Next()
 		if err == io.EOF {
