@@ -22,7 +22,6 @@ type tmember struct {
 	body string
 	link string // symlink target (tar, zip) when set
 	hard bool   // a tar hard link
-	size int64  // declared size override (tar), for headers alone
 }
 
 func tarBytes(t testing.TB, ms ...tmember) []byte {

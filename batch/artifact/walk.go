@@ -331,7 +331,7 @@ func (st *walk) tar(src Source, r io.Reader, depth int, bud *budget) error {
 		}
 		msrc := Source{Path: src.Path, Member: member(src.Member, name)}
 		switch hdr.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // the reader reports old-style TypeRegA members as TypeReg
 			if hdr.Size > st.lim.Entry {
 				st.report(msrc, fmt.Errorf("member of %s inflates to more than %s (--max-entry-size): the rest of the archive is skipped",
 					humanize.Bytes(uint64(hdr.Size)), humanize.Bytes(uint64(st.lim.Entry))))
