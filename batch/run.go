@@ -224,6 +224,9 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
 	}
 	name := e.Source.String()
 	sc := parse.NewScanner(rc, name)
+	if e.Size >= 0 && e.Size < 1<<20 {
+		sc = parse.NewScannerSize(rc, name, int(e.Size)+1) // +1: EOF in the first read
+	}
 	sc.OnRecordError(func(re *parse.RecordError) { r.warn(re.Error()) })
 	var items []item
 	// A bug of ours on one log must not cost the run: the reports read so

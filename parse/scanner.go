@@ -64,6 +64,16 @@ func NewScanner(r io.Reader, name string) *Scanner {
 // and each read is a system call.
 const readBufferSize = 1 << 20
 
+// NewScannerSize is NewScanner with a read buffer of size bytes (at most
+// 1 MiB, at least 4 KiB; lines longer than the buffer are still read whole
+// up to MaxLineLen). A caller that holds thousands of small logs at once
+// (batch) passes the log's size, since 1 MiB each would be most of its
+// memory.
+func NewScannerSize(r io.Reader, name string, size int) *Scanner {
+	size = min(max(size, 4<<10), readBufferSize)
+	return &Scanner{r: bufio.NewReaderSize(r, size), name: name}
+}
+
 // Buffered reports how many input bytes are read but not yet scanned. A
 // streaming caller flushes its output when this is 0: the next Next may
 // block on input, and whoever watches the output should see the report now.

@@ -148,7 +148,9 @@ func (st *walk) file(p string, fi fs.FileInfo) error {
 		return nil
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	// sniffLen is all a log or binary needs read here (its reader opens it
+	// again); archives read through this buffer too, in sniffLen blocks.
+	br := bufio.NewReaderSize(f, sniffLen)
 	head, err := br.Peek(sniffLen)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		st.report(src, fmt.Errorf("read: %w", unwrapPath(err)))
