@@ -22,6 +22,14 @@ func newInterner() *interner {
 	return &interner{strs: make(map[string]*string), legends: make(map[string]map[string]string)}
 }
 
+// str interns one string.
+func (in *interner) str(s string) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.s(s)
+}
+
+// ptr and s intern with in.mu held.
 func (in *interner) ptr(p *string) *string {
 	if p == nil {
 		return nil
@@ -33,26 +41,26 @@ func (in *interner) ptr(p *string) *string {
 	return p
 }
 
-func (in *interner) str(s string) string { return *in.ptr(&s) }
+func (in *interner) s(s string) string { return *in.ptr(&s) }
 
 // report interns the strings of r in place.
 func (in *interner) report(r *render.JSONReport) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	r.Tool, r.Kind = in.str(r.Tool), in.str(r.Kind)
+	r.Tool, r.Kind = in.s(r.Tool), in.s(r.Kind)
 	for si := range r.Stacks {
 		s := &r.Stacks[si]
-		s.Title, s.Role = in.str(s.Title), in.str(s.Role)
+		s.Title, s.Role = in.s(s.Title), in.s(s.Role)
 		for fi := range s.Frames {
 			f := &s.Frames[fi]
 			f.Function, f.File, f.Module = in.ptr(f.Function), in.ptr(f.File), in.ptr(f.Module)
-			f.Offset, f.Symbolized = in.ptr(f.Offset), in.str(f.Symbolized)
+			f.Offset, f.Symbolized = in.ptr(f.Offset), in.s(f.Symbolized)
 		}
 	}
 	if sh := r.Shadow; sh != nil {
 		for ri := range sh.Rows {
 			for bi, b := range sh.Rows[ri].Bytes {
-				sh.Rows[ri].Bytes[bi] = in.str(b)
+				sh.Rows[ri].Bytes[bi] = in.s(b)
 			}
 		}
 		keys := make([]string, 0, len(sh.Legend))
