@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/resolve"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -105,7 +106,7 @@ func elfIdentity(ra io.ReaderAt) (id string, exec bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	return hex.EncodeToString(symbolize.BuildIDOf(f)), f.Type == elf.ET_EXEC, nil
+	return hex.EncodeToString(debuginfo.BuildID(f)), f.Type == elf.ET_EXEC, nil
 }
 
 // find implements resolve.Options.Shipped. A printed build-id picks the

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
@@ -22,11 +23,11 @@ type Options struct {
 	Shard  Shard // the zero Shard takes every log
 
 	// Symbolize fills in unsymbolized frames, as decode does.
-	Symbolize            bool
-	BinaryDirs           []string
-	PrefixMaps           []resolve.PrefixMap
-	Sysroot              string
-	DebugFileDirectories []string
+	Symbolize bool
+	// Finder finds modules and debug files on disk after the inputs' own
+	// binaries (--binary-dir, --prefix-map, --sysroot,
+	// --debug-file-directory, build-ids); nil means one with the defaults.
+	Finder *debuginfo.Finder
 
 	// Baseline holds the bucket ids of a previous run; a bucket absent from
 	// it is new. nil: no baseline, nothing is new.
@@ -111,11 +112,12 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 		opts.Progress.Total(total)
 	}
 
-	var debugDirs []string // nil: the engine's default, /usr/lib/debug
-	if len(opts.DebugFileDirectories) > 0 {
-		debugDirs = opts.DebugFileDirectories
+	finder := opts.Finder
+	if finder == nil {
+		finder = &debuginfo.Finder{}
+		defer finder.Close()
 	}
-	cache := newModuleCache(opts.Open, shipped, &symbolize.Options{DebugFileDirectories: debugDirs})
+	cache := newModuleCache(opts.Open, shipped, &symbolize.Options{Finder: finder})
 	cache.opened = opts.opened
 	defer cache.Close()
 	newResolver := func() *resolve.Resolver {
@@ -123,13 +125,10 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 			return nil
 		}
 		return resolve.New(resolve.Options{
-			BinaryDirs:           opts.BinaryDirs,
-			PrefixMaps:           opts.PrefixMaps,
-			Sysroot:              opts.Sysroot,
-			DebugFileDirectories: opts.DebugFileDirectories,
-			Open:                 cache.Open,
-			Shipped:              shipped.find,
-			Warn:                 r.warn,
+			Finder:  finder,
+			Open:    cache.Open,
+			Shipped: shipped.find,
+			Warn:    r.warn,
 		})
 	}
 

@@ -13,23 +13,25 @@ import (
 
 	"github.com/sanitrace/sanitrace/batch"
 	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/humanize"
 	"github.com/sanitrace/sanitrace/render"
 )
 
 // batchFlags are the flags of "sanitrace batch" (CONTRACT.md).
 type batchFlags struct {
-	decode     decodeFlags // the symbolization flags
+	moduleFlags
+	symbolize  bool
 	jobs       int
-	output     outputFlags
+	output     batchOutput
 	shard      string
 	progress   string
 	maxEntry   string
 	maxArchive string
 }
 
-// outputFlags are shared by batch and merge.
-type outputFlags struct {
+// batchOutput are the output flags of batch and merge.
+type batchOutput struct {
 	format     string
 	output     string
 	baseline   string
@@ -37,7 +39,7 @@ type outputFlags struct {
 	sourceRoot string
 }
 
-func (o *outputFlags) register(cmd *cobra.Command, failDefault string) {
+func (o *batchOutput) register(cmd *cobra.Command, failDefault string) {
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "json", "output format: json, sarif, markdown, html or text")
 	f.StringVarP(&o.output, "output", "o", "", "write the output to `FILE` instead of stdout")
@@ -68,11 +70,8 @@ listed in the output's errors and do not change the exit status.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&fl.decode.binaryDirs, "binary-dir", nil, "directory searched for the modules a log names, by base name then by build-id (repeatable)")
-	f.StringArrayVar(&fl.decode.prefixMaps, "prefix-map", nil, "rewrite a path prefix of modules and source files, `FROM=TO` (repeatable)")
-	f.StringVar(&fl.decode.sysroot, "sysroot", "", "prefix for absolute system-library paths")
-	f.StringArrayVar(&fl.decode.debugDirs, "debug-file-directory", nil, "directory searched for .build-id/xx/rest.debug and debuglink targets (repeatable)")
-	f.BoolVar(&fl.decode.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse only)")
+	fl.moduleFlags.add(f, "a log names (after the binaries in the inputs)", false)
+	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse only)")
 	f.IntVarP(&fl.jobs, "jobs", "j", runtime.NumCPU(), "logs decoded at once")
 	fl.output.register(cmd, "any")
 	f.StringVar(&fl.shard, "shard", "", "take shard `I/N` of the input logs (1-based; the same share on every machine)")
@@ -84,18 +83,22 @@ listed in the output's errors and do not change the exit status.`,
 
 func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
-	maps, err := fl.decode.parsePrefixMaps()
+	maps, err := fl.parsePrefixMaps()
 	if err != nil {
 		return usage(err)
 	}
+	// One finder for the run, as decode has: the inputs' own binaries
+	// come first (batch.Options), then these rules.
+	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot}
+	if len(fl.debugDirs) > 0 {
+		finder.DebugDirs = fl.debugDirs
+	}
+	defer finder.Close()
 	opts := batch.Options{
-		Jobs:                 fl.jobs,
-		Symbolize:            fl.decode.symbolize,
-		BinaryDirs:           fl.decode.binaryDirs,
-		PrefixMaps:           maps,
-		Sysroot:              fl.decode.sysroot,
-		DebugFileDirectories: fl.decode.debugDirs,
-		Stdin:                cmd.InOrStdin(),
+		Jobs:      fl.jobs,
+		Symbolize: fl.symbolize,
+		Finder:    finder,
+		Stdin:     cmd.InOrStdin(),
 	}
 	if fl.jobs < 1 {
 		return usage(fmt.Errorf("-j %d: want at least 1", fl.jobs))
@@ -152,7 +155,7 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	return fl.output.exit(doc)
 }
 
-func (o *outputFlags) check() error {
+func (o *batchOutput) check() error {
 	switch o.failOn {
 	case "any", "new", "none":
 	default:
@@ -164,7 +167,7 @@ func (o *outputFlags) check() error {
 	return nil
 }
 
-func (o *outputFlags) loadBaseline() (map[string]bool, error) {
+func (o *batchOutput) loadBaseline() (map[string]bool, error) {
 	if o.baseline == "" {
 		return nil, nil
 	}
@@ -181,7 +184,7 @@ func (o *outputFlags) loadBaseline() (map[string]bool, error) {
 }
 
 // write renders doc to -o FILE or stdout.
-func (o *outputFlags) write(stdout io.Writer, doc *render.BatchDocument) error {
+func (o *batchOutput) write(stdout io.Writer, doc *render.BatchDocument) error {
 	w := stdout
 	var f *os.File
 	if o.output != "" && o.output != "-" {
@@ -208,7 +211,7 @@ func (o *outputFlags) write(stdout io.Writer, doc *render.BatchDocument) error {
 }
 
 // exit applies --fail-on.
-func (o *outputFlags) exit(doc *render.BatchDocument) error {
+func (o *batchOutput) exit(doc *render.BatchDocument) error {
 	switch {
 	case o.failOn == "any" && batch.Bugs(doc) > 0:
 		return &exitError{code: exitFound}

@@ -11,7 +11,7 @@ import (
 )
 
 func newMergeCmd() *cobra.Command {
-	var o outputFlags
+	var o batchOutput
 	cmd := &cobra.Command{
 		Use:   "merge [flags] FILE...",
 		Short: "Join batch JSON outputs (shards) into the output of one run",
