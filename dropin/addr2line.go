@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -149,7 +150,9 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 			return 1
 		}
 	}
-	mod, err := env.Open(cfg.exe, &symbolize.Options{})
+	finder := &debuginfo.Finder{Fetch: env.Fetch}
+	defer finder.Close()
+	mod, err := env.Open(cfg.exe, &symbolize.Options{Finder: finder})
 	if err != nil {
 		// The ELF file opened, so this is a debug-information problem:
 		// addr2line answers ?? for everything in that case.

@@ -23,6 +23,9 @@ type Env struct {
 	Open    Opener
 	Version string
 	Name    string // program name in addr2line's messages (its argv[0]); "" means "addr2line"
+	// Fetch gets debug files by build-id when the local rules find none
+	// (a debuginfod client); nil means none.
+	Fetch debuginfo.Fetcher
 
 	// directWriteMin overrides the size from which a batch's answer chunk
 	// bypasses the stdout buffer (tests exercise both paths); 0: default.
@@ -87,7 +90,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp}, defaultCacheSize),
+		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: env.Fetch}, defaultCacheSize),
 	}
 	defer s.modules.close()
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -69,7 +70,7 @@ func runCore(cmd *cobra.Command, path string, fl *coreFlags) error {
 	for _, e := range c.Errors {
 		fmt.Fprintf(stderr, "sanitrace: %s: %v\n", path, e)
 	}
-	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot}
+	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot, Fetch: debuginfodFetcher(os.Getenv, stderr)}
 	if len(fl.debugDirs) > 0 {
 		finder.DebugDirs = fl.debugDirs // else the sysroot's, or the system's
 	}

@@ -97,7 +97,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 
 	// One finder for the run: every module and debug file is found by
 	// the same rules and read once.
-	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot}
+	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot, Fetch: debuginfodFetcher(os.Getenv, stderr)}
 	if len(fl.debugDirs) > 0 {
 		finder.DebugDirs = fl.debugDirs
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -74,7 +75,12 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 	if heapmap && o.format != "text" && o.format != "json" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", o.format)}
 	}
-	sym, err := openObj(o.obj, o.base, cmd.ErrOrStderr(), "lws: ", nil)
+	var finder *debuginfo.Finder
+	if fetch := debuginfodFetcher(os.Getenv, cmd.ErrOrStderr()); fetch != nil {
+		finder = &debuginfo.Finder{Fetch: fetch}
+		defer finder.Close()
+	}
+	sym, err := openObj(o.obj, o.base, cmd.ErrOrStderr(), "lws: ", finder)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"cmp"
+	"debug/dwarf"
+	"debug/elf"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/debuginfodtest"
+	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/internal/golden"
+)
+
+// sampleAddresses picks up to maxFuncs function starts and middles and up
+// to maxInl inlined-call starts of the unstripped build src, and 0.
+func sampleAddresses(t testing.TB, src string, maxFuncs, maxInl int) []uint64 {
+	t.Helper()
+	f, err := elf.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, _ := f.Symbols()
+	var funcs []elf.Symbol
+	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 && s.Value != 0 {
+			funcs = append(funcs, s)
+		}
+	}
+	slices.SortFunc(funcs, func(a, b elf.Symbol) int { return cmp.Compare(a.Value, b.Value) })
+	step := max(1, (len(funcs)+maxFuncs-1)/maxFuncs)
+	var out []uint64
+	for i := 0; i < len(funcs); i += step {
+		out = append(out, funcs[i].Value, funcs[i].Value+funcs[i].Size/2)
+	}
+	if d, err := f.DWARF(); err == nil {
+		r := d.Reader()
+		for n := 0; n < maxInl; {
+			e, err := r.Next()
+			if err != nil || e == nil {
+				break
+			}
+			if lo, ok := e.Val(dwarf.AttrLowpc).(uint64); ok && e.Tag == dwarf.TagInlinedSubroutine {
+				out = append(out, lo)
+				n++
+			}
+		}
+	}
+	return append(out, 0)
+}
+
+func hexList(addrs []uint64) []string {
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		out[i] = fmt.Sprintf("0x%x", a)
+	}
+	return out
+}
+
+// debuginfodEnv points the run at servers and a cache, with no local
+// debug-file directory to find anything in.
+func debuginfodEnv(t *testing.T, cache string, urls ...string) {
+	t.Helper()
+	t.Setenv("DEBUGINFOD_URLS", strings.Join(urls, " "))
+	t.Setenv("DEBUGINFOD_CACHE_PATH", cache)
+	t.Setenv("DEBUGINFOD_TIMEOUT", "2")
+}
+
+var jsonModule = regexp.MustCompile(`"ModuleName":"[^"]*"`)
+
+// debuginfodFaces runs every face over a module with the same addresses.
+type debuginfodCase struct {
+	name  string
+	argv0 string
+	args  []string // "BIN" stands for the module
+	in    string
+}
+
+func debuginfodCases(addrs []uint64) []debuginfodCase {
+	stdin := strings.Join(hexList(addrs), "\n") + "\n"
+	return []debuginfodCase{
+		{"llvm", "llvm-symbolizer", []string{"--obj=BIN", "--debug-file-directory=/nonexistent"}, stdin},
+		{"json", "llvm-symbolizer", []string{"--obj=BIN", "--output-style=JSON", "--debug-file-directory=/nonexistent"}, stdin},
+		{"gnu", "llvm-symbolizer", []string{"--obj=BIN", "--output-style=GNU", "--debug-file-directory=/nonexistent"}, stdin},
+		{"addr2line", "addr2line", []string{"-f", "-i", "-C", "-a", "-e", "BIN"}, stdin},
+	}
+}
+
+func (c debuginfodCase) run(t *testing.T, bin string) (string, string) {
+	t.Helper()
+	var args []string
+	for _, a := range c.args {
+		args = append(args, strings.ReplaceAll(a, "BIN", bin))
+	}
+	out, stderr, _ := runArgv0(t, c.argv0, args, c.in)
+	return jsonModule.ReplaceAllString(out, `"ModuleName":""`), stderr
+}
+
+// TestDebuginfodFaces: stripped copies of fixtures answer through a real
+// elfutils debuginfod exactly as the unstripped fixtures answer (llvm,
+// JSON, GNU styles and addr2line); a second run with the server stopped is
+// served from the cache, silently.
+func TestDebuginfodFaces(t *testing.T) {
+	srv := t.TempDir()
+	// The server holds the unstripped builds; the client has copies whose
+	// DWARF was removed (strip --strip-debug keeps the symbol table, so
+	// the answers must be the unstripped file's to the byte).
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(srv, "c-O2-dw5-pie"))
+	fixture.Copy(t, fixtureDir+"/cxx-O2-dw5", filepath.Join(srv, "cxx-O2-dw5"))
+	s := debuginfodtest.Start(t, srv, 2)
+	cache := filepath.Join(t.TempDir(), "cache")
+	debuginfodEnv(t, cache, s.URL)
+
+	bins := t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(bins, "c-O2-stripped"))
+	fixture.Copy(t, fixtureDir+"/buildid/prog", filepath.Join(bins, "prog"))
+	modules := []struct {
+		stripped, unstripped string
+		ref                  []string // extra arguments for the reference run
+		a2lRef               string   // the reference for addr2line when ref is set
+		addrs                []uint64
+	}{
+		{filepath.Join(bins, "c-O2-stripped"), fixtureDir + "/c-O2-dw5-pie", nil, "",
+			sampleAddresses(t, fixtureDir+"/c-O2-dw5-pie", 1000, 30)},
+		// strip --strip-all: the reference is the same binary with its
+		// debug file found locally by build-id.
+		{filepath.Join(bins, "prog"), fixtureDir + "/buildid/prog", []string{"--debug-file-directory=" + fixtureDir + "/buildid/debug"},
+			fixtureDir + "/cxx-O2-dw5", sampleAddresses(t, fixtureDir+"/cxx-O2-dw5", 20, 8)},
+	}
+	type result struct{ out, stderr string }
+	first := map[string]result{}
+	for _, m := range modules {
+		for _, c := range debuginfodCases(m.addrs) {
+			t.Run(filepath.Base(m.stripped)+"/"+c.name, func(t *testing.T) {
+				ref, refBin := c, m.unstripped
+				if m.ref != nil {
+					if c.argv0 == "addr2line" {
+						// addr2line has no debug-directory flag; bfd names
+						// functions from the debug file's symbol table,
+						// which is the unstripped build's.
+						refBin = m.a2lRef
+					} else {
+						ref.args = append(append([]string(nil), c.args[:len(c.args)-1]...), m.ref...)
+					}
+				}
+				t.Setenv("DEBUGINFOD_URLS", "")
+				want, _ := ref.run(t, refBin)
+				t.Setenv("DEBUGINFOD_URLS", s.URL)
+				got, stderr := c.run(t, m.stripped)
+				if stderr != "" {
+					t.Errorf("stderr: %q", stderr)
+				}
+				if got != want {
+					t.Fatalf("through debuginfod:\n%s", golden.FirstDiff(want, got))
+				}
+				first[m.stripped+c.name] = result{got, stderr}
+			})
+		}
+	}
+	if _, err := os.Stat(filepath.Join(cache, "cache_clean_interval_s")); err != nil {
+		t.Errorf("no elfutils cache under DEBUGINFOD_CACHE_PATH: %v", err)
+	}
+
+	s.Stop()
+	for _, m := range modules {
+		for _, c := range debuginfodCases(m.addrs) {
+			t.Run("cached/"+filepath.Base(m.stripped)+"/"+c.name, func(t *testing.T) {
+				prev, ok := first[m.stripped+c.name]
+				if !ok {
+					t.Skip("no first run")
+				}
+				got, stderr := c.run(t, m.stripped)
+				if got != prev.out || stderr != "" {
+					t.Errorf("second run with the server stopped: stderr %q\n%s", stderr, golden.FirstDiff(prev.out, got))
+				}
+			})
+		}
+	}
+}
+
+// TestDebuginfodDecode: decode completes a log's frames of a stripped
+// module from the server, as with the unstripped module.
+func TestDebuginfodDecode(t *testing.T) {
+	srv := t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(srv, "c-O2-dw5-pie"))
+	s := debuginfodtest.Start(t, srv, 1)
+	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
+
+	stripped, unstripped := t.TempDir(), t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(stripped, "prog"))
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(unstripped, "prog"))
+	addrs := sampleAddresses(t, fixtureDir+"/c-O2-dw5-pie", 12, 6)
+	var frames strings.Builder
+	for i, a := range addrs {
+		if a == 0 {
+			continue
+		}
+		fmt.Fprintf(&frames, "    #%d 0x%x  (/opt/app/prog+0x%x)\n", i, 0x555555554000+a, a)
+	}
+	log := "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x555555555242 bp 0x7ffd00000000 sp 0x7ffd00000000\n" +
+		"READ of size 4 at 0x602000000010 thread T0\n" + frames.String() + "\nSUMMARY: AddressSanitizer: heap-use-after-free (/opt/app/prog+0x1242)\n"
+	decode := func(dir string) (string, string) {
+		out, stderr, _ := runArgv0(t, "sanitrace", []string{"decode", "--color=never", "--format=json", "--binary-dir=" + dir, "--debug-file-directory=/nonexistent"}, log)
+		return out, stderr
+	}
+	t.Setenv("DEBUGINFOD_URLS", "")
+	want, _ := decode(unstripped)
+	t.Setenv("DEBUGINFOD_URLS", s.URL)
+	got, stderr := decode(stripped)
+	if stderr != "" {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if got != want {
+		t.Errorf("decode through debuginfod:\n%s", golden.FirstDiff(want, got))
+	}
+	if !strings.Contains(got, `"symbolized"`) {
+		t.Errorf("no symbolized frames in\n%s", got)
+	}
+}
+
+// TestDebuginfodBadServers: a server that never answers costs one line and
+// at most DEBUGINFOD_TIMEOUT; garbage or a file with another build-id is
+// rejected with one line; the answers are then those without debug info.
+func TestDebuginfodBadServers(t *testing.T) {
+	bins := t.TempDir()
+	bin := filepath.Join(bins, "c-O2-stripped")
+	fixture.Copy(t, fixtureDir+"/c-O2-stripped", bin)
+	addrs := sampleAddresses(t, fixtureDir+"/c-O2-dw5-pie", 1000, 30)
+	c := debuginfodCases(addrs)[1] // JSON
+	t.Setenv("DEBUGINFOD_URLS", "")
+	t.Setenv("DEBUGINFOD_CACHE_PATH", filepath.Join(t.TempDir(), "unused"))
+	plain, _ := c.run(t, bin)
+
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback listener: %v", err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			conn, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, conn)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		silent.Close()
+		mu.Lock()
+		for _, c := range held {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	garbage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("<html>503 Service Unavailable</html>"))
+	}))
+	defer garbage.Close()
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, fixtureDir+"/cxx-O2-dw5")
+	}))
+	defer other.Close()
+
+	for _, tc := range []struct {
+		name, url, want string
+	}{
+		{"silent", "http://" + silent.Addr().String(), "within DEBUGINFOD_TIMEOUT=1 s"},
+		{"garbage", garbage.URL, "not an ELF file"},
+		{"wrong build-id", other.URL, "not the one asked for"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), tc.url)
+			t.Setenv("DEBUGINFOD_TIMEOUT", "1")
+			got, stderr := c.run(t, bin)
+			if got != plain {
+				t.Errorf("answers differ from those without debuginfod:\n%s", golden.FirstDiff(plain, got))
+			}
+			lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+			if len(lines) != 1 || !strings.Contains(lines[0], tc.url) || !strings.Contains(lines[0], tc.want) {
+				t.Errorf("stderr %q: want one line naming %s with %q", stderr, tc.url, tc.want)
+			}
+		})
+	}
+}
+
+// TestDebuginfodSupplementary: a dwz-processed binary whose supplementary
+// file only the server has answers as with the file beside it.
+func TestDebuginfodSupplementary(t *testing.T) {
+	srv := t.TempDir()
+	fixture.Copy(t, fixtureDir+"/dwz/gnu/common.debug", filepath.Join(srv, "common.debug"))
+	s := debuginfodtest.Start(t, srv, 1)
+	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
+	bins := t.TempDir()
+	fixture.Copy(t, fixtureDir+"/dwz/gnu/tmpl", filepath.Join(bins, "tmpl"))
+	for _, c := range debuginfodCases(sampleAddresses(t, fixtureDir+"/dwz/orig/tmpl", 40, 30)) {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("DEBUGINFOD_URLS", "")
+			want, _ := c.run(t, fixtureDir+"/dwz/gnu/tmpl")
+			alone, _ := c.run(t, filepath.Join(bins, "tmpl"))
+			if alone == want {
+				t.Fatal("the binary answers alike without its supplementary file: the test shows nothing")
+			}
+			t.Setenv("DEBUGINFOD_URLS", s.URL)
+			got, stderr := c.run(t, filepath.Join(bins, "tmpl"))
+			if stderr != "" {
+				t.Errorf("stderr: %q", stderr)
+			}
+			if got != want {
+				t.Errorf("supplementary file through debuginfod:\n%s", golden.FirstDiff(want, got))
+			}
+		})
+	}
+}
+
+// TestDebuginfodExecutable: a module the log names with its build-id but
+// no directory holds is fetched from /buildid/ID/executable.
+func TestDebuginfodExecutable(t *testing.T) {
+	srv := t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(srv, "c-O2-dw5-pie"))
+	s := debuginfodtest.Start(t, srv, 1)
+	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
+	id, err := debuginfo.ReadBuildID(fixtureDir + "/c-O2-dw5-pie")
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(local, "prog"))
+	log := func(module string) string {
+		return fmt.Sprintf("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x555555555139 bp 0x7ffd00000000 sp 0x7ffd00000000 T0)\n"+
+			"    #0 0x555555555139  (%[1]s+0x1139) (BuildId: %[2]x)\n    #1 0x555555555390  (%[1]s+0x1390) (BuildId: %[2]x)\n\nSUMMARY: AddressSanitizer: SEGV (%[1]s+0x1139) (BuildId: %[2]x)\n", module, id)
+	}
+	t.Setenv("DEBUGINFOD_URLS", "")
+	want, _, _ := runArgv0(t, "sanitrace", []string{"decode", "--color=never", "--debug-file-directory=/nonexistent"}, log(filepath.Join(local, "prog")))
+	t.Setenv("DEBUGINFOD_URLS", s.URL)
+	got, stderr, _ := runArgv0(t, "sanitrace", []string{"decode", "--color=never", "--debug-file-directory=/nonexistent"}, log("/opt/gone/prog"))
+	if stderr != "" {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if strings.ReplaceAll(want, filepath.Join(local, "prog"), "/opt/gone/prog") != got {
+		t.Errorf("decode with the binary from /executable:\n%s", golden.FirstDiff(want, got))
+	}
+	if !strings.Contains(got, " in ") {
+		t.Errorf("frames not symbolized:\n%s", got)
+	}
+}
