@@ -215,6 +215,7 @@ func (r *Resolver) Report(rep *report.Report) {
 		}
 		res := m.obj.SymbolizeMany(addrs, lookup)
 		r.warnSplit(m)
+		r.warnSupplementary(m)
 		for i, j := range jobs {
 			if i < len(res) && known(res[i]) {
 				answers[[2]int{j.stack, j.frame}] = res[i]
@@ -423,6 +424,22 @@ func (r *Resolver) open(name, buildID string, ctx context) *module {
 	}
 	r.objects[loc.path] = m
 	return &module{path: m.path, logPath: loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
+}
+
+// supErrorer is implemented by objects whose DWARF may name a dwz
+// supplementary file (*symbolize.Object).
+type supErrorer interface {
+	SupplementaryError() error
+}
+
+// warnSupplementary reports, once per module, a dwz supplementary file
+// that could not be used: names and inlined calls kept there are missing.
+func (r *Resolver) warnSupplementary(m *module) {
+	if se, ok := m.obj.(supErrorer); ok {
+		if err := se.SupplementaryError(); err != nil {
+			r.warnOnce("sup\x00"+m.path, fmt.Sprintf("%s: %v; frames lack the names and inlined calls kept there", m.path, err))
+		}
+	}
 }
 
 // splitErrorer is implemented by objects with split DWARF units
