@@ -89,7 +89,8 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	}
 	// One finder for the run, as decode has: the inputs' own binaries
 	// come first (batch.Options), then these rules.
-	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot}
+	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot,
+		Fetch: debuginfodFetcher(os.Getenv, cmd.ErrOrStderr())}
 	if len(fl.debugDirs) > 0 {
 		finder.DebugDirs = fl.debugDirs
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -189,8 +190,20 @@ func TestDebuginfodFaces(t *testing.T) {
 	}
 }
 
-// TestDebuginfodDecode: decode completes a log's frames of a stripped
-// module from the server, as with the unstripped module.
+// asanLog is a log whose frames name /opt/app/prog at addrs.
+func asanLog(addrs []uint64) string {
+	var frames strings.Builder
+	for i, a := range addrs {
+		if a != 0 {
+			fmt.Fprintf(&frames, "    #%d 0x%x  (/opt/app/prog+0x%x)\n", i, 0x555555554000+a, a)
+		}
+	}
+	return "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x555555555242 bp 0x7ffd00000000 sp 0x7ffd00000000\n" +
+		"READ of size 4 at 0x602000000010 thread T0\n" + frames.String() + "\nSUMMARY: AddressSanitizer: heap-use-after-free (/opt/app/prog+0x1242)\n"
+}
+
+// TestDebuginfodDecode: decode and batch complete a log's frames of a
+// stripped module from the server, as with the unstripped module.
 func TestDebuginfodDecode(t *testing.T) {
 	srv := t.TempDir()
 	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(srv, "c-O2-dw5-pie"))
@@ -200,32 +213,40 @@ func TestDebuginfodDecode(t *testing.T) {
 	stripped, unstripped := t.TempDir(), t.TempDir()
 	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(stripped, "prog"))
 	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(unstripped, "prog"))
-	addrs := sampleAddresses(t, fixtureDir+"/c-O2-dw5-pie", 12, 6)
-	var frames strings.Builder
-	for i, a := range addrs {
-		if a == 0 {
-			continue
-		}
-		fmt.Fprintf(&frames, "    #%d 0x%x  (/opt/app/prog+0x%x)\n", i, 0x555555554000+a, a)
+	log := asanLog(sampleAddresses(t, fixtureDir+"/c-O2-dw5-pie", 12, 6))
+	logs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(logs, "asan.log"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	log := "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x555555555242 bp 0x7ffd00000000 sp 0x7ffd00000000\n" +
-		"READ of size 4 at 0x602000000010 thread T0\n" + frames.String() + "\nSUMMARY: AddressSanitizer: heap-use-after-free (/opt/app/prog+0x1242)\n"
-	decode := func(dir string) (string, string) {
-		out, stderr, _ := runArgv0(t, "sanitrace", []string{"decode", "--color=never", "--format=json", "--binary-dir=" + dir, "--debug-file-directory=/nonexistent"}, log)
-		return out, stderr
-	}
-	t.Setenv("DEBUGINFOD_URLS", "")
-	want, _ := decode(unstripped)
-	t.Setenv("DEBUGINFOD_URLS", s.URL)
-	got, stderr := decode(stripped)
-	if stderr != "" {
-		t.Errorf("stderr: %q", stderr)
-	}
-	if got != want {
-		t.Errorf("decode through debuginfod:\n%s", golden.FirstDiff(want, got))
-	}
-	if !strings.Contains(got, `"symbolized"`) {
-		t.Errorf("no symbolized frames in\n%s", got)
+	for _, c := range []struct {
+		name string
+		args []string
+		in   string
+	}{
+		{"decode", []string{"decode", "--color=never", "--format=json"}, log},
+		{"batch", []string{"batch", "--format=json", logs}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run := func(dir string) (string, string) {
+				args := append(append([]string(nil), c.args...), "--binary-dir="+dir, "--debug-file-directory=/nonexistent")
+				out, stderr, _ := runArgv0(t, "sanitrace", args, c.in)
+				return out, stderr
+			}
+			t.Setenv("DEBUGINFOD_URLS", "")
+			want, _ := run(unstripped)
+			plain, _ := run(stripped)
+			if plain == want {
+				t.Fatal("the stripped module answers alike without debuginfod: the test shows nothing")
+			}
+			t.Setenv("DEBUGINFOD_URLS", s.URL)
+			got, stderr := run(stripped)
+			if stderr != "" {
+				t.Errorf("stderr: %q", stderr)
+			}
+			if got != want {
+				t.Errorf("%s through debuginfod:\n%s", c.name, golden.FirstDiff(want, got))
+			}
+		})
 	}
 }
 
@@ -356,5 +377,42 @@ func TestDebuginfodExecutable(t *testing.T) {
 	}
 	if !strings.Contains(got, " in ") {
 		t.Errorf("frames not symbolized:\n%s", got)
+	}
+}
+
+// TestDebuginfodCore: core names the frames of a core whose executable
+// here is stripped as it does with the unstripped one, from the server.
+func TestDebuginfodCore(t *testing.T) {
+	strip, err := exec.LookPath("strip")
+	if err != nil {
+		t.Skipf("binutils strip not installed: %v", err)
+	}
+	fix := filepath.Join(repoRoot, "testdata", "core")
+	srv, full, stripped, cores := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	gunzipTo(t, filepath.Join(fix, "crash.gz"), filepath.Join(full, "crash"), 0o755)
+	gunzipTo(t, filepath.Join(fix, "core.gz"), filepath.Join(cores, "core"), 0o644)
+	fixture.Copy(t, filepath.Join(full, "crash"), filepath.Join(srv, "crash"))
+	if out, err := exec.Command(strip, "--strip-debug", "-o", filepath.Join(stripped, "crash"), filepath.Join(full, "crash")).CombinedOutput(); err != nil {
+		t.Fatalf("strip: %v\n%s", err, out)
+	}
+	s := debuginfodtest.Start(t, srv, 1)
+	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
+	run := func(dir string) (string, string) {
+		out, stderr, _ := runCLI(t, "", "core", "--format", "json", "--debug-file-directory=/nonexistent", "--prefix-map", coreFixtureRun+"="+dir, filepath.Join(cores, "core"))
+		return strings.ReplaceAll(out, dir, "DIR"), stderr
+	}
+	t.Setenv("DEBUGINFOD_URLS", "")
+	want, _ := run(full)
+	plain, _ := run(stripped)
+	if plain == want {
+		t.Fatal("the stripped executable answers alike without debuginfod: the test shows nothing")
+	}
+	t.Setenv("DEBUGINFOD_URLS", s.URL)
+	got, stderr := run(stripped)
+	if stderr != "" {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if got != want {
+		t.Errorf("core through debuginfod:\n%s", golden.FirstDiff(want, got))
 	}
 }
