@@ -101,7 +101,11 @@ func (d *dumper) entries(emit func(JSONEntry)) {
 		case kindFDE:
 			f := d.fde(e)
 			if f != nil {
-				emit(JSONEntry{Offset: hexStr(f.Offset), Kind: "FDE", CIE: hexStr(f.CIE.Offset), PCBegin: hexStr(f.Begin), PCEnd: hexStr(f.End), Rows: d.rows})
+				// The CIE's fields are repeated so that an FDE reads on its own.
+				c := f.CIE
+				aug, ca, da, ra := c.Augmentation, c.CodeAlign, c.DataAlign, c.RA
+				emit(JSONEntry{Offset: hexStr(f.Offset), Kind: "FDE", CIE: hexStr(c.Offset), PCBegin: hexStr(f.Begin), PCEnd: hexStr(f.End),
+					Augmentation: &aug, CodeAlign: &ca, DataAlign: &da, RA: &ra, Rows: d.rows})
 			}
 		}
 		off = e.end

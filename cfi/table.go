@@ -18,7 +18,8 @@ const maxInflated = 1 << 30
 // immutable after Load and safe for concurrent use.
 type Table struct {
 	secs     []*section
-	fdes     []*FDE // sorted by Begin; ties keep .eh_frame first
+	fdes     []*FDE   // sorted by Begin; ties keep .eh_frame first
+	maxEnd   []uint64 // maxEnd[i]: the largest End of fdes[:i+1]
 	ehByOff  map[uint64]*FDE
 	hdr      *ehHdr
 	errs     []error
@@ -72,6 +73,12 @@ func (t *Table) build() {
 		t.index(s)
 	}
 	sort.SliceStable(t.fdes, func(i, j int) bool { return t.fdes[i].Begin < t.fdes[j].Begin })
+	t.maxEnd = make([]uint64, len(t.fdes))
+	var m uint64
+	for i, f := range t.fdes {
+		m = max(m, f.End)
+		t.maxEnd[i] = m
+	}
 }
 
 func loadDebugFrame(f *elf.File, addrSize int) (*section, error) {
@@ -204,8 +211,9 @@ func (t *Table) FDEFor(pc uint64) (*FDE, bool) {
 		}
 	}
 	i := sort.Search(len(t.fdes), func(i int) bool { return t.fdes[i].Begin > pc })
-	// Ranges rarely nest; look back a little for one that still covers pc.
-	for j := i - 1; j >= 0 && j >= i-8; j-- {
+	// The closest start first; earlier ones only while some FDE up to
+	// there still reaches past pc (ranges overlap only in odd CFI).
+	for j := i - 1; j >= 0 && t.maxEnd[j] > pc; j-- {
 		if f := t.fdes[j]; pc < f.End {
 			return f, true
 		}

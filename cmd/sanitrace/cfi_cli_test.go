@@ -56,7 +56,7 @@ func TestCFIFiles(t *testing.T) {
 			t.Errorf("no File: header for %s", f)
 		}
 	}
-	if _, err := exec.LookPath("readelf"); err == nil {
+	if v, err := exec.Command("readelf", "--version").Output(); err == nil && strings.Contains(string(v), " 2.40") {
 		out, _, _ := runCLI(t, "", "cfi", a, b)
 		want, _ := exec.Command("readelf", "-wN", "--debug-dump=frames-interp", "-W", a, b).Output()
 		if out != string(want) {
@@ -115,7 +115,8 @@ func TestCFIJSON(t *testing.T) {
 	// readelf: 000000b8 ... FDE cie=00000030 pc=...1090..10fa, the row at
 	// 109d: rbp+16 with rbx c-32, rbp c-16, r12 c-24, ra c-8.
 	f := es[7]
-	if f.Kind != "FDE" || f.Offset != "0xb8" || f.CIE != "0x30" || f.PCBegin != "0x1090" || f.PCEnd != "0x10fa" || len(f.Rows) != 6 {
+	if f.Kind != "FDE" || f.Offset != "0xb8" || f.CIE != "0x30" || f.PCBegin != "0x1090" || f.PCEnd != "0x10fa" || len(f.Rows) != 6 ||
+		f.Augmentation != "zR" || f.CodeAlign == nil || *f.DataAlign != -8 || *f.RA != 16 {
 		t.Fatalf("FDE: %+v", f)
 	}
 	r := f.Rows[4]
