@@ -143,6 +143,32 @@ func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
 	return p, p.err == nil && (want == "" || p.buildID == want)
 }
 
+// BuildIDs returns the distinct GNU build-ids of the files the searches so
+// far have read, sorted: the modules of a run, for asking a debuginfod
+// server for their sources.
+func (f *Finder) BuildIDs() [][]byte {
+	f.mu.Lock()
+	seen := make(map[string]bool)
+	for _, p := range f.probes {
+		if p.err == nil && p.buildID != "" {
+			seen[p.buildID] = true
+		}
+	}
+	f.mu.Unlock()
+	ids := make([]string, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	out := make([][]byte, 0, len(ids))
+	for _, id := range ids {
+		if raw, err := hex.DecodeString(id); err == nil {
+			out = append(out, raw)
+		}
+	}
+	return out
+}
+
 // fetch asks the Fetcher for the file with build-id id.
 func (f *Finder) fetch(id []byte, executable bool) (*File, error) {
 	if f.Fetch == nil || len(id) == 0 {

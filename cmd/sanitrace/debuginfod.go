@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
@@ -30,5 +33,33 @@ func warnLines(w io.Writer) func(string) {
 		mu.Lock()
 		defer mu.Unlock()
 		fmt.Fprintf(w, "sanitrace: %s\n", msg)
+	}
+}
+
+// sourceFetcher is a Fetcher that also serves sources (debuginfod's
+// /buildid/ID/source/PATH).
+type sourceFetcher interface {
+	Source(ctx context.Context, id []byte, path string) (string, error)
+}
+
+// sourcePath maps a source path as a report names it to a file to read
+// (--source-context): through the prefix maps when that file exists here,
+// else the copy a debuginfod server has for one of the run's modules.
+func sourcePath(maps []debuginfo.PrefixMap, finder *debuginfo.Finder) func(string) string {
+	src, _ := finder.Fetch.(sourceFetcher)
+	return func(p string) string {
+		q, _ := debuginfo.Apply(maps, p)
+		if src == nil || !filepath.IsAbs(p) {
+			return q
+		}
+		if _, err := os.Stat(q); err == nil {
+			return q
+		}
+		for _, id := range finder.BuildIDs() {
+			if got, err := src.Source(context.Background(), id, p); err == nil {
+				return got
+			}
+		}
+		return q
 	}
 }

@@ -416,3 +416,55 @@ func TestDebuginfodCore(t *testing.T) {
 		t.Errorf("core through debuginfod:\n%s", golden.FirstDiff(want, got))
 	}
 }
+
+// TestDebuginfodSource: --source-context shows the lines of a source file
+// that is not here, from the server's /buildid/ID/source/PATH.
+func TestDebuginfodSource(t *testing.T) {
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skipf("gcc not installed: %v", err)
+	}
+	build := t.TempDir()
+	src := filepath.Join(build, "prog.c")
+	code := "#include <stdlib.h>\n\nint crash(int *p)\n{\n\treturn *p + 41; /* the line of the frame */\n}\n\nint main(void)\n{\n\treturn crash(NULL);\n}\n"
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-g", "-O0", "-o", filepath.Join(build, "prog"), src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	s := debuginfodtest.Start(t, build, 1)
+	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
+	f, err := elf.Open(filepath.Join(build, "prog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crash uint64
+	syms, _ := f.Symbols()
+	for _, sym := range syms {
+		if sym.Name == "crash" {
+			crash = sym.Value
+		}
+	}
+	f.Close()
+	if crash == 0 {
+		t.Fatal("no crash symbol")
+	}
+	log := fmt.Sprintf("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x%[1]x bp 0x7ffd00000000 sp 0x7ffd00000000 T0)\n"+
+		"    #0 0x%[1]x  (/opt/app/prog+0x%[2]x)\n\nSUMMARY: AddressSanitizer: SEGV (/opt/app/prog+0x%[2]x)\n", 0x555555554000+crash+8, crash+8)
+	// The prefix map sends the source path nowhere: only the server has it.
+	args := []string{"decode", "--color=never", "--source-context=1", "--binary-dir=" + build, "--prefix-map=" + build + "=/nonexistent/src"}
+	t.Setenv("DEBUGINFOD_URLS", "")
+	without, _, _ := runArgv0(t, "sanitrace", args, log)
+	if strings.Contains(without, "the line of the frame") {
+		t.Fatalf("the source was read locally: the test shows nothing\n%s", without)
+	}
+	t.Setenv("DEBUGINFOD_URLS", s.URL)
+	got, stderr, _ := runArgv0(t, "sanitrace", args, log)
+	if stderr != "" {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if !strings.Contains(got, "> 5 |") || !strings.Contains(got, "return *p + 41; /* the line of the frame */") {
+		t.Errorf("no source context from the server in\n%s", got)
+	}
+}

@@ -82,19 +82,6 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		return &exitError{code: exitUsage, err: err}
 	}
 
-	out := bufio.NewWriterSize(stdout, 256<<10)
-	w, err := render.New(fl.format, out, render.Options{
-		Color:         color,
-		SourceContext: fl.sourceContext,
-		SourcePath: func(p string) string {
-			q, _ := debuginfo.Apply(maps, p)
-			return q
-		},
-	})
-	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
-	}
-
 	// One finder for the run: every module and debug file is found by
 	// the same rules and read once.
 	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot, Fetch: debuginfodFetcher(os.Getenv, stderr)}
@@ -102,6 +89,16 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		finder.DebugDirs = fl.debugDirs
 	}
 	defer finder.Close()
+
+	out := bufio.NewWriterSize(stdout, 256<<10)
+	w, err := render.New(fl.format, out, render.Options{
+		Color:         color,
+		SourceContext: fl.sourceContext,
+		SourcePath:    sourcePath(maps, finder),
+	})
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
+	}
 	static, err := openObj(fl.obj, fl.base, stderr, "", finder)
 	if err != nil {
 		return err
