@@ -5,7 +5,7 @@
 //   - Decode: log bytes → parse.Scanner → report.Report → resolve.Resolver
 //     → render.Writer, one report at a time, the output flushed whenever
 //     the next report may have to wait for input.
-//   - LWS: ~m#/~b# records → decompress → (resolve.StaticModule) → the ~b#
+//   - LWS: ~m#/~b# records → decompress → (resolve.PCSymbolizer) → the ~b#
 //     line and its frames, or a heap map (decompress/lwsheap) written by
 //     render.
 //

@@ -19,7 +19,7 @@ import (
 type LWS struct {
 	// Static symbolizes the records' pcs (--obj, --base); nil prints pcs
 	// only.
-	Static *resolve.StaticModule
+	Static *resolve.PCSymbolizer
 	// Out is the buffered output; the runs flush it.
 	Out *bufio.Writer
 	// Stdin is read for the input "-"; Stderr gets one line per

@@ -36,9 +36,9 @@ type Options struct {
 	// error is used (e.g. symbols without its corrupt DWARF) and the error
 	// is warned about.
 	Open Opener
-	// Static, when set, is the module of frames whose log names none
+	// BarePCs, when set, symbolizes the frames whose log names no module
 	// (libwebsockets ~m# records: bare runtime pcs), given as --obj.
-	Static *StaticModule
+	BarePCs *PCSymbolizer
 	// Shipped, when set, is asked first for every module a log names: it
 	// knows the binaries that came with the inputs themselves (the files
 	// and archive members of a batch run) and returns the one for module
@@ -75,7 +75,7 @@ type Resolver struct {
 	loc       *locator
 	ownFinder bool // loc.finder is the Resolver's own, closed by Close
 
-	static  *staticModule         // Options.Static, nil when none
+	static  *barePCs              // Options.BarePCs, nil when none
 	modules map[moduleKey]*module // by name as printed (after base-name expansion)
 	objects map[string]*module    // by local path: two names of one file share it
 
@@ -114,7 +114,7 @@ func New(opts Options) *Resolver {
 	}
 	return &Resolver{
 		ownFinder: own,
-		static:    newStaticModule(opts.Static),
+		static:    newBarePCs(opts.BarePCs),
 		opts:      opts,
 		loc:       &locator{finder: finder, shipped: opts.Shipped},
 		modules:   make(map[moduleKey]*module),

@@ -117,7 +117,7 @@ func FuzzCUIndex(f *testing.F) {
 		ef.Close()
 	}
 	f.Add([]byte{5, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
-	o := &Object{byteOrder: binary.LittleEndian}
+	o := &Object{dwarfData: dwarfData{byteOrder: binary.LittleEndian}}
 	f.Fuzz(func(t *testing.T, sec []byte) {
 		idx, err := parseCUIndex(sec, o)
 		if err != nil {

@@ -229,15 +229,15 @@ type abbrevCache struct {
 	m  map[abbrevKey]*abbrevTable
 }
 
-func (o *Object) abbrevs(h *cuHeader) (*abbrevTable, error) {
+func (dw *dwarfData) abbrevs(h *cuHeader) (*abbrevTable, error) {
 	k := abbrevKey{h.dwo, h.abbrevOff, h.addrSize, h.dwarf64, h.version}
-	c := &o.abbrevCache
+	c := &dw.abbrevCache
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t, ok := c.m[k]; ok {
 		return t, nil
 	}
-	t, err := parseAbbrevs(o.secOf(h).abbrev, h, o.byteOrder)
+	t, err := parseAbbrevs(dw.secOf(h).abbrev, h, dw.byteOrder)
 	if err != nil {
 		return nil, err
 	}
@@ -351,11 +351,11 @@ type attrVal struct {
 }
 
 // blockOf returns a block value's bytes, nil for other values.
-func (o *Object) blockOf(v attrVal) []byte {
-	if v.kind != valBlock || v.v+uint64(v.n) > uint64(len(o.sec.info)) {
+func (dw *dwarfData) blockOf(v attrVal) []byte {
+	if v.kind != valBlock || v.v+uint64(v.n) > uint64(len(dw.sec.info)) {
 		return nil
 	}
-	return o.sec.info[v.v : v.v+uint64(v.n)]
+	return dw.sec.info[v.v : v.v+uint64(v.n)]
 }
 
 // block reads n bytes as a valBlock value.
@@ -478,22 +478,22 @@ func (h *cuHeader) ref(off uint64) attrVal {
 	return attrVal{kind: valRef, v: off}
 }
 
-// dieReader walks the DIEs of one unit.
+// dieReader walks the DIEs of one unit: it needs the unit's header, its
+// abbreviations and its bytes, nothing of the object.
 type dieReader struct {
-	o    *Object
 	h    *cuHeader
 	tab  *abbrevTable
 	b    dwarfbuf.Reader
 	vals []attrVal // the current DIE's values, aligned with its abbrev's attrs
 }
 
-func (o *Object) newDIEReader(h *cuHeader) (*dieReader, error) {
-	tab, err := o.abbrevs(h)
+func (dw *dwarfData) newDIEReader(h *cuHeader) (*dieReader, error) {
+	tab, err := dw.abbrevs(h)
 	if err != nil {
 		return nil, fmt.Errorf("unit at 0x%x: %w", h.off, err)
 	}
-	r := &dieReader{o: o, h: h, tab: tab}
-	r.b = dwarfbuf.NewReader(".debug_info", h.off, o.secOf(h).info[h.off:h.end], o.byteOrder)
+	r := &dieReader{h: h, tab: tab}
+	r.b = dwarfbuf.NewReader(".debug_info", h.off, dw.secOf(h).info[h.off:h.end], dw.byteOrder)
 	r.b.Seek(int(h.dieOff - h.off))
 	return r, nil
 }
@@ -540,13 +540,13 @@ func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, don
 // strOf resolves a string value to a strRef; noStr when it is not a string
 // or cannot be resolved. The string's bytes are not touched here, so
 // indexing a unit does not page in .debug_str; nonEmpty checks them later.
-func (o *Object) strOf(h *cuHeader, v attrVal) strRef {
+func (dw *dwarfData) strOf(h *cuHeader, v attrVal) strRef {
 	switch v.kind {
 	case valStr:
 	case valStrSup:
-		return o.supStr(v.v)
+		return dw.supStr(v.v)
 	case valStrx:
-		offs := o.secOf(h).strOffsets
+		offs := dw.secOf(h).strOffsets
 		n := uint64(h.offSize())
 		p := h.strOffsetsBase + v.v*n
 		if p+n > uint64(len(offs)) || p < h.strOffsetsBase {
@@ -554,9 +554,9 @@ func (o *Object) strOf(h *cuHeader, v attrVal) strRef {
 		}
 		var off uint64
 		if n == 8 {
-			off = o.byteOrder.Uint64(offs[p:])
+			off = dw.byteOrder.Uint64(offs[p:])
 		} else {
-			off = uint64(o.byteOrder.Uint32(offs[p:]))
+			off = uint64(dw.byteOrder.Uint32(offs[p:]))
 		}
 		v.v = uint64(strSecStr) | off&strOffMask
 	default:
@@ -565,7 +565,7 @@ func (o *Object) strOf(h *cuHeader, v attrVal) strRef {
 	if h.dwo != nil {
 		return h.dwo.extRef(v.v)
 	}
-	sec, off := o.strBytes(strRef(v.v))
+	sec, off := dw.strBytes(strRef(v.v))
 	if off >= uint64(len(sec)) {
 		return noStr
 	}
@@ -573,59 +573,59 @@ func (o *Object) strOf(h *cuHeader, v attrVal) strRef {
 }
 
 // nonEmpty reports whether s names a non-empty string.
-func (o *Object) nonEmpty(s strRef) bool {
+func (dw *dwarfData) nonEmpty(s strRef) bool {
 	if s == noStr {
 		return false
 	}
-	sec, off := o.strBytes(s)
+	sec, off := dw.strBytes(s)
 	return off < uint64(len(sec)) && sec[off] != 0
 }
 
 // strBytes returns the section s points into and its offset there.
-func (o *Object) strBytes(s strRef) ([]byte, uint64) {
+func (dw *dwarfData) strBytes(s strRef) ([]byte, uint64) {
 	off := uint64(s) & strOffMask
 	switch uint64(s) &^ strOffMask {
 	case strSecStr:
-		return o.sec.str, off
+		return dw.sec.str, off
 	case strSecLineStr:
-		return o.sec.lineStr, off
+		return dw.sec.lineStr, off
 	case strSecInfo:
-		return o.sec.info, off
+		return dw.sec.info, off
 	case strSecExt:
-		return o.ext.find(off)
+		return dw.ext.find(off)
 	}
 	return nil, 0
 }
 
 // str copies the string s names; "" for noStr or a bad offset.
-func (o *Object) str(s strRef) string {
+func (dw *dwarfData) str(s strRef) string {
 	if s == noStr {
 		return ""
 	}
-	sec, off := o.strBytes(s)
+	sec, off := dw.strBytes(s)
 	v, _ := dwarfbuf.CStringAt(sec, off)
 	return v
 }
 
 // addrOf resolves an address value (DW_FORM_addr or an index into
 // .debug_addr).
-func (o *Object) addrOf(h *cuHeader, v attrVal) (uint64, bool) {
+func (dw *dwarfData) addrOf(h *cuHeader, v attrVal) (uint64, bool) {
 	switch v.kind {
 	case valAddr:
 		return v.v, true
 	case valAddrx:
-		return o.debugAddr(h, v.v)
+		return dw.debugAddr(h, v.v)
 	}
 	return 0, false
 }
 
-func (o *Object) debugAddr(h *cuHeader, idx uint64) (uint64, bool) {
+func (dw *dwarfData) debugAddr(h *cuHeader, idx uint64) (uint64, bool) {
 	n := uint64(h.addrSize)
 	p := h.addrBase + idx*n
-	if idx > uint64(len(o.sec.addr)) || p+n > uint64(len(o.sec.addr)) || p < h.addrBase {
+	if idx > uint64(len(dw.sec.addr)) || p+n > uint64(len(dw.sec.addr)) || p < h.addrBase {
 		return 0, false
 	}
-	b := dwarfbuf.NewReader(".debug_addr", p, o.sec.addr[p:p+n], o.byteOrder)
+	b := dwarfbuf.NewReader(".debug_addr", p, dw.sec.addr[p:p+n], dw.byteOrder)
 	return b.UintN(int(n)), true
 }
 
@@ -642,13 +642,13 @@ func intOf(v attrVal, def int64) int64 {
 // DW_AT_high_pc and DW_AT_ranges values, as debug/dwarf's Data.Ranges does
 // (low/high first, then the range list); empty ranges are kept for the
 // caller to drop.
-func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) ([][2]uint64, error) {
-	rl := o.rnglistsOf(h)
-	lo, loOK := o.addrOf(h, low)
+func (dw *dwarfData) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) ([][2]uint64, error) {
+	rl := dw.rnglistsOf(h)
+	lo, loOK := dw.addrOf(h, low)
 	if loOK {
 		switch high.kind {
 		case valAddr, valAddrx:
-			if hi, ok := o.addrOf(h, high); ok {
+			if hi, ok := dw.addrOf(h, high); ok {
 				dst = append(dst, [2]uint64{lo, hi})
 			}
 		case valConst, valSigned:
@@ -658,13 +658,13 @@ func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint6
 	switch ranges.kind {
 	case valSecOff, valConst:
 		if h.version >= 5 && rl != nil {
-			return o.rnglist(h, ranges.v, dst)
+			return dw.rnglist(h, ranges.v, dst)
 		}
 		if ranges.kind == valConst && h.version >= 4 {
 			return dst, nil // a constant is not a rangelistptr in DWARF 4+
 		}
-		if o.sec.ranges != nil {
-			return o.dwarf2Ranges(h, ranges.v, dst)
+		if dw.sec.ranges != nil {
+			return dw.dwarf2Ranges(h, ranges.v, dst)
 		}
 	case valRnglistx:
 		if h.version >= 5 && rl != nil {
@@ -673,19 +673,19 @@ func (o *Object) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint6
 			if ranges.v > uint64(len(rl)) || p+n > uint64(len(rl)) {
 				return nil, fmt.Errorf("DW_FORM_rnglistx %d out of range", ranges.v)
 			}
-			b := dwarfbuf.NewReader(".debug_rnglists", p, rl[p:p+n], o.byteOrder)
-			return o.rnglist(h, h.rnglistsBase+b.UintN(int(n)), dst)
+			b := dwarfbuf.NewReader(".debug_rnglists", p, rl[p:p+n], dw.byteOrder)
+			return dw.rnglist(h, h.rnglistsBase+b.UintN(int(n)), dst)
 		}
 	}
 	return dst, nil
 }
 
-func (o *Object) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
+func (dw *dwarfData) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
 	off += h.rangesBase
-	if off > uint64(len(o.sec.ranges)) {
-		return nil, fmt.Errorf("invalid range offset %d (max %d)", off, len(o.sec.ranges))
+	if off > uint64(len(dw.sec.ranges)) {
+		return nil, fmt.Errorf("invalid range offset %d (max %d)", off, len(dw.sec.ranges))
 	}
-	b := dwarfbuf.NewReader(".debug_ranges", off, o.sec.ranges[off:], o.byteOrder)
+	b := dwarfbuf.NewReader(".debug_ranges", off, dw.sec.ranges[off:], dw.byteOrder)
 	base := h.base
 	maxAddr := ^uint64(0) >> uint((8-h.addrSize)*8)
 	for b.Left() > 0 && b.Err() == nil {
@@ -703,15 +703,15 @@ func (o *Object) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][2]ui
 }
 
 // rnglist decodes the DWARF 5 range list at off in .debug_rnglists.
-func (o *Object) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
-	rl := o.rnglistsOf(h)
+func (dw *dwarfData) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
+	rl := dw.rnglistsOf(h)
 	if off > uint64(len(rl)) {
 		return nil, fmt.Errorf("invalid rnglist offset %d (max %d)", off, len(rl))
 	}
-	b := dwarfbuf.NewReader(".debug_rnglists", off, rl[off:], o.byteOrder)
+	b := dwarfbuf.NewReader(".debug_rnglists", off, rl[off:], dw.byteOrder)
 	base := h.base
 	addr := func(idx uint64) (uint64, error) {
-		a, ok := o.debugAddr(h, idx)
+		a, ok := dw.debugAddr(h, idx)
 		if !ok {
 			return 0, fmt.Errorf("DW_FORM_addrx index %d out of range", idx)
 		}
@@ -765,18 +765,18 @@ func (o *Object) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64,
 }
 
 // secOf returns the sections h's DIEs are read from.
-func (o *Object) secOf(h *cuHeader) *debugSections {
+func (dw *dwarfData) secOf(h *cuHeader) *debugSections {
 	if h.dwo != nil {
 		return &h.dwo.debugSections
 	}
-	return o.sec
+	return dw.sec
 }
 
 // rnglistsOf returns the .debug_rnglists h's range lists are in: a split
 // unit's own (.debug_rnglists.dwo), else the object's.
-func (o *Object) rnglistsOf(h *cuHeader) []byte {
+func (dw *dwarfData) rnglistsOf(h *cuHeader) []byte {
 	if h.dwo != nil {
 		return h.dwo.rnglists
 	}
-	return o.sec.rnglists
+	return dw.sec.rnglists
 }

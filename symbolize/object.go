@@ -12,16 +12,30 @@ import (
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
+// dwarfData is an object's DWARF as the decoders see it: its sections and
+// their byte order, the strings of its .dwo and supplementary files, and
+// the abbreviation tables. Its methods read DIEs, strings, addresses and
+// ranges for a unit header and know nothing of lookups or names: the
+// Object composes it, and decoding depends on nothing above it.
+type dwarfData struct {
+	byteOrder   binary.ByteOrder
+	sec         *debugSections // nil without DWARF
+	ext         extStrings     // the strings of .dwo and supplementary files
+	sup         *supFile       // dwz supplementary file; nil when none or not found
+	abbrevCache abbrevCache
+	debugPath   string // the file the DWARF came from: a separate debug file or the binary
+}
+
 // Object answers lookups for one ELF file. It is safe for concurrent use.
 type Object struct {
+	// dwarfData decodes the DWARF: DIEs, strings, addresses, ranges.
+	dwarfData
+
 	path      string
-	debugPath string
 	buildID   []byte
-	byteOrder binary.ByteOrder
 
 	files     []*dwarfbuf.File  // the binary, its debug file and .dwo files, unmapped by Close
 	filesMu   sync.Mutex        // .dwo files are added by lookups
-	ext       extStrings        // the strings of .dwo files
 	debugFile *debuginfo.File   // the separate debug file; nil when none
 	finder    *debuginfo.Finder // where the .dwp and .dwo files are
 	ownFinder bool              // the Finder is the Object's own, closed by Close
@@ -30,11 +44,8 @@ type Object struct {
 	// splitErrs: split units whose DIEs could not be read.
 	splitErrs splitErrors
 
-	sec         *debugSections // nil without DWARF
-	sup         *supFile       // dwz supplementary file; nil when none or not found
 	supErr      error          // why a named supplementary file could not be used
 	units       unitIndex
-	abbrevCache abbrevCache
 	syms        symtab
 	// debugSyms is the separate debug file's symbol table: binutils names
 	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
@@ -128,7 +139,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 		}
 	}()
 	ef := f.ELF
-	o = &Object{path: path, debugPath: path, byteOrder: ef.ByteOrder, files: []*dwarfbuf.File{f.Mapped()}, finder: finder, ownFinder: ownFinder}
+	o = &Object{dwarfData: dwarfData{byteOrder: ef.ByteOrder, debugPath: path}, path: path, files: []*dwarfbuf.File{f.Mapped()}, finder: finder, ownFinder: ownFinder}
 	dwarfFile := f
 	o.buildID = f.BuildID
 	o.syms, _ = readSymtab(ef)
@@ -176,7 +187,8 @@ func (o *Object) loadDWARF(df *debuginfo.File) error {
 	}
 	o.sec = sec
 	o.supErr = o.loadSup(df)
-	return o.buildUnitIndex()
+	o.units, err = o.buildUnitIndex()
+	return err
 }
 
 // SupplementaryError says why the dwz supplementary file the DWARF names

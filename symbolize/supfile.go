@@ -104,9 +104,9 @@ func (o *Object) unitOfDIE(off uint64) *unit {
 }
 
 // supStr resolves a DW_FORM_GNU_strp_alt or DW_FORM_strp_sup offset.
-func (o *Object) supStr(off uint64) strRef {
-	if o.sup == nil || off >= uint64(len(o.sup.sec.str)) {
+func (dw *dwarfData) supStr(off uint64) strRef {
+	if dw.sup == nil || off >= uint64(len(dw.sup.sec.str)) {
 		return noStr
 	}
-	return strRef(strSecExt | (o.sup.sec.strBase + off))
+	return strRef(strSecExt | (dw.sup.sec.strBase + off))
 }

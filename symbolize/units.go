@@ -51,25 +51,25 @@ type unitIndex struct {
 // and records its ranges; a unit that declares none gets its line table's
 // sequences. Only the root DIEs are touched: the rest of .debug_info is read
 // when a lookup needs a unit.
-func (o *Object) buildUnitIndex() error {
+func (dw *dwarfData) buildUnitIndex() (unitIndex, error) {
 	var idx unitIndex
 	var rs [][2]uint64
-	for off := uint64(0); off < uint64(len(o.sec.info)); {
-		h, err := parseUnitHeader(o.sec.info, off, o.byteOrder)
+	for off := uint64(0); off < uint64(len(dw.sec.info)); {
+		h, err := parseUnitHeader(dw.sec.info, off, dw.byteOrder)
 		if err != nil {
-			return fmt.Errorf("read compilation units: %w", err)
+			return unitIndex{}, fmt.Errorf("read compilation units: %w", err)
 		}
 		off = h.end
-		u, ranges, err := o.readUnitRoot(h)
+		u, ranges, err := dw.readUnitRoot(h)
 		if err != nil {
-			return fmt.Errorf("read compilation units: %w", err)
+			return unitIndex{}, fmt.Errorf("read compilation units: %w", err)
 		}
 		if u == nil {
 			continue
 		}
 		ui := int32(len(idx.units))
 		idx.units = append(idx.units, u)
-		rs, err = o.rangesOf(&u.h, ranges[0], ranges[1], ranges[2], rs[:0])
+		rs, err = dw.rangesOf(&u.h, ranges[0], ranges[1], ranges[2], rs[:0])
 		if err != nil {
 			rs = rs[:0] // fall back to the line table below
 		}
@@ -81,7 +81,7 @@ func (o *Object) buildUnitIndex() error {
 			}
 		}
 		if n == 0 && !u.partial {
-			if lt, err := o.lineTable(u); err == nil {
+			if lt, err := dw.lineTable(u); err == nil {
 				for _, s := range lt.seqs {
 					idx.ranges = append(idx.ranges, unitRange{begin: s.start, end: s.end, unit: ui})
 				}
@@ -96,16 +96,15 @@ func (o *Object) buildUnitIndex() error {
 		}
 		idx.ranges[i].minBegin = min
 	}
-	o.units = idx
-	return nil
+	return idx, nil
 }
 
 // readUnitRoot decodes a unit's root DIE; nil for units that are not
 // compilation units (type units). ranges are its low_pc, high_pc and ranges
 // values, to be resolved once the bases are known.
-func (o *Object) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
+func (dw *dwarfData) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 	var ranges [3]attrVal
-	r, err := o.newDIEReader(&h)
+	r, err := dw.newDIEReader(&h)
 	if err != nil {
 		return nil, ranges, err
 	}
@@ -160,14 +159,14 @@ func (o *Object) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 			entry = v
 		}
 	}
-	if a, ok := o.addrOf(&u.h, entry); ok {
+	if a, ok := dw.addrOf(&u.h, entry); ok {
 		u.h.base = a
-	} else if a, ok := o.addrOf(&u.h, ranges[0]); ok {
+	} else if a, ok := dw.addrOf(&u.h, ranges[0]); ok {
 		u.h.base = a
 	}
-	u.compDir = o.str(o.strOf(&u.h, compDir))
+	u.compDir = dw.str(dw.strOf(&u.h, compDir))
 	if dwoName.kind != valNone {
-		u.dwo.name = o.str(o.strOf(&u.h, dwoName))
+		u.dwo.name = dw.str(dw.strOf(&u.h, dwoName))
 		if u.dwo.name != "" {
 			u.split = &splitUnit{}
 		}
@@ -187,7 +186,7 @@ func (idx *unitIndex) unitFor(pc uint64) *unit {
 }
 
 // lineTable returns u's decoded line table, decoding it on first use.
-func (o *Object) lineTable(u *unit) (*lineTable, error) {
+func (dw *dwarfData) lineTable(u *unit) (*lineTable, error) {
 	u.linesOnce.Do(func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -198,13 +197,13 @@ func (o *Object) lineTable(u *unit) (*lineTable, error) {
 			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.h.off)
 			return
 		}
-		sec := o.secOf(&u.h) // the object's, or its dwz supplementary file's
+		sec := dw.secOf(&u.h) // the object's, or its dwz supplementary file's
 		u.lines, u.linesErr = decodeLineProgram(lineProgramInput{
 			line: sec.line, str: sec.str, lineStr: sec.lineStr,
-			offset: uint64(u.stmtList), compDir: u.compDir, bo: o.byteOrder,
+			offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder,
 		})
 		if u.linesErr != nil {
-			u.linesErr = fmt.Errorf("%s: %w", o.debugPath, u.linesErr)
+			u.linesErr = fmt.Errorf("%s: %w", dw.debugPath, u.linesErr)
 		}
 		if u.lines != nil {
 			// Rows and file names are copied out: the program's bytes

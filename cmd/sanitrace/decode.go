@@ -112,7 +112,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		res = resolve.New(resolve.Options{
 			Finder:     finder,
 			Open:       resolve.EngineOpener(&symbolize.Options{Finder: finder}),
-			Static:     static,
+			BarePCs:    static,
 			Warn:       func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
 			Vmlinux:    fl.vmlinux,
 			ModulesDir: fl.modulesDir,

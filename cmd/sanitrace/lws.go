@@ -111,7 +111,7 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 // openObj opens --obj (nil when not given) for the pcs of records, which
 // name no module, loaded at --base. Errors are usage errors; a warning
 // (no DWARF: symbol table only) goes to stderr after "sanitrace: "+who.
-func openObj(obj, base string, stderr io.Writer, who string, finder *debuginfo.Finder) (*resolve.StaticModule, error) {
+func openObj(obj, base string, stderr io.Writer, who string, finder *debuginfo.Finder) (*resolve.PCSymbolizer, error) {
 	if obj == "" {
 		if base != "" {
 			return nil, &exitError{code: exitUsage, err: errors.New("--base needs --obj")}
@@ -122,7 +122,7 @@ func openObj(obj, base string, stderr io.Writer, who string, finder *debuginfo.F
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
 	}
-	m, err := resolve.OpenStatic(obj, addr, finder)
+	m, err := resolve.OpenPCSymbolizer(obj, addr, finder)
 	if m == nil {
 		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", err)}
 	}

@@ -10,14 +10,14 @@ import (
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
-// StaticModule is an ELF file named on the command line (--obj) for
-// addresses whose log names no module: libwebsockets ~m#/~b# records carry
-// bare runtime pcs. It knows the load address (--base) the pcs are relative
+// PCSymbolizer symbolizes bare runtime pcs, which name no module
+// (libwebsockets ~m#/~b# records), against one ELF file named on the
+// command line (--obj). It knows the load address (--base) the pcs are relative
 // to and the executable segments of the file: a heap dump mixes pcs of the
 // executable, libc and libwebsockets.so, and only pcs that fall inside
 // these segments are looked up, instead of being matched to whatever symbol
-// of the file lies nearest. A StaticModule is not safe for concurrent use.
-type StaticModule struct {
+// of the file lies nearest. A PCSymbolizer is not safe for concurrent use.
+type PCSymbolizer struct {
 	obj   *symbolize.Object
 	path  string
 	base  uint64
@@ -25,19 +25,19 @@ type StaticModule struct {
 	cache map[uint64][]symbolize.Frame // by looked-up address; bounded, see Lookup
 }
 
-// staticCacheMax bounds the lookup cache; heap dumps repeat few distinct pcs.
-const staticCacheMax = 1 << 16
+// pcCacheMax bounds the lookup cache; heap dumps repeat few distinct pcs.
+const pcCacheMax = 1 << 16
 
-// staticLookup is what the lws commands have always asked for: inline
+// pcLookup is what the lws commands have always asked for: inline
 // chains, demangled names.
-var staticLookup = symbolize.LookupOptions{Inlines: true, Demangle: true}
+var pcLookup = symbolize.LookupOptions{Inlines: true, Demangle: true}
 
-// OpenStatic opens path as the module of pcs loaded at base, its debug
+// OpenPCSymbolizer opens path as the module of pcs loaded at base, its debug
 // files found by finder (nil: the defaults). As with an Opener, a module
 // returned together with an error is usable (e.g. a symbol table without
 // DWARF) and the error is a warning; a nil module means it cannot be used
 // at all.
-func OpenStatic(path string, base uint64, finder *debuginfo.Finder) (*StaticModule, error) {
+func OpenPCSymbolizer(path string, base uint64, finder *debuginfo.Finder) (*PCSymbolizer, error) {
 	var f *debuginfo.File
 	var err error
 	if finder != nil {
@@ -57,22 +57,22 @@ func OpenStatic(path string, base uint64, finder *debuginfo.Finder) (*StaticModu
 		}
 		return nil, err
 	}
-	m := &StaticModule{obj: obj, path: path, base: base, text: text, cache: make(map[uint64][]symbolize.Frame)}
+	m := &PCSymbolizer{obj: obj, path: path, base: base, text: text, cache: make(map[uint64][]symbolize.Frame)}
 	return m, err
 }
 
 // Path is the file as it was named.
-func (m *StaticModule) Path() string { return m.path }
+func (m *PCSymbolizer) Path() string { return m.path }
 
 // Close releases the file.
-func (m *StaticModule) Close() error { return m.obj.Close() }
+func (m *PCSymbolizer) Close() error { return m.obj.Close() }
 
 // Address returns the link-time address to look up for a runtime pc: the
 // pc less the load address and less adjust (1 for a return address, so
 // that the address falls inside the call instruction and gives the call's
 // line and inline chain). ok is false when that address lies outside the
 // module's executable segments.
-func (m *StaticModule) Address(pc, adjust uint64) (addr uint64, ok bool) {
+func (m *PCSymbolizer) Address(pc, adjust uint64) (addr uint64, ok bool) {
 	if pc < m.base || pc-m.base < adjust {
 		return 0, false
 	}
@@ -87,12 +87,12 @@ func (m *StaticModule) Address(pc, adjust uint64) (addr uint64, ok bool) {
 
 // Offset is the pc's offset in the module (the pc less the load address),
 // as the decode JSON's "offset" gives it.
-func (m *StaticModule) Offset(pc uint64) uint64 { return pc - m.base }
+func (m *PCSymbolizer) Offset(pc uint64) uint64 { return pc - m.base }
 
 // Lookup symbolizes a runtime pc (see Address for adjust): its inline
 // chain, innermost first, or nil when the pc is outside the module or
 // nothing is known about it.
-func (m *StaticModule) Lookup(pc, adjust uint64) []symbolize.Frame {
+func (m *PCSymbolizer) Lookup(pc, adjust uint64) []symbolize.Frame {
 	addr, ok := m.Address(pc, adjust)
 	if !ok {
 		return nil
@@ -100,11 +100,11 @@ func (m *StaticModule) Lookup(pc, adjust uint64) []symbolize.Frame {
 	if f, ok := m.cache[addr]; ok {
 		return f
 	}
-	f, err := m.obj.Symbolize(addr, staticLookup)
+	f, err := m.obj.Symbolize(addr, pcLookup)
 	if err != nil {
 		f = nil
 	}
-	if len(m.cache) >= staticCacheMax {
+	if len(m.cache) >= pcCacheMax {
 		clear(m.cache)
 	}
 	m.cache[addr] = f
@@ -115,7 +115,7 @@ func (m *StaticModule) Lookup(pc, adjust uint64) []symbolize.Frame {
 // innermost first) into model frames: each pc's inline chain expanded
 // innermost first; pcs inside the module get Module and Offset; pcs it
 // knows nothing about stay one frame with Symbolized "none".
-func (m *StaticModule) Frames(pcs []uint64) []report.Frame {
+func (m *PCSymbolizer) Frames(pcs []uint64) []report.Frame {
 	var out []report.Frame
 	for _, pc := range pcs {
 		base := report.Frame{Index: len(out), PC: pc, HasPC: true, Adjust: 1, Symbolized: report.SymbolizedNone}
@@ -154,24 +154,24 @@ func ParseLoadAddress(s string) (uint64, error) {
 	return v, nil
 }
 
-// staticModule is a StaticModule as a Resolver uses it: one more module,
+// barePCs is a PCSymbolizer as a Resolver uses it: one more module,
 // for the frames that name none.
-type staticModule struct {
-	m   *StaticModule
+type barePCs struct {
+	m   *PCSymbolizer
 	mod *module
 }
 
-func newStaticModule(m *StaticModule) *staticModule {
+func newBarePCs(m *PCSymbolizer) *barePCs {
 	if m == nil {
 		return nil
 	}
-	return &staticModule{m: m, mod: &module{path: m.path, exec: true, obj: m.obj}}
+	return &barePCs{m: m, mod: &module{path: m.path, exec: true, obj: m.obj}}
 }
 
 // take claims a frame without a module whose pc (less its Adjust) lies in
 // the module's executable segments: the frame gets the module's path and
 // its offset in it, and reports whether it was claimed.
-func (s *staticModule) take(f *report.Frame) bool {
+func (s *barePCs) take(f *report.Frame) bool {
 	if !f.HasPC {
 		return false
 	}

@@ -34,11 +34,11 @@ func TestParseLoadAddress(t *testing.T) {
 	}
 }
 
-func TestOpenStaticErrors(t *testing.T) {
-	if m, err := OpenStatic(filepath.Join(t.TempDir(), "nope"), 0, nil); m != nil || err == nil {
+func TestOpenPCSymbolizerErrors(t *testing.T) {
+	if m, err := OpenPCSymbolizer(filepath.Join(t.TempDir(), "nope"), 0, nil); m != nil || err == nil {
 		t.Errorf("missing file: %v, %v", m, err)
 	}
-	if m, err := OpenStatic(filepath.Join("..", "testdata", "README.md"), 0, nil); m != nil || err == nil {
+	if m, err := OpenPCSymbolizer(filepath.Join("..", "testdata", "README.md"), 0, nil); m != nil || err == nil {
 		t.Errorf("not an ELF file: %v, %v", m, err)
 	}
 }
@@ -72,7 +72,7 @@ func symbolAddr(t *testing.T, bin, name string) uint64 {
 // Address: pc less base less the return-address adjustment, only inside
 // an executable segment.
 func TestStaticAddress(t *testing.T) {
-	m, err := OpenStatic(pieFixture, pieBase, nil)
+	m, err := OpenPCSymbolizer(pieFixture, pieBase, nil)
 	if m == nil {
 		t.Fatal(err)
 	}
@@ -99,11 +99,11 @@ func TestStaticAddress(t *testing.T) {
 }
 
 // A heap-dump record through the Resolver with Options.Static and through
-// StaticModule.Frames: pcs inside the binary get the inline chains that
+// PCSymbolizer.Frames: pcs inside the binary get the inline chains that
 // llvm-symbolizer gives for pc-base-1, with module and offset; the others
 // stay bare; frames that name a module are not the static module's.
 func TestStaticResolve(t *testing.T) {
-	m, err := OpenStatic(pieFixture, pieBase, nil)
+	m, err := OpenPCSymbolizer(pieFixture, pieBase, nil)
 	if m == nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestStaticResolve(t *testing.T) {
 	named := report.Frame{Index: 9, PC: pieBase + addrs[0] + 1, HasPC: true, Module: "<unknown module>"}
 	rep.Stacks[0].Frames = append(rep.Stacks[0].Frames, named)
 
-	r := New(Options{Static: m, Open: func(string) (Object, error) { t.Fatal("no module should be located"); return nil, nil }})
+	r := New(Options{BarePCs: m, Open: func(string) (Object, error) { t.Fatal("no module should be located"); return nil, nil }})
 	defer r.Close()
 	r.Report(rep)
 
