@@ -208,7 +208,13 @@ func (d *dumper) fde(e rawEntry) *FDE {
 	if f.Format64 {
 		idSize = 8
 	}
-	d.printf("\n%08x %s %s FDE cie=%08x pc=", f.Offset, hex(f.Length, int(c.AddrSize)), hex(f.CIEPointer, idSize), c.Offset)
+	length := f.Length
+	if c.Offset > f.Offset {
+		// readelf reads a CIE that follows its FDE into the variable that
+		// holds the FDE's length, and prints the CIE's.
+		length = c.Length
+	}
+	d.printf("\n%08x %s %s FDE cie=%08x pc=", f.Offset, hex(length, int(c.AddrSize)), hex(f.CIEPointer, idSize), c.Offset)
 	if c.SegSize > 0 {
 		d.printf("%04x:", f.Segment)
 	}
@@ -219,8 +225,16 @@ func (d *dumper) fde(e rawEntry) *FDE {
 	}
 	st, _ := runCIE(c) // errors were reported with the CIE
 	st.stack = nil
+	var cols []bool
+	if c.Offset > f.Offset && !d.collect {
+		// readelf only parses the header of a CIE that follows its FDE:
+		// the FDE's rows start from no rules at all (CFA r0+0, no
+		// columns). The text keeps that; the JSON keeps the true rows.
+		st = &state{addrMask: addrMask(c.AddrSize)}
+	} else {
+		cols = d.referenced(nil, c)
+	}
 	st.loc = f.Begin
-	cols := d.referenced(d.referenced(nil, c), nil)
 	cols = d.referencedIn(cols, f.sec, f.Instructions, f.insnOff, c)
 	d.run(c, f.sec, f.Instructions, f.insnOff, st, cols, fmt.Sprintf("%s FDE at 0x%x", s.name, f.Offset))
 	return f

@@ -19,7 +19,7 @@ import (
 var goldenFixtures = []string{
 	"libfix.so", "c-O0-dw4-nopie", "c-O2-dw5-pie", "c-O2-dw5-clang", "c-O2-zstd",
 	"cxx-O2-dw5", "cxx-O2-clang-dw4", "rust-legacy-O", "debuglink/prog.debug",
-	"cfi/every", "cfi/ops", "cfi/c-debugframe", "cfi/c-debugframe-O0", "cfi/clang-debugframe",
+	"cfi/every", "cfi/ops", "cfi/augment.o", "cfi/c-debugframe", "cfi/c-debugframe-O0", "cfi/clang-debugframe",
 	"cfi/c-debugframe-zlib", "cfi/c-debugframe-zstd", "cfi/c-debugframe-zdebug",
 	"cfi/c-debugframe.debug", "cfi/c-debugframe-stripped", "cfi/i386-eh", "cfi/i386-debugframe", "cfi/prog.o", "cfi/i386.o",
 }
