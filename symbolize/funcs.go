@@ -83,28 +83,28 @@ func isFuncTag(tag uint32) bool { return tag == tagSubprogram || tag == tagInlin
 // decodeFunctions walks the DIE tree of the unit with header h (one of the
 // object's own or a split unit in a .dwo) once and indexes its subprograms
 // and their inline trees.
-func (o *Object) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
+func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", o.debugPath, h.off, p)
+			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", dw.debugPath, h.off, p)
 		}
 	}()
 	// DIE offsets are kept relative to the unit, in 32 bits.
 	if h.end-h.off > 1<<32-1 {
-		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", o.debugPath, h.off)
+		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", dw.debugPath, h.off)
 	}
 	// Sized from the unit: C++ units average one subprogram or inlined
 	// DIE per ~50 bytes, so growing from empty would copy the table a dozen
 	// times. prune reallocates it to its exact size.
 	est := (h.end-h.off)/48 + 16
 	fi = &funcIndex{h: h, base: h.off, dies: make([]dieInfo, 0, est), offs: make([]uint32, 0, est)}
-	r, err := o.newDIEReader(h)
+	r, err := dw.newDIEReader(h)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", o.debugPath, err)
+		return nil, fmt.Errorf("%s: %w", dw.debugPath, err)
 	}
 	_, root, _ := r.next(nil)
 	if r.b.Err() != nil || root == nil {
-		return nil, fmt.Errorf("%s: unit at 0x%x: %v", o.debugPath, h.off, r.b.Err())
+		return nil, fmt.Errorf("%s: unit at 0x%x: %v", dw.debugPath, h.off, r.b.Err())
 	}
 	if !root.children {
 		return fi, nil
@@ -119,7 +119,7 @@ func (o *Object) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 	for len(stack) > 0 {
 		off, a, done := r.next(isFuncTag)
 		if r.b.Err() != nil {
-			return fi, fmt.Errorf("%s: unit at 0x%x: %w", o.debugPath, h.off, r.b.Err())
+			return fi, fmt.Errorf("%s: unit at 0x%x: %w", dw.debugPath, h.off, r.b.Err())
 		}
 		if a == nil {
 			if done {
@@ -131,11 +131,11 @@ func (o *Object) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 		cur := stack[len(stack)-1]
 		next := cur
 		if isFuncTag(a.tag) {
-			di, low, high, ranges := o.readDieInfo(h, off, a, r.vals)
+			di, low, high, ranges := dw.readDieInfo(h, off, a, r.vals)
 			id := int32(len(fi.dies))
 			fi.dies = append(fi.dies, di)
 			fi.offs = append(fi.offs, uint32(off-fi.base))
-			rs = o.dieRanges(h, low, high, ranges, rs[:0])
+			rs = dw.dieRanges(h, low, high, ranges, rs[:0])
 			if len(rs) > 0 {
 				if a.tag == tagSubprogram || cur.fn < 0 {
 					// A concrete function (an inlined subroutine outside any
@@ -213,15 +213,15 @@ func (f *function) sortInlines() {
 
 // readDieInfo extracts a DIE's naming and call-site attributes from its
 // decoded values; low, high and ranges are returned for dieRanges.
-func (o *Object) readDieInfo(h *cuHeader, off uint64, a *abbrev, vals []attrVal) (di dieInfo, low, high, ranges attrVal) {
+func (dw *dwarfData) readDieInfo(h *cuHeader, off uint64, a *abbrev, vals []attrVal) (di dieInfo, low, high, ranges attrVal) {
 	di = dieInfo{off: off, name: noStr, linkage: noStr, declFile: -1, declLine: -1, callFile: -1, inlined: a.tag == tagInlinedSubroutine}
 	for i, s := range a.attrs {
 		v := vals[i]
 		switch s.attr {
 		case atName:
-			di.name = o.strOf(h, v)
+			di.name = dw.strOf(h, v)
 		case atLinkageName, atMIPSLinkageName:
-			if r := o.strOf(h, v); r != noStr {
+			if r := dw.strOf(h, v); r != noStr {
 				di.linkage = r
 			}
 		case atSpecification:
@@ -249,7 +249,7 @@ func (o *Object) readDieInfo(h *cuHeader, off uint64, a *abbrev, vals []attrVal)
 			di.discr = int32(intOf(v, 0))
 		case atLowpc:
 			low = v
-			di.lowPC, di.hasLowPC = o.addrOf(h, v)
+			di.lowPC, di.hasLowPC = dw.addrOf(h, v)
 		case atHighpc:
 			high = v
 		case atRanges:
@@ -264,12 +264,12 @@ func (o *Object) readDieInfo(h *cuHeader, off uint64, a *abbrev, vals []attrVal)
 
 // dieRanges returns a DIE's non-empty address ranges: low_pc/high_pc when
 // both are present, else its range list.
-func (o *Object) dieRanges(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) [][2]uint64 {
-	if lo, ok := o.addrOf(h, low); ok && high.kind != valNone {
+func (dw *dwarfData) dieRanges(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) [][2]uint64 {
+	if lo, ok := dw.addrOf(h, low); ok && high.kind != valNone {
 		var hi uint64
 		switch high.kind {
 		case valAddr, valAddrx:
-			hi, _ = o.addrOf(h, high)
+			hi, _ = dw.addrOf(h, high)
 		case valConst, valSigned:
 			hi = lo + high.v
 		}
@@ -281,7 +281,7 @@ func (o *Object) dieRanges(h *cuHeader, low, high, ranges attrVal, dst [][2]uint
 	if ranges.kind == valNone {
 		return dst
 	}
-	rs, err := o.rangesOf(h, attrVal{}, attrVal{}, ranges, dst)
+	rs, err := dw.rangesOf(h, attrVal{}, attrVal{}, ranges, dst)
 	if err != nil {
 		return dst[:0]
 	}
@@ -357,20 +357,20 @@ func (fi *funcIndex) prune() {
 }
 
 // functions returns u's function index, decoding it on first use.
-func (o *Object) functions(u *unit) (*funcIndex, error) {
+func (dw *dwarfData) functions(u *unit) (*funcIndex, error) {
 	u.funcsOnce.Do(func() {
-		u.funcs, u.funcsErr = o.indexFunctions(&u.h)
+		u.funcs, u.funcsErr = dw.indexFunctions(&u.h)
 	})
 	return u.funcs, u.funcsErr
 }
 
 // indexFunctions decodes the function index of the unit with header h and
 // readies it for lookups.
-func (o *Object) indexFunctions(h *cuHeader) (*funcIndex, error) {
-	fi, err := o.decodeFunctions(h)
+func (dw *dwarfData) indexFunctions(h *cuHeader) (*funcIndex, error) {
+	fi, err := dw.decodeFunctions(h)
 	// The unit's DIEs are indexed: its raw bytes are needed again only
 	// for a rare cross-unit reference, so they need not stay resident.
-	o.secOf(h).releaseInfo(h.off, h.end)
+	dw.secOf(h).releaseInfo(h.off, h.end)
 	if fi != nil {
 		// Also after an error: the DIEs decoded so far are used.
 		fi.named = make([]atomic.Pointer[named], len(fi.dies))

@@ -1,7 +1,6 @@
 package symbolize
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
@@ -12,27 +11,13 @@ import (
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
-// dwarfData is an object's DWARF as the decoders see it: its sections and
-// their byte order, the strings of its .dwo and supplementary files, and
-// the abbreviation tables. Its methods read DIEs, strings, addresses and
-// ranges for a unit header and know nothing of lookups or names: the
-// Object composes it, and decoding depends on nothing above it.
-type dwarfData struct {
-	byteOrder   binary.ByteOrder
-	sec         *debugSections // nil without DWARF
-	ext         extStrings     // the strings of .dwo and supplementary files
-	sup         *supFile       // dwz supplementary file; nil when none or not found
-	abbrevCache abbrevCache
-	debugPath   string // the file the DWARF came from: a separate debug file or the binary
-}
-
 // Object answers lookups for one ELF file. It is safe for concurrent use.
 type Object struct {
 	// dwarfData decodes the DWARF: DIEs, strings, addresses, ranges.
 	dwarfData
 
-	path      string
-	buildID   []byte
+	path    string
+	buildID []byte
 
 	files     []*dwarfbuf.File  // the binary, its debug file and .dwo files, unmapped by Close
 	filesMu   sync.Mutex        // .dwo files are added by lookups
@@ -44,9 +29,9 @@ type Object struct {
 	// splitErrs: split units whose DIEs could not be read.
 	splitErrs splitErrors
 
-	supErr      error          // why a named supplementary file could not be used
-	units       unitIndex
-	syms        symtab
+	supErr error // why a named supplementary file could not be used
+	units  unitIndex
+	syms   symtab
 	// debugSyms is the separate debug file's symbol table: binutils names
 	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
 	debugSyms *symtab

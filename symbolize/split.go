@@ -268,20 +268,20 @@ func readDWOSections(f *debuginfo.File) (*dwoSections, error) {
 
 // dwoUnit returns the header of the split unit with u's DWO id in the
 // .dwo file d.
-func (o *Object) dwoUnit(d *dwoSections, u *unit) (*cuHeader, error) {
+func (dw *dwarfData) dwoUnit(d *dwoSections, u *unit) (*cuHeader, error) {
 	for off := uint64(0); off < uint64(len(d.info)); {
-		h, err := parseUnitHeader(d.info, off, o.byteOrder)
+		h, err := parseUnitHeader(d.info, off, dw.byteOrder)
 		if err != nil {
 			return nil, err
 		}
 		off = h.end
 		h.dwo = d
-		id, hasID, err := o.splitUnitID(&h)
+		id, hasID, err := dw.splitUnitID(&h)
 		if err != nil {
 			return nil, err
 		}
 		if hasID && u.dwo.hasID && id == u.dwo.id {
-			o.inheritSkeleton(&h, u, dwpRow{})
+			dw.inheritSkeleton(&h, u, dwpRow{})
 			return &h, nil
 		}
 	}
@@ -290,18 +290,18 @@ func (o *Object) dwoUnit(d *dwoSections, u *unit) (*cuHeader, error) {
 
 // splitUnitID returns the DWO id of a split unit: from its header (DWARF
 // 5) or DW_AT_GNU_dwo_id (DWARF 4); none for other units.
-func (o *Object) splitUnitID(h *cuHeader) (uint64, bool, error) {
+func (dw *dwarfData) splitUnitID(h *cuHeader) (uint64, bool, error) {
 	if h.version >= 5 {
 		return h.dwoID, h.unitType == unitSplitCompile, nil
 	}
-	return o.gnuDWOID(h)
+	return dw.gnuDWOID(h)
 }
 
 // inheritSkeleton gives a split unit the bases it takes from its skeleton
 // and its package row: .debug_addr is the binary's; a DWARF 5 unit's string
 // offsets and range lists start after their section headers (8 and 12
 // bytes, twice the offset size in DWARF64), the GNU extension's have none.
-func (o *Object) inheritSkeleton(h *cuHeader, u *unit, row dwpRow) {
+func (dw *dwarfData) inheritSkeleton(h *cuHeader, u *unit, row dwpRow) {
 	h.addrBase = u.h.addrBase
 	h.base = u.h.base
 	h.strOffsetsBase = row.strOffsets
@@ -314,8 +314,8 @@ func (o *Object) inheritSkeleton(h *cuHeader, u *unit, row dwpRow) {
 }
 
 // gnuDWOID reads DW_AT_GNU_dwo_id from the root DIE of a DWARF 4 .dwo unit.
-func (o *Object) gnuDWOID(h *cuHeader) (uint64, bool, error) {
-	r, err := o.newDIEReader(h)
+func (dw *dwarfData) gnuDWOID(h *cuHeader) (uint64, bool, error) {
+	r, err := dw.newDIEReader(h)
 	if err != nil {
 		return 0, false, err
 	}
