@@ -269,6 +269,15 @@ func TestBatchUsage(t *testing.T) {
 	if doc := runBatchJSON(t, 0, "batch", good); doc.Inputs != 1 || len(doc.Reports) != 0 {
 		t.Errorf("a log without reports: %+v", doc)
 	}
+	// "-" is stdin, one log.
+	log, err := os.ReadFile(filepath.Join(fixtureCases(t)[0].dir, "symbolized.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, string(log), "batch", "-")
+	if code != 1 || !strings.Contains(out, `"path": "-"`) || !strings.Contains(out, `"count": 1`) {
+		t.Errorf("batch -: exit %d, stderr %q\n%.500s", code, stderr, out)
+	}
 }
 
 // TestBatchProgress: --progress always draws a bar on stderr and leaves
