@@ -187,13 +187,15 @@ code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; 
 pre { background: #f6f6f6; padding: .5em; overflow-x: auto; margin: .4em 0; }
 details.report { margin: .4em 0 .4em 1em; }
 details.report > summary { cursor: pointer; }
-ol.frames { margin: .2em 0; padding-left: 2.5em; font-family: ui-monospace, monospace; font-size: .9em; }
+ol.frames { margin: .2em 0; padding-left: 1em; list-style: none; font-family: ui-monospace, monospace; font-size: .9em; }
 ol.frames li.sys { color: #888; }
 table.shadow { border-collapse: collapse; font-family: ui-monospace, monospace; font-size: .85em; margin: .4em 0; }
 table.shadow td { padding: 0 .25em; }
 table.shadow tr.current td.addr { font-weight: 700; }
 .sb-ok { color: #2a7a2a; } .sb-part { color: #b86e00; } .sb-bad { color: #b00020; }
 .marked { outline: 2px solid #b00020; font-weight: 700; }
+ul.legend { display: flex; flex-wrap: wrap; gap: .2em 1.2em; list-style: none; padding-left: 0; font-size: .85em; }
+.controls label { margin: 0 1em; }
 .errors li { font-family: ui-monospace, monospace; }
 #js-errors { color: #b00020; }
 </style>
@@ -205,7 +207,7 @@ table.shadow tr.current td.addr { font-weight: 700; }
 <div class="controls">
 <input type="search" id="filter" placeholder="filter: function, kind, file, bucket id" aria-label="filter buckets">
 <label><input type="checkbox" id="new-only"> new only</label>
-<span id="shown">{{len .Buckets}}</span> of {{len .Buckets}} buckets shown
+<span><span id="shown">{{len .Buckets}}</span> of {{len .Buckets}} buckets shown</span>
 </div>
 <main id="buckets">
 {{range .Buckets}}
@@ -218,14 +220,14 @@ table.shadow tr.current td.addr { font-weight: 700; }
 {{range .Reports}}{{$r := .R}}
 <details class="report">
 <summary><code>{{$r.Source.Name}}</code> lines {{$r.Source.FirstLine}}–{{$r.Source.LastLine}}</summary>
-<pre>{{$r.Headline}}{{if $r.Access}}
-{{$r.Access.Op}} of size {{$r.Access.Size}} at {{$r.Access.Address}} thread {{$r.Access.Thread}}{{end}}</pre>
+<pre>{{$r.Headline}}</pre>
 {{range $r.Stacks}}<div class="stack"><div>{{.Title}}</div>
 <ol class="frames" start="0">{{range $i, $f := .Frames}}<li{{if not (user $f)}} class="sys"{{end}}>{{frame $i $f}}</li>{{end}}</ol></div>
 {{end}}{{if $r.Location}}<pre>{{str $r.Location}}</pre>{{end}}
 {{with .Shadow}}<div>Shadow bytes around the buggy address:</div>
 <table class="shadow">{{range .Rows}}<tr{{if .Current}} class="current"{{end}}><td class="addr">{{if .Current}}=&gt;{{end}}{{.Address}}:</td>{{range .Bytes}}<td class="{{.Class}}{{if .Marked}} marked{{end}}" title="{{.Meaning}}">{{.Value}}</td>{{end}}</tr>
 {{end}}</table>
+{{range .Rows}}{{range .Bytes}}{{if .Marked}}<div>The access hits shadow byte <span class="{{.Class}} marked">{{.Value}}</span>: {{.Meaning}}.</div>{{end}}{{end}}{{end}}
 <ul class="legend">{{range .Legend}}<li><span class="{{.Class}}">{{.Value}}</span> {{.Meaning}}</li>{{end}}</ul>
 {{end}}{{if $r.Summary}}<div>SUMMARY: {{str $r.Summary}}</div>{{end}}
 </details>
