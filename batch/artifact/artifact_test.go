@@ -128,11 +128,18 @@ func TestWalkHostile(t *testing.T) {
 	os.Symlink("loop2", filepath.Join(dir, "loop1"))
 	os.Symlink("loop1", filepath.Join(dir, "loop2"))
 	os.Symlink("nowhere", filepath.Join(dir, "dangling"))
+	// A link to a file outside the input (a secret of the machine that
+	// reads the artifact), and one to a file inside, which is read.
+	outside := filepath.Join(t.TempDir(), "secret.log")
+	writeFile(t, outside, []byte("secret\n"))
+	os.Symlink(outside, filepath.Join(dir, "leak.log"))
+	os.Symlink("good.log", filepath.Join(dir, "alias.log"))
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got := walkAll(t, &Walker{}, dir, filepath.Join(dir, "missing.log"))
 	wantEntries := []string{
+		"log " + dir + "/alias.log = good",
 		"log " + dir + "/evil.zip!/ok.log = zip ok",
 		"log " + dir + "/good.log = good",
 		"log " + dir + "/loop.tar!/t.log = tar ok",
@@ -148,6 +155,7 @@ func TestWalkHostile(t *testing.T) {
 		dir + "/evil.zip!/C:/drive.log: " + errUnsafeName.Error(),
 		dir + "/loop.tar!/a: symbolic link loop (a -> b -> c -> a): not followed",
 		dir + "/loop.tar!/self: symbolic link loop (self -> self): not followed",
+		dir + "/leak.log: symbolic link out of the input directory: not followed",
 		dir + "/loop1: stat: too many levels of symbolic links",
 		dir + "/loop2: stat: too many levels of symbolic links",
 		dir + "/missing.log: no such file or directory",

@@ -94,6 +94,10 @@ func (st *walk) input(p string) error {
 	if !fi.IsDir() {
 		return unwrapVisit(st.file(p, fi))
 	}
+	root, rootErr := filepath.EvalSymlinks(p)
+	if rootErr == nil {
+		root, rootErr = filepath.Abs(root)
+	}
 	return unwrapVisit(filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 		if err != nil {
 			st.report(Source{Path: q}, unwrapPath(err))
@@ -113,8 +117,31 @@ func (st *walk) input(p string) error {
 		if fi.IsDir() {
 			return nil // links to directories are not followed: they can make cycles
 		}
+		if d.Type()&fs.ModeSymlink != 0 && !inside(root, rootErr, q) {
+			// An artifact is untrusted: a link in it must not make batch
+			// read (and report from) a file of this machine.
+			st.report(Source{Path: q}, errors.New("symbolic link out of the input directory: not followed"))
+			return nil
+		}
 		return st.file(q, fi)
 	}))
+}
+
+// inside reports whether the link q leads to a file below root (the input
+// directory with its own links resolved).
+func inside(root string, rootErr error, q string) bool {
+	if rootErr != nil {
+		return false
+	}
+	t, err := filepath.EvalSymlinks(q)
+	if err == nil {
+		t, err = filepath.Abs(t)
+	}
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, t)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 func unwrapVisit(err error) error {
