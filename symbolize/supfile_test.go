@@ -253,3 +253,54 @@ func FuzzSupplementary(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSupplementaryReferrer: the other side. The dwz-processed binary
+// itself is fuzzed, its supplementary file intact beside it, so that
+// DW_FORM_GNU_ref_alt, DW_FORM_ref_sup4/8, DW_FORM_GNU_strp_alt and
+// DW_FORM_strp_sup values (and the links naming the file) point anywhere.
+func FuzzSupplementaryReferrer(f *testing.F) {
+	sups := map[bool][]byte{}
+	for v, name := range map[bool]string{false: "gnu", true: "sup"} {
+		bin, err := os.ReadFile(filepath.Join(dwzDir, name, "tmpl"))
+		if err != nil {
+			f.Skipf("dwz fixtures: %v", err)
+		}
+		f.Add(v, bin)
+		f.Add(v, bin[:len(bin)*3/4])
+		if sups[v], err = os.ReadFile(filepath.Join(dwzDir, name, "common.debug")); err != nil {
+			f.Skipf("dwz fixtures: %v", err)
+		}
+	}
+	addrs := dwzAddrs(f, "tmpl")
+	if len(addrs) > 24 {
+		step := len(addrs) / 24
+		for i := range 24 {
+			addrs[i] = addrs[i*step]
+		}
+		addrs = addrs[:24]
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, sup bool, bin []byte) {
+		if err := os.WriteFile(filepath.Join(dir, "tmpl"), bin, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "common.debug"), sups[sup], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
+		if o == nil {
+			if err == nil {
+				t.Fatal("nil object without error")
+			}
+			return
+		}
+		defer o.Close()
+		for _, a := range addrs {
+			for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
+				if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style}); len(fr) == 0 {
+					t.Fatal("no frames")
+				}
+			}
+		}
+	})
+}
