@@ -45,11 +45,22 @@ func fillDerived(r *report.Report) {
 		s.Thread = historyThread(s.Title)
 	}
 	r.StackObjects, r.LockCycle = nil, nil
-	seen := map[string]bool{}
+	var seen map[string]bool // the lines taken, made on the first
 	for _, l := range r.Raw {
-		t := strings.TrimSpace(l)
-		if t == "" || seen[t] {
+		// Most lines are frames: look at the first non-blank byte first.
+		i := 0
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			i++
+		}
+		if i == len(l) || (l[i] != 'T' && l[i] != '[' && l[i] != 'C') {
 			continue
+		}
+		t := strings.TrimSpace(l)
+		if seen[t] {
+			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
 		}
 		switch {
 		case strings.HasPrefix(t, "This frame has "):
@@ -86,19 +97,11 @@ func fillDerived(r *report.Report) {
 }
 
 var (
-	// ASan heap: "0x... is located 4 bytes inside of 400-byte region [0x...,0x...)"
-	heapRegionRE = regexp.MustCompile(`is located (\d+) bytes (inside of|to the right of|to the left of) (\d+)-byte region \[(0x[0-9a-fA-F]+),\s*(0x[0-9a-fA-F]+)\)`)
-	// ASan global: "... is located 0 bytes to the right of global variable 'g' defined in 'g.c:1:5' (0x...) of size 40"
-	globalVarRE = regexp.MustCompile(`is located (\d+) bytes (inside of|to the right of|to the left of) global variable '(.*)' defined in '([^']*)' \((0x[0-9a-fA-F]+)\) of size (\d+)`)
 	// TSan: "Location is global 'x' of size 8 at 0x... (mod+0x...)"
 	tsanGlobalRE = regexp.MustCompile(`^Location is global '(.*)' of size (\d+) at (0x[0-9a-fA-F]+)(?: \(([^()]+)\+0x([0-9a-fA-F]+)\))?(.*)$`)
 	// TSan, unsymbolized: it asks the symbolizer for the global's name and
 	// start (a DATA query), and without one prints '<null>' and address 0.
 	tsanNullGlobalRE = regexp.MustCompile(`^Location is global '<null>' at (0x0+) \(([^()]+)\+0x([0-9a-fA-F]+)\)(.*)$`)
-	// ASan stack: "Address 0x... is located in stack of thread T0 at offset 56 in frame"
-	stackFrameRE = regexp.MustCompile(`is located in stack of thread (\S+) at offset (\d+) in frame`)
-	// TSan: "Location is heap block of size 16 at 0x... allocated by main thread:"
-	tsanHeapRE = regexp.MustCompile(`Location is heap block of size (\d+) at (0x[0-9a-fA-F]+) allocated by (.+?):?\s*$`)
 
 	frameHeaderRE = regexp.MustCompile(`^This frame has \d+ object`)
 	// "[32, 40) 'a' (line 3)", then, for the variable the access is
@@ -135,57 +138,247 @@ func locationOf(t string) report.Location {
 	if a, rest, ok := strings.Cut(t, " "); ok && strings.HasPrefix(rest, "is located") {
 		l.Address, _ = addrOf(a)
 	}
-	if m := heapRegionRE.FindStringSubmatch(t); m != nil {
-		off, err1 := strconv.ParseUint(m[1], 10, 64)
-		size, err2 := strconv.ParseUint(m[3], 10, 64)
-		begin, ok1 := addrOf(m[4])
-		end, ok2 := addrOf(m[5])
-		if err1 == nil && err2 == nil && ok1 && ok2 {
-			l.Kind, l.Offset, l.Relation, l.Size, l.HasSize, l.Begin, l.End = report.HeapRegion, off, m[2], size, true, begin, end
-		}
-	} else if m := globalVarRE.FindStringSubmatch(t); m != nil {
-		off, err1 := strconv.ParseUint(m[1], 10, 64)
-		size, err2 := strconv.ParseUint(m[6], 10, 64)
-		begin, ok := addrOf(m[5])
-		if err1 == nil && err2 == nil && ok {
-			l.Kind, l.Offset, l.Relation, l.Name, l.DefinedAt, l.Begin, l.Size, l.HasSize =
-				report.GlobalVariable, off, m[2], m[3], m[4], begin, size, true
-		}
+	if r, ok := asanRegion(t); ok {
+		l.Kind, l.Offset, l.Relation, l.Size, l.HasSize, l.Begin, l.End = report.HeapRegion, r.off, r.rel, r.size, true, r.begin, r.end
+	} else if r, ok := asanGlobal(t); ok {
+		l.Kind, l.Offset, l.Relation, l.Name, l.DefinedAt, l.Begin, l.Size, l.HasSize =
+			report.GlobalVariable, r.off, r.rel, r.name, r.defined, r.begin, r.size, true
 	}
 	return l
+}
+
+// asanLocation is what ASan's "is located" lines say of a heap region or a
+// global variable.
+type asanLocation struct {
+	off, size     uint64
+	rel           string
+	begin, end    report.Addr
+	name, defined string
+}
+
+// relations are the ways ASan places an address against its memory.
+var relations = []string{"inside of", "to the right of", "to the left of"}
+
+// asanLocated reads "is located N bytes REL " at the start of s and returns
+// the rest. (The ASan location lines are read by hand: one per report,
+// they cost more through regexps than the rest of the report's typing.)
+func asanLocated(s string) (off uint64, rel, rest string, ok bool) {
+	s, ok = strings.CutPrefix(s, "is located ")
+	if !ok {
+		return 0, "", "", false
+	}
+	n, s, ok := cutNumber(s)
+	if !ok {
+		return 0, "", "", false
+	}
+	if s, ok = strings.CutPrefix(s, " bytes "); !ok {
+		return 0, "", "", false
+	}
+	for _, r := range relations {
+		if rest, ok := strings.CutPrefix(s, r+" "); ok {
+			return n, r, rest, true
+		}
+	}
+	return 0, "", "", false
+}
+
+// cutNumber reads the decimal number at the start of s.
+func cutNumber(s string) (uint64, string, bool) {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 {
+		return 0, s, false
+	}
+	n, err := strconv.ParseUint(s[:i], 10, 64)
+	return n, s[i:], err == nil
+}
+
+// cutHexAddr reads "0x" and hex digits at the start of s.
+func cutHexAddr(s string) (report.Addr, string, bool) {
+	if !strings.HasPrefix(s, "0x") {
+		return report.Addr{}, s, false
+	}
+	i := 2
+	for i < len(s) && isHex(s[i]) {
+		i++
+	}
+	a, ok := addrOf(s[:i])
+	return a, s[i:], ok
+}
+
+// asanRegion reads "is located 4 bytes inside of 400-byte region
+// [0x...,0x...)" anywhere in t.
+func asanRegion(t string) (asanLocation, bool) {
+	for i := strings.Index(t, "is located "); i >= 0; {
+		if r, ok := asanRegionAt(t[i:]); ok {
+			return r, true
+		}
+		j := strings.Index(t[i+1:], "is located ")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return asanLocation{}, false
+}
+
+func asanRegionAt(s string) (asanLocation, bool) {
+	var r asanLocation
+	var ok bool
+	if r.off, r.rel, s, ok = asanLocated(s); !ok {
+		return r, false
+	}
+	if r.size, s, ok = cutNumber(s); !ok {
+		return r, false
+	}
+	if s, ok = strings.CutPrefix(s, "-byte region ["); !ok {
+		return r, false
+	}
+	if r.begin, s, ok = cutHexAddr(s); !ok {
+		return r, false
+	}
+	if s, ok = strings.CutPrefix(s, ","); !ok {
+		return r, false
+	}
+	s = strings.TrimLeft(s, " \t\n\f\r")
+	if r.end, s, ok = cutHexAddr(s); !ok {
+		return r, false
+	}
+	return r, strings.HasPrefix(s, ")")
+}
+
+// asanGlobal reads "is located 0 bytes to the right of global variable
+// 'g' defined in 'g.c:1:5' (0x...) of size 40" anywhere in t. The name may
+// hold quotes: it ends at the last "' defined in '" that the rest follows.
+func asanGlobal(t string) (asanLocation, bool) {
+	for i := strings.Index(t, "is located "); i >= 0; {
+		if r, ok := asanGlobalAt(t[i:]); ok {
+			return r, true
+		}
+		j := strings.Index(t[i+1:], "is located ")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return asanLocation{}, false
+}
+
+func asanGlobalAt(s string) (asanLocation, bool) {
+	var r asanLocation
+	var ok bool
+	if r.off, r.rel, s, ok = asanLocated(s); !ok {
+		return r, false
+	}
+	if s, ok = strings.CutPrefix(s, "global variable '"); !ok {
+		return r, false
+	}
+	const defined = "' defined in '"
+	for end := len(s); ; {
+		k := strings.LastIndex(s[:end], defined)
+		if k < 0 {
+			return r, false
+		}
+		end = k
+		rest := s[k+len(defined):]
+		q := strings.IndexByte(rest, '\'')
+		if q < 0 {
+			continue
+		}
+		d := rest[:q]
+		rest, ok := strings.CutPrefix(rest[q:], "' (")
+		if !ok {
+			continue
+		}
+		begin, rest, ok := cutHexAddr(rest)
+		if !ok {
+			continue
+		}
+		if rest, ok = strings.CutPrefix(rest, ") of size "); !ok {
+			continue
+		}
+		size, _, ok := cutNumber(rest)
+		if !ok {
+			continue
+		}
+		r.name, r.defined, r.begin, r.size = s[:k], d, begin, size
+		return r, true
+	}
 }
 
 // titleLocation types a stack title that says where the accessed memory
 // lies, or returns nil.
 func titleLocation(title string) *report.Location {
-	switch {
-	case strings.Contains(title, "is located in stack of thread "):
-		m := stackFrameRE.FindStringSubmatch(title)
-		if m == nil {
+	if i := strings.Index(title, "is located in stack of thread "); i >= 0 {
+		// "Address 0x... is located in stack of thread T0 at offset 56 in frame"
+		for j := i; j >= 0; {
+			if th, off, ok := stackFrameAt(title[j:]); ok {
+				l := &report.Location{Kind: report.StackFrame, Text: title, Thread: th, Offset: off}
+				if a, rest, ok := strings.Cut(strings.TrimPrefix(strings.TrimSpace(title), "Address "), " "); ok && strings.HasPrefix(rest, "is located") {
+					l.Address, _ = addrOf(a)
+				}
+				return l
+			}
+			k := strings.Index(title[j+1:], "is located in stack of thread ")
+			if k < 0 {
+				break
+			}
+			j += 1 + k
+		}
+		return nil
+	}
+	if i := strings.Index(title, "Location is heap block of size "); i >= 0 {
+		// "Location is heap block of size 16 at 0x... allocated by main thread:"
+		s := title[i+len("Location is heap block of size "):]
+		size, s, ok := cutNumber(s)
+		if !ok {
 			return nil
 		}
-		off, err := strconv.ParseUint(m[2], 10, 64)
-		if err != nil {
+		if s, ok = strings.CutPrefix(s, " at "); !ok {
 			return nil
 		}
-		l := &report.Location{Kind: report.StackFrame, Text: title, Thread: m[1], Offset: off}
-		if a, rest, ok := strings.Cut(strings.TrimPrefix(strings.TrimSpace(title), "Address "), " "); ok && strings.HasPrefix(rest, "is located") {
-			l.Address, _ = addrOf(a)
-		}
-		return l
-	case strings.Contains(title, "Location is heap block of size "):
-		m := tsanHeapRE.FindStringSubmatch(title)
-		if m == nil {
+		begin, s, ok := cutHexAddr(s)
+		if !ok {
 			return nil
 		}
-		size, err := strconv.ParseUint(m[1], 10, 64)
-		begin, ok := addrOf(m[2])
-		if err != nil || !ok {
+		if s, ok = strings.CutPrefix(s, " allocated by "); !ok {
 			return nil
 		}
-		return &report.Location{Kind: report.HeapBlock, Text: title, Size: size, HasSize: true, Begin: begin, Thread: m[3]}
+		// The thread runs to the end, less blanks and one colon (but is
+		// never empty: "by  " names the thread " ").
+		who := strings.TrimRight(s, " \t\n\f\r")
+		switch {
+		case who == "" && s != "":
+			who = s[:1]
+		case len(who) > 1:
+			who = strings.TrimSuffix(who, ":")
+		}
+		if who == "" {
+			return nil
+		}
+		return &report.Location{Kind: report.HeapBlock, Text: title, Size: size, HasSize: true, Begin: begin, Thread: who}
 	}
 	return nil
+}
+
+// stackFrameAt reads "is located in stack of thread T at offset N in frame"
+// at the start of s.
+func stackFrameAt(s string) (thread string, off uint64, ok bool) {
+	s = strings.TrimPrefix(s, "is located in stack of thread ")
+	sp := strings.IndexAny(s, " \t\n\f\r")
+	if sp <= 0 {
+		return "", 0, false
+	}
+	thread, s = s[:sp], s[sp:]
+	if s, ok = strings.CutPrefix(s, " at offset "); !ok {
+		return "", 0, false
+	}
+	if off, s, ok = cutNumber(s); !ok {
+		return "", 0, false
+	}
+	return thread, off, strings.HasPrefix(s, " in frame")
 }
 
 // historyThread is the thread of ASan's "freed by thread T1 here:" and
@@ -298,11 +491,6 @@ func addrOf(s string) (report.Addr, bool) {
 	return report.Addr{Text: t, Value: v}, true
 }
 
-// summaryModuleRE is the location an unsymbolized SUMMARY line ends with:
-// "(module+0xoff)", then " (BuildId: hex)" on clang runtimes, then the
-// space that the empty function name leaves.
-var summaryModuleRE = regexp.MustCompile(`^(.*?) ?\(([^()]+)\+0x([0-9a-fA-F]+)\)( \(BuildId: ([0-9a-fA-F]+)\))? ?$`)
-
 // summaryOf types a SUMMARY line's text (without "SUMMARY: "): the tool,
 // the bug type and the location, which compiler-rt prints as "%L %F":
 // "file:line[:col] in function" or "(module+0xoff) in function" when
@@ -313,10 +501,10 @@ func summaryOf(text string) report.Summary {
 		return s
 	}
 	head := text
-	if m := summaryModuleRE.FindStringSubmatch(text); m != nil {
-		if off, err := strconv.ParseUint(m[3], 16, 64); err == nil {
-			s.Module, s.Offset, s.HasOffset, s.BuildID = m[2], off, true, m[5]
-			head = m[1]
+	if h, mod, off, id, ok := summaryModule(text); ok {
+		if v, err := strconv.ParseUint(off, 16, 64); err == nil {
+			s.Module, s.Offset, s.HasOffset, s.BuildID = mod, v, true, id
+			head = h
 		}
 	} else {
 		head = cutSummaryLocation(text, &s)
@@ -327,6 +515,35 @@ func summaryOf(text string) report.Summary {
 		s.Kind = head
 	}
 	return s
+}
+
+// summaryModule splits the location an unsymbolized SUMMARY line ends
+// with: "HEAD (module+0xOFF)", then " (BuildId: ID)" on clang runtimes,
+// then the blank that the empty function name leaves. The module holds no
+// parenthesis; OFF and ID are hex. (Every report has one SUMMARY line, so
+// this is written out rather than a regexp, which cost as much as the rest
+// of the report's typing.)
+func summaryModule(text string) (head, module, off, id string, ok bool) {
+	t := strings.TrimSuffix(text, " ")
+	if b, ok := strings.CutSuffix(t, ")"); ok {
+		if j := strings.LastIndex(b, " (BuildId: "); j >= 0 && allHex(b[j+len(" (BuildId: "):]) && len(b) > j+len(" (BuildId: ") {
+			id, t = b[j+len(" (BuildId: "):], b[:j]
+		}
+	}
+	body, ok := strings.CutSuffix(t, ")")
+	if !ok {
+		return "", "", "", "", false
+	}
+	open := strings.LastIndexByte(body, '(')
+	if open < 0 {
+		return "", "", "", "", false
+	}
+	inner := body[open+1:]
+	k := strings.LastIndex(inner, "+0x")
+	if k <= 0 || strings.IndexByte(inner, ')') >= 0 || !allHex(inner[k+3:]) || k+3 == len(inner) {
+		return "", "", "", "", false
+	}
+	return strings.TrimSuffix(body[:open], " "), inner[:k], inner[k+3:], id, true
 }
 
 // cutSummaryLocation finds a symbolized location in a SUMMARY text: the

@@ -2,6 +2,9 @@ package parse
 
 import (
 	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/report"
@@ -130,4 +133,145 @@ func TestStackObjectsAndAddress(t *testing.T) {
 			t.Errorf("headlineAddress(%q) = %#x %v, want %#x", h, got, ok, want)
 		}
 	}
+}
+
+// summaryModuleRE is the expression summaryModule spells out (it was
+// resolve's, then parse's, before it cost as much as the rest of Fill):
+// the oracle of TestSummaryModule and FuzzSummaryModule.
+var summaryModuleRE = regexp.MustCompile(`^(.*?) ?\(([^()]+)\+0x([0-9a-fA-F]+)\)( \(BuildId: ([0-9a-fA-F]+)\))? ?$`)
+
+func checkSummaryModule(t *testing.T, text string) {
+	t.Helper()
+	if strings.Contains(text, "\n") {
+		return // a SUMMARY text is one line; the expression's "." stops at "\n"
+	}
+	head, mod, off, id, ok := summaryModule(text)
+	m := summaryModuleRE.FindStringSubmatch(text)
+	if ok != (m != nil) {
+		t.Fatalf("summaryModule(%q) ok=%v, the expression says %v", text, ok, m != nil)
+	}
+	if ok && (head != m[1] || mod != m[2] || off != m[3] || id != m[5]) {
+		t.Fatalf("summaryModule(%q) = %q %q %q %q, the expression says %q", text, head, mod, off, id, m[1:])
+	}
+}
+
+func TestSummaryModule(t *testing.T) {
+	for _, text := range []string{
+		"AddressSanitizer: double-free (/lib/x86_64-linux-gnu/libasan.so.8+0xb76a8) ",
+		"AddressSanitizer: memcpy-param-overlap (/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.so+0xd2dc4) (BuildId: 2c54a0a0) ",
+		"ThreadSanitizer: lock-order-inversion (potential deadlock) (/lib/x86_64-linux-gnu/libtsan.so.2+0x558e1) ",
+		"x (m+0x1) (BuildId: ab) in free", "x (m+0x1)", "x(m+0x1)", "(m+0x1)  ", "(+0x1)", "(m+0x)", "(m+0xg)",
+		"h (m+0x1) (n+0x2)", "h (a)b+0x1)", "(BuildId: ab+0x12)", "k (m+0x1) (BuildId: )", "k (m+0x1+0x2)", "k (m+0xa+0xz)",
+		"", " ", ")", "(", "()", "LeakSanitizer: 346 byte(s) leaked in 10 allocation(s).",
+	} {
+		checkSummaryModule(t, text)
+	}
+}
+
+func FuzzSummaryModule(f *testing.F) {
+	f.Add("AddressSanitizer: double-free (/lib/libasan.so.8+0xb76a8) (BuildId: 2c54) ")
+	f.Add("h (m+0x1) (n+0x2)")
+	f.Fuzz(checkSummaryModule)
+}
+
+// The expressions asanRegion and asanGlobal spell out (they were render's
+// and parse's before they were written by hand): the oracles of
+// FuzzASanLocation, for numbers and addresses that fit 64 bits.
+var (
+	heapRegionRE = regexp.MustCompile(`is located (\d+) bytes (inside of|to the right of|to the left of) (\d+)-byte region \[(0x[0-9a-fA-F]+),\s*(0x[0-9a-fA-F]+)\)`)
+	globalVarRE  = regexp.MustCompile(`is located (\d+) bytes (inside of|to the right of|to the left of) global variable '(.*)' defined in '([^']*)' \((0x[0-9a-fA-F]+)\) of size (\d+)`)
+)
+
+func checkASanLocation(t *testing.T, line string) {
+	t.Helper()
+	fits := func(m []string, idx ...int) bool {
+		for _, i := range idx {
+			s := strings.TrimPrefix(m[i], "0x")
+			if len(s) > 16 || (!strings.HasPrefix(m[i], "0x") && len(s) > 19) {
+				return false
+			}
+		}
+		return true
+	}
+	r, ok := asanRegion(line)
+	if m := heapRegionRE.FindStringSubmatch(line); m == nil || fits(m, 1, 3, 4, 5) {
+		if ok != (m != nil) {
+			t.Fatalf("asanRegion(%q) ok=%v, the expression says %v", line, ok, m != nil)
+		}
+		if ok && (strconv.FormatUint(r.off, 10) != strings.TrimLeft(m[1], "0") && r.off != 0 || r.rel != m[2] || r.begin.Text != m[4] || r.end.Text != m[5]) {
+			t.Fatalf("asanRegion(%q) = %+v, the expression says %q", line, r, m[1:])
+		}
+	}
+	g, ok := asanGlobal(line)
+	if m := globalVarRE.FindStringSubmatch(line); m == nil || fits(m, 1, 5, 6) {
+		if ok != (m != nil) {
+			t.Fatalf("asanGlobal(%q) ok=%v, the expression says %v", line, ok, m != nil)
+		}
+		if ok && (g.rel != m[2] || g.name != m[3] || g.defined != m[4] || g.begin.Text != m[5]) {
+			t.Fatalf("asanGlobal(%q) = %+v, the expression says %q", line, g, m[1:])
+		}
+	}
+}
+
+func TestASanLocation(t *testing.T) {
+	for _, line := range []string{
+		"0x603e0001fc64 is located 4 bytes inside of 400-byte region [0x603e0001fc60,0x603e0001fdf0)",
+		"0x603e0001fc64 is located 4 bytes to the left of 400-byte region [0x603e0001fc60, \t0x603e0001fdf0) x",
+		"0x56388309ab88 is located 0 bytes to the right of global variable 'g_arr' defined in 'g.c:1:5' (0x56388309ab60) of size 40",
+		"0x1 is located 0 bytes inside of global variable 'a' defined in 'b' (0x1) of size 2' defined in 'c' (0x2) of size 3",
+		"0x1 is located 0 bytes inside of global variable 'a' defined in 'b' (0x1) of size 2' defined in 'c' (0xg) of size 3",
+		"is located is located 1 bytes inside of 2-byte region [0x1,0x2)",
+		"is located 1 bytes inside 2-byte region [0x1,0x2)", "is located 1 bytes inside of 2-byte region [0x,0x2)",
+		"", "is located ",
+	} {
+		checkASanLocation(t, line)
+	}
+}
+
+func FuzzASanLocation(f *testing.F) {
+	f.Add("0x603e0001fc64 is located 4 bytes inside of 400-byte region [0x603e0001fc60,0x603e0001fdf0)")
+	f.Add("0x56388309ab88 is located 0 bytes to the right of global variable 'g_arr' defined in 'g.c:1:5' (0x56388309ab60) of size 40")
+	f.Fuzz(checkASanLocation)
+}
+
+// The expressions titleLocation spells out: the oracles of FuzzTitleLocation.
+var (
+	stackFrameRE = regexp.MustCompile(`is located in stack of thread (\S+) at offset (\d+) in frame`)
+	tsanHeapRE   = regexp.MustCompile(`Location is heap block of size (\d+) at (0x[0-9a-fA-F]+) allocated by (.+?):?\s*$`)
+)
+
+func checkTitleLocation(t *testing.T, title string) {
+	t.Helper()
+	if strings.Contains(title, "\n") || len(title) > 200 {
+		return // titles are lines; long digit runs overflow 64 bits
+	}
+	l := titleLocation(title)
+	switch {
+	case strings.Contains(title, "is located in stack of thread "):
+		m := stackFrameRE.FindStringSubmatch(title)
+		if (l != nil) != (m != nil && len(m[2]) < 19) && !(m != nil && len(m[2]) >= 19) {
+			t.Fatalf("titleLocation(%q) = %+v, the expression says %q", title, l, m)
+		}
+		if l != nil && (l.Kind != report.StackFrame || l.Thread != m[1] || strconv.FormatUint(l.Offset, 10) != strings.TrimLeft(m[2], "0") && l.Offset != 0) {
+			t.Fatalf("titleLocation(%q) = %+v, the expression says %q", title, l, m)
+		}
+	case strings.Contains(title, "Location is heap block of size "):
+		m := tsanHeapRE.FindStringSubmatch(title)
+		if m != nil && (len(m[1]) >= 19 || len(m[2]) > 18) {
+			return
+		}
+		if (l != nil) != (m != nil) {
+			t.Fatalf("titleLocation(%q) = %+v, the expression says %q", title, l, m)
+		}
+		if l != nil && (l.Kind != report.HeapBlock || l.Thread != m[3] || l.Begin.Text != m[2]) {
+			t.Fatalf("titleLocation(%q) = %+v, the expression says %q", title, l, m)
+		}
+	}
+}
+
+func FuzzTitleLocation(f *testing.F) {
+	f.Add("Address 0x7ffc2ab4a858 is located in stack of thread T0 at offset 56 in frame")
+	f.Add("Location is heap block of size 16 at 0x7b0400000000 allocated by main thread:")
+	f.Add("Location is heap block of size 16 at 0x7b0400000000 allocated by x :: \t")
+	f.Fuzz(checkTitleLocation)
 }

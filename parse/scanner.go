@@ -191,7 +191,6 @@ var (
 	markBtSym     = []byte("[0x")
 )
 
-
 // detectStart recognises the first line of a report and returns its
 // builder, or nil.
 func (s *Scanner) detectStart(line []byte, no int) *builder {
