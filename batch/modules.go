@@ -27,6 +27,7 @@ type shippedBinary struct {
 	data    []byte   // the bytes of an archive member
 	buildID string
 	exec    bool
+	dwarf   bool // has DWARF of its own (a separate debug file does)
 	order   int
 }
 
@@ -68,11 +69,11 @@ func (x *shippedIndex) add(e *artifact.Entry) {
 		b.archive = e.Source.Path
 		b.logical = splitPath(e.Source.Member)
 	}
-	id, exec, err := elfIdentity(ra)
+	id, exec, dwarf, err := elfIdentity(ra)
 	if err != nil {
 		return
 	}
-	b.buildID, b.exec = id, exec
+	b.buildID, b.exec, b.dwarf = id, exec, dwarf
 	x.byKey[b.key] = b
 	base := b.logical[len(b.logical)-1]
 	x.byBase[base] = append(x.byBase[base], b)
@@ -94,9 +95,10 @@ func splitPath(p string) []string {
 	return out
 }
 
-// elfIdentity reads the GNU build-id and type; debug/elf may panic on
-// adversarial headers, which makes the file unusable, not the run.
-func elfIdentity(ra io.ReaderAt) (id string, exec bool, err error) {
+// elfIdentity reads the GNU build-id, the type and whether there is DWARF;
+// debug/elf may panic on adversarial headers, which makes the file
+// unusable, not the run.
+func elfIdentity(ra io.ReaderAt) (id string, exec, dwarf bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("corrupt ELF: %v", p)
@@ -104,9 +106,14 @@ func elfIdentity(ra io.ReaderAt) (id string, exec bool, err error) {
 	}()
 	f, err := elf.NewFile(ra)
 	if err != nil {
-		return "", false, err
+		return "", false, false, err
 	}
-	return hex.EncodeToString(debuginfo.BuildID(f)), f.Type == elf.ET_EXEC, nil
+	for _, n := range []string{".debug_info", ".zdebug_info"} {
+		if s := f.Section(n); s != nil && s.Type != elf.SHT_NOBITS && s.Size > 0 {
+			dwarf = true
+		}
+	}
+	return hex.EncodeToString(debuginfo.BuildID(f)), f.Type == elf.ET_EXEC, dwarf, nil
 }
 
 // find implements resolve.Options.Shipped. A printed build-id picks the
@@ -141,6 +148,16 @@ func (x *shippedIndex) find(module, buildID, logName string) (resolve.Shipped, b
 		}
 		if best == nil || better(score, bestScore) || (score == bestScore && c.order < best.order) {
 			best, bestScore = c, score
+		}
+	}
+	if !best.dwarf && best.buildID != "" {
+		// A stripped binary shipped with its separate debug file (same
+		// build-id, objcopy --only-keep-debug): the debug file answers for
+		// it, addresses being the same.
+		for _, d := range x.byID[best.buildID] {
+			if d.dwarf {
+				return resolve.Shipped{Key: d.key, BuildID: best.buildID, Exec: best.exec}, true
+			}
 		}
 	}
 	return resolve.Shipped{Key: best.key, BuildID: best.buildID, Exec: best.exec}, true

@@ -137,3 +137,49 @@ func TestParseShard(t *testing.T) {
 }
 
 func srcOf(p string) artifact.Source { return artifact.Source{Path: p} }
+
+// TestShippedDebugFile: an artifact that ships a stripped binary and its
+// separate debug file symbolizes with the debug file's DWARF (file and
+// line), though the log names the stripped binary.
+func TestShippedDebugFile(t *testing.T) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	add := func(name string, data []byte) {
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg})
+		tw.Write(data)
+	}
+	for _, f := range []string{"prog", "prog.debug"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "elf", "debuglink", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		add("out/bin/"+f, data)
+	}
+	add("out/logs/run.log", []byte("==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x5555555551f0 bp 0x7ffd0 sp 0x7ffc8\n"+
+		"READ of size 4 at 0x602000000010 thread T0\n"+
+		"    #0 0x5555555551f0  (/build/x/prog+0x11f0)\n"+
+		"SUMMARY: AddressSanitizer: heap-use-after-free (/build/x/prog+0x11f0)\n"))
+	tw.Close()
+	gz.Close()
+	in := filepath.Join(t.TempDir(), "ci.tar.gz")
+	os.WriteFile(in, buf.Bytes(), 0o644)
+	doc, err := Run([]string{in}, Options{Jobs: 1, Symbolize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Reports) != 1 || len(doc.Reports[0].Stacks) == 0 {
+		t.Fatalf("reports: %+v", doc.Reports)
+	}
+	f := doc.Reports[0].Stacks[0].Frames[0]
+	if f.Function == nil || *f.Function != "accumulate.constprop.0" || f.File == nil || *f.File != "/build/sanitrace/src/prog.c" || f.Line != 17 {
+		t.Errorf("frame %s %s:%d, want accumulate.constprop.0 /build/sanitrace/src/prog.c:17 (llvm-symbolizer on the unstripped binary)", str(f.Function), str(f.File), f.Line)
+	}
+}
+
+func str(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
