@@ -190,7 +190,7 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 	b := s.cur
 	if len(line) > 0 && (bytes.Contains(line, markSanitizer) || bytes.Contains(line, markUBSan) || bytes.Contains(line, markFuzzer)) &&
 		sanitizerStart(line) != nil {
-		s.finish(false, &qline{string(line), no})
+		s.finish(false, &qline{text: string(line), no: no})
 		return
 	}
 	body, ok := b.pfx.strip(line)
@@ -209,7 +209,7 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 		b.ended = true
 		s.finish(false, nil)
 	case vNotMine:
-		s.finish(false, &qline{string(line), no})
+		s.finish(false, &qline{text: string(line), no: no})
 	case vUnknown:
 		b.pend(str, no)
 		if len(b.pending) > b.g.pendingLimit(b) || len(b.rep.Raw)+len(b.pending) > maxReportLines {

@@ -39,6 +39,8 @@ func ParseFrame(line string) (report.Frame, bool) {
 	f := report.Frame{Index: idx, Raw: s}
 	rest := s[i+1:]
 	rest, f.BuildID = cutBuildID(rest)
+	// A line wrapped after "(BuildId:": the id is on the next line.
+	rest = strings.TrimSuffix(rest, " (BuildId:")
 
 	if strings.HasPrefix(rest, "0x") {
 		j := 2

@@ -41,9 +41,13 @@ type Scanner struct {
 	lastIdle   []byte // the last non-blank line outside reports: a dump's title
 	lastIdleNo int    // its line number
 
-	cur   *builder
-	redo  []qline // lines to process again, in input order
-	ready []*report.Report
+	cur  *builder
+	held *qline // the open report's last line, waiting for its wrapped rest
+	// idleHeld is a line outside reports ending in " runtime": UBSan's
+	// headline broken before its "error:" (unwrap.go).
+	idleHeld *qline
+	redo     []qline // lines to process again, in input order
+	ready    []*report.Report
 
 	lws lwsDump // libwebsockets heap-dump lines (lws.go)
 }
@@ -52,6 +56,7 @@ type Scanner struct {
 type qline struct {
 	text string
 	no   int
+	seg  int // a held line joined from wrapped pieces: the last piece's length
 }
 
 // NewScanner returns a Scanner reading r; name is used in InputRange and
@@ -91,6 +96,16 @@ func (s *Scanner) Next() (*report.Report, error) {
 			continue
 		}
 		if s.eof {
+			if h := s.idleHeld; h != nil {
+				s.idleHeld = nil
+				s.feedNow([]byte(h.text), h.no)
+				continue
+			}
+			if h := s.held; h != nil {
+				s.held = nil
+				s.feedNow([]byte(h.text), h.no)
+				continue
+			}
 			if s.cur != nil {
 				s.finish(true, nil)
 				continue
@@ -154,6 +169,52 @@ func (s *Scanner) readLine() ([]byte, bool) {
 }
 
 func (s *Scanner) feed(line []byte, no int) {
+	if s.cur == nil {
+		if h := s.idleHeld; h != nil {
+			// UBSan's "file:3:5: runtime" whose "error: ..." was wrapped.
+			s.idleHeld = nil
+			if t := bytes.TrimLeft(line, " "); bytes.HasPrefix(t, []byte("error: ")) {
+				s.feedNow([]byte(h.text+" "+string(t)), h.no)
+				return
+			}
+			s.feedNow([]byte(h.text), h.no)
+			if s.cur != nil || len(s.redo) > 0 {
+				s.redo = append(s.redo, qline{text: string(line), no: no})
+				return
+			}
+		}
+		if n := len(line); n <= wrapMax && bytes.HasSuffix(line, markRuntime) {
+			s.idleHeld = &qline{text: string(line), no: no}
+			return
+		}
+		s.feedNow(line, no)
+		return
+	}
+	// Inside a report each line waits for the next one, which may be its
+	// wrapped rest (unwrap.go).
+	if s.held == nil {
+		if s.joinHeadline(line) {
+			s.cur.lastLine = no
+			return
+		}
+		s.held = &qline{text: string(line), no: no}
+		return
+	}
+	h := s.held
+	if j, ok := s.cur.joinWrapped(h.text, h.seg, line); ok {
+		h.text, h.seg = j, len(line)
+		if t := bytes.TrimSpace(line); len(t) > wrapMax && bytes.IndexByte(t, ' ') < 0 {
+			h.seg = -1 // a word longer than the width: the next piece starts a line
+		}
+		return
+	}
+	s.held = nil
+	s.feedNow([]byte(h.text), h.no)
+	// line comes after whatever that released.
+	s.redo = append(s.redo, qline{text: string(line), no: no})
+}
+
+func (s *Scanner) feedNow(line []byte, no int) {
 	if s.lwsLine(line, no) {
 		return
 	}
@@ -189,6 +250,7 @@ var (
 	markUBSan     = []byte(": runtime error: ")
 	markFuzzer    = []byte("libFuzzer: ")
 	markBtSym     = []byte("[0x")
+	markRuntime   = []byte(" runtime")
 )
 
 // detectStart recognises the first line of a report and returns its
@@ -367,6 +429,7 @@ type builder struct {
 	ended              bool // the closing line was seen
 	ubsanStackDone     bool
 	afterAbort         bool   // ==PID==ABORTING seen: only libFuzzer's input lines may follow
+	headSeg            int    // a wrapped headline: its last piece's length
 	signalOp           string // "The signal is caused by a READ memory access."
 }
 
@@ -379,7 +442,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 	if len(line) > 0 && (bytes.Contains(line, markSanitizer) || bytes.Contains(line, markUBSan) || bytes.Contains(line, markFuzzer)) {
 		if sanitizerStart(line) != nil {
 			// Back to back: this report ends here.
-			s.finish(false, &qline{string(line), no})
+			s.finish(false, &qline{text: string(line), no: no})
 			return
 		}
 	}
@@ -391,7 +454,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 			b.confirm(str, no)
 			return
 		}
-		s.finish(false, &qline{string(line), no})
+		s.finish(false, &qline{text: string(line), no: no})
 		return
 	}
 	if !carries && !b.isGrammar(t) {
@@ -558,7 +621,7 @@ func (b *builder) noteUnknown(t string) {
 }
 
 func (b *builder) pend(str string, no int) {
-	b.pending = append(b.pending, qline{str, no})
+	b.pending = append(b.pending, qline{text: str, no: no})
 }
 
 // confirm accepts the pending lines and str as the report's own.

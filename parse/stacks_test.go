@@ -70,9 +70,10 @@ func TestStackCounts(t *testing.T) {
 func modelView(reps []*report.Report) string {
 	var b strings.Builder
 	for _, r := range reps {
-		fmt.Fprintf(&b, "%s|%s|%d|%q|%v|%v|%q\n", r.Tool, r.Kind, r.PID, r.Headline, r.Access, r.Location, r.Summary.Text)
+		// Blanks at the end of a line do not survive wrapping or most pastes.
+		fmt.Fprintf(&b, "%s|%s|%d|%q|%v|%v|%q\n", r.Tool, r.Kind, r.PID, strings.TrimSpace(r.Headline), r.Access, r.Location, strings.TrimSpace(r.Summary.Text))
 		for _, s := range r.Stacks {
-			fmt.Fprintf(&b, "  %q %s\n", s.Title, s.Role)
+			fmt.Fprintf(&b, "  %q %s\n", strings.TrimSpace(s.Title), s.Role)
 			for _, f := range s.Frames {
 				fmt.Fprintf(&b, "    %d %x %q %q:%d:%d %q %x %x/%x %v %v %s\n", f.Index, f.PC, f.Function, f.File, f.Line, f.Column,
 					f.Module, f.Offset, f.SymbolOffset, f.SymbolSize, f.Unreliable, f.Inlined, f.Context)
@@ -93,11 +94,39 @@ var pastes = []struct {
 }{
 	{"quoted", func(ls []string) []string { return mapLines(ls, func(l string) string { return quote(l) }) }},
 	{"indented", func(ls []string) []string { return mapLines(ls, func(l string) string { return "    " + l }) }},
+	// Colors do not survive a paste into a tracker: the width counts text.
+	{"wrapped72", func(ls []string) []string { return wrapLines(mapLines(ls, StripANSI), 72) }},
+	{"wrapped80", func(ls []string) []string { return wrapLines(mapLines(ls, StripANSI), 80) }},
 	{"markdown", func(ls []string) []string {
 		out := []string{"### What happened", "", "Running the nightly job crashes; the log is below.", "", "```text"}
 		out = append(out, ls...)
 		return append(out, "```", "", "Any idea? /cc @maintainers", "")
 	}},
+}
+
+// wrapLines word-wraps every line longer than width as a bug tracker or a
+// mail client does: it breaks at the last blank that keeps the line within
+// width (a word longer than width stays whole) and drops that blank; the
+// rest goes on the next line, without indentation.
+func wrapLines(ls []string, width int) []string {
+	var out []string
+	for _, l := range ls {
+		for len(l) > width {
+			lead := len(l) - len(strings.TrimLeft(l, " \t"))
+			cut := strings.LastIndexByte(l[:width+1], ' ')
+			if cut <= lead {
+				cut = strings.IndexByte(l[lead:], ' ')
+				if cut < 0 {
+					break
+				}
+				cut += lead
+			}
+			out = append(out, l[:cut])
+			l = strings.TrimLeft(l[cut+1:], " ")
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // quote quotes one line as mail clients do: "> " before it, ">" alone for an
@@ -130,6 +159,37 @@ func TestPasted(t *testing.T) {
 	})
 }
 
+// wrapKnown are the wrapped pastes whose model still differs from the log's
+// (docs/differences.md, "Wrapped logs"): lines the unwrapping does not join
+// yet (a kernel report's timestamped lines broken before their rest, gdb
+// argument lists broken twice, a location line broken inside a global's
+// name, a headline whose marker itself is broken). The test fails when one
+// of them starts to parse the same, so that the list only shrinks.
+var wrapKnown = map[string]bool{
+	"wrapped72 asan_global_buffer_overflow_clang_O2_nopie_dw4/symbolized.log":   true,
+	"wrapped72 asan_global_buffer_overflow_clang_O2_nopie_dw4/unsymbolized.log": true,
+	"wrapped72 asan_old_platforms.log":                                          true,
+	"wrapped72 boost_stacktrace.log":                                            true,
+	"wrapped72 gdb_session_threads.log":                                         true,
+	"wrapped72 kernel_hung_lockdep.log":                                         true,
+	"wrapped72 kernel_kasan_uaf.log":                                            true,
+	"wrapped72 kernel_kfence_ubsan.log":                                         true,
+	"wrapped72 kernel_oops_old.log":                                             true,
+	"wrapped72 kernel_ref_tracker.log":                                          true,
+	"wrapped72 kernel_warning_gpf.log":                                          true,
+	"wrapped72 libfuzzer_heap_overflow.log":                                     true,
+	"wrapped72 mixed_ci.log":                                                    true,
+	"wrapped80 asan_old_platforms.log":                                          true,
+	"wrapped80 gdb_session_threads.log":                                         true,
+	"wrapped80 kernel_hung_lockdep.log":                                         true,
+	"wrapped80 kernel_oops_old.log":                                             true,
+	"wrapped80 kernel_ref_tracker.log":                                          true,
+	"wrapped80 kernel_warning_gpf.log":                                          true,
+	"wrapped80 libfuzzer_heap_overflow.log":                                     true,
+	"wrapped80 mixed_ci.log":                                                    true,
+	"wrapped80 tsan_thread_leak_clang_O2_dw4/symbolized.log":                    true,
+}
+
 func checkPasted(t *testing.T, logs []string) {
 	for _, path := range logs {
 		data, err := os.ReadFile(path)
@@ -143,9 +203,23 @@ func checkPasted(t *testing.T, logs []string) {
 		for _, p := range pastes {
 			pasted := strings.Join(p.do(lines), "\n") + "\n"
 			got := modelView(parseAll(t, bytes.NewReader([]byte(pasted)), path))
-			if got != want {
+			key := p.name + " " + caseName(path)
+			switch {
+			case got != want && !wrapKnown[key]:
 				t.Errorf("%s %s: the model differs\n%s", p.name, path, golden.FirstDiff(want, got))
+			case got == want && wrapKnown[key]:
+				t.Errorf("%s now parses as the log does: remove it from wrapKnown", key)
 			}
 		}
 	}
+}
+
+// caseName is a log's name as wrapKnown spells it: the sample's file name,
+// or the corpus case and file.
+func caseName(path string) string {
+	dir := filepath.Dir(path)
+	if filepath.Base(filepath.Dir(dir)) == "cases" {
+		return filepath.Base(dir) + "/" + filepath.Base(path)
+	}
+	return filepath.Base(path)
 }
