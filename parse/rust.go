@@ -59,7 +59,7 @@ func (g *rustGrammar) line(b *builder, t string) verdict {
 		return vOwn
 	}
 	if f, ok := parseRustFrame(s); ok {
-		if lf := b.lastFrame(); lf != nil && lf.Index == f.Index && f.HasPC == false {
+		if lf := b.lastFrame(); lf != nil && lf.Index == f.Index && !f.HasPC {
 			// An inlined function: "N: f" lines with the same number.
 			f.Inlined = false
 			lf.Inlined = true

@@ -28,11 +28,9 @@ const (
 	wrapMax = 80
 )
 
-// mayWrap reports whether a wrapper of 72 to 80 columns could have broken
-// line before next's first word.
-func mayWrap(line, next string) bool { return mayWrapLen(len(line), next) }
-
-// mayWrapLen is mayWrap for a line of n bytes.
+// mayWrapLen reports whether a wrapper of 72 to 80 columns could have
+// broken a line of n bytes before next's first word (n < 0: the line was
+// one word longer than the width).
 func mayWrapLen(n int, next string) bool {
 	if n < 0 {
 		return true // after a word longer than the width, which stood alone

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-type node struct{ next *node; val int }
+type node struct{ next *struct{ pad, val int } }
 
 func walk(n *node) int { return n.next.val }
 
