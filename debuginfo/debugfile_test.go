@@ -2,34 +2,20 @@ package debuginfo
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-// copyTo copies the fixture src to dst, creating dst's directory.
-func copyTo(t *testing.T, src, dst string) {
-	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/sanitrace/sanitrace/internal/fixture"
+)
 
 // TestDebugFile puts the separate debug files of the debuglink and
 // build-id fixtures everywhere the toolchain looks, and where it must not
 // be taken (wrong CRC, wrong build-id).
 func TestDebugFile(t *testing.T) {
-	stripped := fixture(t, "debuglink/prog") // .gnu_debuglink -> prog.debug
-	debug := fixture(t, "debuglink/prog.debug")
-	other := fixture(t, "c-O0-dw4-nopie") // any other ELF: wrong CRC, wrong build-id
-	byID := fixture(t, "buildid/prog")    // build-id only, no debuglink
+	stripped := elfFixture(t, "debuglink/prog") // .gnu_debuglink -> prog.debug
+	debug := elfFixture(t, "debuglink/prog.debug")
+	other := elfFixture(t, "c-O0-dw4-nopie") // any other ELF: wrong CRC, wrong build-id
+	byID := elfFixture(t, "buildid/prog")    // build-id only, no debuglink
 	idDir := filepath.Join(filepath.Dir(byID), "debug")
 	id, err := ReadBuildID(byID)
 	if err != nil || len(id) == 0 {
@@ -43,31 +29,31 @@ func TestDebugFile(t *testing.T) {
 		dirs   func(root string) []string
 		want   func(root string) string // "" = not found
 	}{
-		{"next to the binary", func(root, bin string) { copyTo(t, debug, filepath.Join(root, "bin", "prog.debug")) },
+		{"next to the binary", func(root, bin string) { fixture.Copy(t, debug, filepath.Join(root, "bin", "prog.debug")) },
 			stripped, nil, func(root string) string { return filepath.Join(root, "bin", "prog.debug") }},
-		{"in .debug/", func(root, bin string) { copyTo(t, debug, filepath.Join(root, "bin", ".debug", "prog.debug")) },
+		{"in .debug/", func(root, bin string) { fixture.Copy(t, debug, filepath.Join(root, "bin", ".debug", "prog.debug")) },
 			stripped, nil, func(root string) string { return filepath.Join(root, "bin", ".debug", "prog.debug") }},
 		{"under a debug-file directory", func(root, bin string) {
-			copyTo(t, debug, filepath.Join(root, "dbg", filepath.Dir(bin), "prog.debug"))
+			fixture.Copy(t, debug, filepath.Join(root, "dbg", filepath.Dir(bin), "prog.debug"))
 		}, stripped, func(root string) []string { return []string{filepath.Join(root, "dbg")} },
 			func(root string) string { return filepath.Join(root, "dbg", root, "bin", "prog.debug") }},
-		{"wrong CRC is not taken", func(root, bin string) { copyTo(t, other, filepath.Join(root, "bin", "prog.debug")) },
+		{"wrong CRC is not taken", func(root, bin string) { fixture.Copy(t, other, filepath.Join(root, "bin", "prog.debug")) },
 			stripped, nil, func(string) string { return "" }},
 		{"by build-id", func(root, bin string) {
-			copyTo(t, BuildIDPath(idDir, id), BuildIDPath(filepath.Join(root, "dbg"), id))
+			fixture.Copy(t, BuildIDPath(idDir, id), BuildIDPath(filepath.Join(root, "dbg"), id))
 		}, byID, func(root string) []string {
 			return []string{filepath.Join(root, "nothing"), filepath.Join(root, "dbg")}
 		},
 			func(root string) string { return BuildIDPath(filepath.Join(root, "dbg"), id) }},
 		{"build-id mismatch is not taken", func(root, bin string) {
-			copyTo(t, other, BuildIDPath(filepath.Join(root, "dbg"), id))
+			fixture.Copy(t, other, BuildIDPath(filepath.Join(root, "dbg"), id))
 		}, byID, func(root string) []string { return []string{filepath.Join(root, "dbg")} },
 			func(string) string { return "" }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			bin := filepath.Join(root, "bin", "prog")
-			copyTo(t, tt.bin, bin)
+			fixture.Copy(t, tt.bin, bin)
 			tt.layout(root, bin)
 			finder := &Finder{DebugDirs: []string{}}
 			if tt.dirs != nil {

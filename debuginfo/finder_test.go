@@ -6,6 +6,8 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // fakeFetcher serves one debug file and one executable by build-id, and
@@ -35,7 +37,7 @@ func (f *fakeFetcher) Executable(_ context.Context, id []byte) (string, error) {
 // TestFetch: the Fetcher is asked by build-id only after the local rules
 // found nothing, for a module and for a debug file.
 func TestFetch(t *testing.T) {
-	bin := fixture(t, "buildid/prog")
+	bin := elfFixture(t, "buildid/prog")
 	id, err := ReadBuildID(bin)
 	if err != nil || len(id) < 2 {
 		t.Fatalf("build-id of %s: %v", bin, err)
@@ -43,9 +45,9 @@ func TestFetch(t *testing.T) {
 	debug := BuildIDPath(filepath.Join(filepath.Dir(bin), "debug"), id)
 	root := t.TempDir()
 	cached := filepath.Join(root, "cache", "debuginfo")
-	copyTo(t, debug, cached)
+	fixture.Copy(t, debug, cached)
 	exe := filepath.Join(root, "cache", "executable")
-	copyTo(t, bin, exe)
+	fixture.Copy(t, bin, exe)
 	fetch := &fakeFetcher{id: id, debug: cached, exe: exe}
 	finder := &Finder{DebugDirs: []string{filepath.Join(root, "nothing")}, Fetch: fetch}
 	defer finder.Close()

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 const (
@@ -13,28 +15,14 @@ const (
 	execBin = "../testdata/elf/c-O0-dw4-nopie" // ET_EXEC, another build-id
 )
 
-// fixture returns the path of a committed fixture under testdata/elf.
-func fixture(t testing.TB, name string) string {
+// elfFixture returns the path of a committed fixture under testdata/elf.
+func elfFixture(t testing.TB, name string) string {
 	t.Helper()
 	p := filepath.Join("..", "testdata", "elf", name)
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("fixture %s missing: %v", p, err)
 	}
 	return p
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Skipf("fixture %s missing: %v", from, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func buildIDOf(t *testing.T, p string) string {
@@ -48,12 +36,12 @@ func buildIDOf(t *testing.T, p string) string {
 
 func TestModule(t *testing.T) {
 	root := t.TempDir()
-	copyFile(t, demoBin, filepath.Join(root, "mapped/session"))
-	copyFile(t, demoBin, filepath.Join(root, "bins/session"))
-	copyFile(t, demoBin, filepath.Join(root, "byid/renamed"))
-	copyFile(t, execBin, filepath.Join(root, "other/session"))
-	copyFile(t, demoBin, filepath.Join(root, "logs/session"))
-	copyFile(t, demoBin, filepath.Join(root, "sysroot/lib/x86_64-linux-gnu/libdemo.so.1"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "mapped/session"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "bins/session"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "byid/renamed"))
+	fixture.Copy(t, execBin, filepath.Join(root, "other/session"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "logs/session"))
+	fixture.Copy(t, demoBin, filepath.Join(root, "sysroot/lib/x86_64-linux-gnu/libdemo.so.1"))
 	id := buildIDOf(t, demoBin)
 	wrong := buildIDOf(t, execBin)
 

@@ -109,56 +109,43 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 	if !root.children {
 		return fi, nil
 	}
-	// stack[i] is the DIE state at tree depth i+1: which function (or -1) and
-	// the inline depth within it.
+	// The state handed down the tree: which function (or -1) a DIE is in
+	// and its inline depth within it.
 	type level struct {
 		fn, inlineDepth int32
 	}
-	stack := []level{{fn: -1}}
 	var rs [][2]uint64
-	for len(stack) > 0 {
-		off, a, done := r.next(isFuncTag)
-		if r.b.Err() != nil {
-			return fi, fmt.Errorf("%s: unit at 0x%x: %w", dw.debugPath, h.off, r.b.Err())
+	err = walkSubtree(r, isFuncTag, level{fn: -1}, func(off uint64, a *abbrev, cur level) level {
+		if !isFuncTag(a.tag) {
+			return cur
 		}
-		if a == nil {
-			if done {
-				break
+		di, low, high, ranges := dw.readDieInfo(h, off, a, r.vals)
+		id := int32(len(fi.dies))
+		fi.dies = append(fi.dies, di)
+		fi.offs = append(fi.offs, uint32(off-fi.base))
+		rs = dw.dieRanges(h, low, high, ranges, rs[:0])
+		if len(rs) == 0 {
+			return cur
+		}
+		if a.tag == tagSubprogram || cur.fn < 0 {
+			// A concrete function (an inlined subroutine outside any
+			// function is treated as one too).
+			fnIdx := int32(len(fi.funcs))
+			fi.funcs = append(fi.funcs, function{})
+			for _, rg := range rs {
+				fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: fnIdx, depth: id})
 			}
-			stack = stack[:len(stack)-1]
-			continue
+			return level{fn: fnIdx, inlineDepth: 0}
 		}
-		cur := stack[len(stack)-1]
-		next := cur
-		if isFuncTag(a.tag) {
-			di, low, high, ranges := dw.readDieInfo(h, off, a, r.vals)
-			id := int32(len(fi.dies))
-			fi.dies = append(fi.dies, di)
-			fi.offs = append(fi.offs, uint32(off-fi.base))
-			rs = dw.dieRanges(h, low, high, ranges, rs[:0])
-			if len(rs) > 0 {
-				if a.tag == tagSubprogram || cur.fn < 0 {
-					// A concrete function (an inlined subroutine outside any
-					// function is treated as one too).
-					fnIdx := int32(len(fi.funcs))
-					fi.funcs = append(fi.funcs, function{})
-					for _, rg := range rs {
-						fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: fnIdx, depth: id})
-					}
-					next = level{fn: fnIdx, inlineDepth: 0}
-				} else {
-					d := cur.inlineDepth + 1
-					f := &fi.funcs[cur.fn]
-					for _, rg := range rs {
-						f.inlines = append(f.inlines, addrRange{begin: rg[0], end: rg[1], die: id, depth: d})
-					}
-					next = level{fn: cur.fn, inlineDepth: d}
-				}
-			}
+		d := cur.inlineDepth + 1
+		f := &fi.funcs[cur.fn]
+		for _, rg := range rs {
+			f.inlines = append(f.inlines, addrRange{begin: rg[0], end: rg[1], die: id, depth: d})
 		}
-		if a.children {
-			stack = append(stack, next)
-		}
+		return level{fn: cur.fn, inlineDepth: d}
+	})
+	if err != nil {
+		return fi, fmt.Errorf("%s: unit at 0x%x: %w", dw.debugPath, h.off, err)
 	}
 	fi.prune()
 	fi.addrs = append([]addrRange(nil), fi.addrs...)

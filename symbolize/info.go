@@ -537,6 +537,32 @@ func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, don
 	return off, a, b.Err() != nil
 }
 
+// walkSubtree reads, in DIE order, the DIEs below the one r has just read,
+// to the end of its subtree. visit gets each DIE (its values in r.vals when
+// want(tag)) with the state its parent handed down, and returns the state
+// for the DIE's own children. It stops at the first decode error.
+func walkSubtree[S any](r *dieReader, want func(tag uint32) bool, top S, visit func(off uint64, a *abbrev, parent S) S) error {
+	stack := []S{top}
+	for len(stack) > 0 {
+		off, a, done := r.next(want)
+		if err := r.b.Err(); err != nil {
+			return err
+		}
+		if a == nil {
+			if done {
+				break
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		next := visit(off, a, stack[len(stack)-1])
+		if a.children {
+			stack = append(stack, next)
+		}
+	}
+	return nil
+}
+
 // strOf resolves a string value to a strRef; noStr when it is not a string
 // or cannot be resolved. The string's bytes are not touched here, so
 // indexing a unit does not page in .debug_str; nonEmpty checks them later.

@@ -70,8 +70,9 @@ func (w *frameWalk) walk(off uint64) error {
 	if err != nil {
 		return err
 	}
+	all := func(uint32) bool { return true }
 	r.seek(off)
-	_, top, _ := r.next(func(uint32) bool { return true })
+	_, top, _ := r.next(all)
 	if top == nil || r.b.Err() != nil {
 		return errors.New("cannot read the function's DIE")
 	}
@@ -81,36 +82,18 @@ func (w *frameWalk) walk(off uint64) error {
 	if !top.children {
 		return nil
 	}
-	// stack[i]: the subprogram for the children at depth i+1.
-	stack := []subprogram{sp}
-	for len(stack) > 0 {
-		doff, a, done := r.next(func(uint32) bool { return true })
-		if r.b.Err() != nil {
-			return r.b.Err()
+	return walkSubtree(r, all, sp, func(doff uint64, a *abbrev, cur subprogram) subprogram {
+		if cur.skip {
+			return cur
 		}
-		if a == nil {
-			if done {
-				break
-			}
-			stack = stack[:len(stack)-1]
-			continue
+		d := rawDIE{off: doff, u: w.u, a: a, vals: r.vals}
+		if a.tag == tagVariable || a.tag == tagFormalParameter {
+			w.addLocal(&d, cur)
+			cur.skip = true // llvm does not look inside a variable
+			return cur
 		}
-		cur := stack[len(stack)-1]
-		next := cur
-		if !cur.skip {
-			d := rawDIE{off: doff, u: w.u, a: a, vals: r.vals}
-			if a.tag == tagVariable || a.tag == tagFormalParameter {
-				w.addLocal(&d, cur)
-				next.skip = true // llvm does not look inside a variable
-			} else {
-				next = w.enter(&d, cur)
-			}
-		}
-		if a.children {
-			stack = append(stack, next)
-		}
-	}
-	return nil
+		return w.enter(&d, cur)
+	})
 }
 
 // enter returns the subprogram for d's children: an inlined subroutine's

@@ -39,18 +39,3 @@ func fixture(t testing.TB, name string) string {
 func noDebugDirs() *Options {
 	return &Options{Finder: &debuginfo.Finder{DebugDirs: []string{}}}
 }
-
-// copyTo copies the fixture src to dst, creating dst's directory.
-func copyTo(t *testing.T, src, dst string) {
-	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 const dwzDir = "../testdata/elf/dwz"
@@ -117,7 +118,7 @@ func TestSupplementaryFile(t *testing.T) {
 			})
 			t.Run("missing", func(t *testing.T) {
 				dir := t.TempDir()
-				copyTo(t, bin, filepath.Join(dir, "tmpl"))
+				fx.Copy(t, bin, filepath.Join(dir, "tmpl"))
 				o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
 				if err != nil {
 					t.Fatal(err)
@@ -133,8 +134,8 @@ func TestSupplementaryFile(t *testing.T) {
 			})
 			t.Run("fetched by build-id", func(t *testing.T) {
 				dir := t.TempDir()
-				copyTo(t, bin, filepath.Join(dir, "bin", "tmpl"))
-				copyTo(t, sup, filepath.Join(dir, "cache", "tmpl")) // named like the binary: the name proves nothing
+				fx.Copy(t, bin, filepath.Join(dir, "bin", "tmpl"))
+				fx.Copy(t, sup, filepath.Join(dir, "cache", "tmpl")) // named like the binary: the name proves nothing
 				var asked string
 				check(t, filepath.Join(dir, "bin", "tmpl"), &Options{Finder: &debuginfo.Finder{DebugDirs: []string{}, Fetch: fetchFunc(func(id []byte) (string, error) {
 					asked = hex.EncodeToString(id)
@@ -151,7 +152,7 @@ func TestSupplementaryFile(t *testing.T) {
 	t.Run("under .dwz of a debug-file directory", func(t *testing.T) {
 		dir := t.TempDir()
 		relink(t, gnuBin, "/d/.dwz/c.db", filepath.Join(dir, "bin", "tmpl"))
-		copyTo(t, gnuSup, filepath.Join(dir, "debug", ".dwz", "c.db"))
+		fx.Copy(t, gnuSup, filepath.Join(dir, "debug", ".dwz", "c.db"))
 		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{Finder: &debuginfo.Finder{DebugDirs: []string{filepath.Join(dir, "debug")}}})
 		if err != nil {
 			t.Fatal(err)
@@ -163,12 +164,12 @@ func TestSupplementaryFile(t *testing.T) {
 	})
 	t.Run("by build-id", func(t *testing.T) {
 		dir := t.TempDir()
-		copyTo(t, gnuBin, filepath.Join(dir, "bin", "tmpl"))
+		fx.Copy(t, gnuBin, filepath.Join(dir, "bin", "tmpl"))
 		id, err := debuginfo.ReadBuildID(gnuSup)
 		if err != nil || len(id) == 0 {
 			t.Fatalf("supplementary file build-id: %v", err)
 		}
-		copyTo(t, gnuSup, debuginfo.BuildIDPath(filepath.Join(dir, "debug"), id))
+		fx.Copy(t, gnuSup, debuginfo.BuildIDPath(filepath.Join(dir, "debug"), id))
 		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{Finder: &debuginfo.Finder{DebugDirs: []string{filepath.Join(dir, "debug")}}})
 		if err != nil {
 			t.Fatal(err)
@@ -180,8 +181,8 @@ func TestSupplementaryFile(t *testing.T) {
 	})
 	t.Run("wrong build-id", func(t *testing.T) {
 		dir := t.TempDir()
-		copyTo(t, gnuBin, filepath.Join(dir, "tmpl"))
-		copyTo(t, filepath.Join(dwzDir, "sup", "common.debug"), filepath.Join(dir, "common.debug"))
+		fx.Copy(t, gnuBin, filepath.Join(dir, "tmpl"))
+		fx.Copy(t, filepath.Join(dwzDir, "sup", "common.debug"), filepath.Join(dir, "common.debug"))
 		o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
 		if err != nil {
 			t.Fatal(err)
