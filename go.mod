@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/fatih/color v1.19.0
+	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
 	github.com/klauspost/compress v1.20.4
 	github.com/mattn/go-isatty v0.0.22
 	github.com/owenrumney/go-sarif/v2 v2.3.3

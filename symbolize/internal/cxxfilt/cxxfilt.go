@@ -1,0 +1,198 @@
+// Package cxxfilt demangles C++ and Rust symbol names byte for byte as the
+// reference tools print them: llvm-symbolizer 14 (the demangler of
+// llvm-cxxfilt 14) and addr2line -C from binutils 2.40 (libiberty with
+// DMGL_PARAMS | DMGL_ANSI, which is "c++filt -i").
+//
+// Parsing is github.com/ianlancetaylor/demangle's. Its printer follows
+// later LLVMs and a libiberty of its own choosing, so this package edits the
+// tree it returns before handing it back to the module's printer: it wraps
+// nodes in marker bytes where a rule depends on the text printed so far
+// ("> >", "operator<<<char>"), rewrites LLVM 14's expressions into plain
+// sequences of text and operands, and renames constructors and destructors.
+// Where the module's parser builds a different tree (the substitutions an
+// "sr" unresolved name or an inheriting constructor adds, libiberty's "sr"
+// forms) the mangled name is rewritten before parsing. Rust v0 and legacy
+// names have a small demangler of their own here (rust.go): the module's
+// prints neither tool's spelling of constants and disambiguators.
+package cxxfilt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ianlancetaylor/demangle"
+)
+
+// Style selects the reference tool whose output is reproduced.
+type Style int
+
+const (
+	// LLVM is llvm-symbolizer 14 and llvm-cxxfilt 14.
+	LLVM Style = iota
+	// GNU is addr2line -C 2.40 and c++filt -i 2.40.
+	GNU
+)
+
+// Demangle returns name as the style's tool prints it: demangled, or name
+// itself when the tool cannot demangle it.
+func Demangle(name string, style Style) string {
+	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
+		return name
+	}
+	if style == LLVM {
+		return demangleLLVM14(name)
+	}
+	out, err := ToString(name, GNU)
+	if err != nil {
+		return name
+	}
+	return out
+}
+
+// ErrTooLong is returned for a name whose demangling would exceed
+// maxOutput bytes.
+var ErrTooLong = errors.New("demangled name too long")
+
+// errNotDemangled is returned for a name the style's tool prints mangled.
+var errNotDemangled = errors.New("name not demangled by the reference tool")
+
+// maxOutputPow bounds the output at 1 MiB: hostile names nest substitutions
+// so that the output doubles with each one, and real names stay far below
+// (the longest of libLLVM, Boost and libstdc++ demangle to some 30 kB).
+const maxOutputPow = 20
+
+// gnuMaxMangled is the longest name libiberty 2.40 demangles: its
+// component array, two per character, is bounded by
+// DEMANGLE_RECURSION_LIMIT (2048, PR 87675).
+const gnuMaxMangled = 1024
+
+// ToString demangles a "_Z" or "_R" name in style, or returns an error
+// when the style's tool would print the name mangled. A panic in the
+// module's parser or printer is an error too.
+func ToString(name string, style Style) (out string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = "", fmt.Errorf("demangle %.40q: %v", name, r)
+		}
+	}()
+	if strings.HasPrefix(name, "_R") {
+		return rustV0(name, style)
+	}
+	if style == GNU {
+		if s, ok := rustLegacyGNU(name); ok {
+			return s, nil
+		}
+		if len(name) > gnuMaxMangled {
+			return "", errNotDemangled
+		}
+	}
+	return cxxToString(name, style)
+}
+
+// cxxToString demangles an Itanium C++ name.
+func cxxToString(name string, style Style) (string, error) {
+	if strings.ContainsAny(name, markers) {
+		// The markers below cannot be told apart from the name's own
+		// bytes; no real name holds control characters.
+		return "", errNotDemangled
+	}
+	opts := []demangle.Option{demangle.NoRust}
+	if style == LLVM {
+		opts = append(opts, demangle.LLVMStyle)
+	}
+	a, err := parse(name, style, opts)
+	if err != nil {
+		return "", err
+	}
+	if r := innerParamsFixed(a); r != nil {
+		a = r
+	}
+	if style == GNU {
+		if r := gnuCDtorsNamed(a); r != nil {
+			a = r
+		}
+	}
+	var suffix string
+	if style == LLVM {
+		if llvm14Rejects(name, a) {
+			return "", errNotDemangled
+		}
+		a, suffix = llvm14Clones(name, a)
+	}
+	e := editor{style: style}
+	if a, err = e.edit(a); err != nil {
+		return "", err
+	}
+	s := demangle.ASTToString(a, append(opts, demangle.MaxLength(maxOutputPow))...)
+	if len(s) >= 1<<maxOutputPow {
+		return "", ErrTooLong
+	}
+	if e.marked {
+		s = unmark(s)
+	}
+	if suffix != "" {
+		s += " (" + suffix + ")"
+	}
+	if len(s) >= 1<<maxOutputPow {
+		return "", ErrTooLong
+	}
+	return s, nil
+}
+
+// demangleLLVM14 is llvm-symbolizer 14's demangling of a "_Z" or "_R" name;
+// a name it cannot demangle is printed as is.
+//
+// llvm-symbolizer 14 demangles "_Z" names with its Itanium demangler only,
+// so a legacy Rust name "_ZN3std2rt10lang_start17h<hash>E" stays an
+// Itanium name with its hash; Rust v0 names ("_R") go to its Rust
+// demangler.
+func demangleLLVM14(name string) string {
+	if strings.HasPrefix(name, "_Z") && llvm14CannotDemangle(name) {
+		return name
+	}
+	out, err := ToString(name, LLVM)
+	if err != nil {
+		var ok bool
+		if out, ok = llvm14DotSuffix(name); !ok {
+			return name
+		}
+	}
+	return out
+}
+
+// llvm14DotSuffix handles an Itanium name that is not a function (so no
+// parameter types end it) followed by a '.' suffix, as rustc's legacy names
+// are after ThinLTO: "_ZN4core3ptr13drop_in_place17h<hash>E.llvm.123". LLVM
+// 14 ends the encoding at the '.' and prints "<name> (.llvm.123)"; the
+// module's parser only accepts a suffix after a function type. At most one
+// '.' has a prefix that demangles: one inside a length-prefixed identifier
+// ("vtable.shim", "alloc..vec") cuts it short, and one past the end of the
+// encoding leaves a '.' in the prefix. Dots after an 'E' (the end of a
+// nested name) are tried first, and the tries are bounded, which bounds
+// the work on hostile names.
+func llvm14DotSuffix(name string) (string, bool) {
+	const maxTries = 16
+	tries := 0
+	for _, afterE := range [2]bool{true, false} {
+		for i := 1; i < len(name) && tries < maxTries; i++ {
+			if name[i] != '.' || (name[i-1] == 'E') != afterE {
+				continue
+			}
+			tries++
+			if out, err := ToString(name[:i], LLVM); err == nil {
+				return out + " (" + name[i:] + ")", true
+			}
+		}
+	}
+	return "", false
+}
+
+// llvm14CannotDemangle reports names LLVM 14's Itanium demangler rejects
+// although they are valid: an unresolved type in "sr" that starts with "St"
+// (GCC emits "srSt24__is_bitwise_relocatable..."); LLVM 14 only accepts a
+// substitution, a template parameter or a decltype there, and
+// llvm-symbolizer then prints the mangled name.
+func llvm14CannotDemangle(name string) bool {
+	return strings.Contains(name, "srSt")
+}

@@ -1,0 +1,185 @@
+package cxxfilt
+
+import (
+	"github.com/ianlancetaylor/demangle"
+)
+
+// gnu returns the replacement of a for libiberty's printing, or nil.
+func (e *editor) gnu(a demangle.AST) demangle.AST {
+	switch a := a.(type) {
+	case *demangle.Template:
+		if n := len(a.Args); n > 0 && isEmpty(a.Args[n-1]) {
+			return e.markArgs(a)
+		}
+	case *demangle.ArgumentPack:
+		return e.dropEmpty(a)
+	case *demangle.Qualified:
+		if p, ok := a.Scope.(*demangle.PackExpansion); ok && p.Pack == nil {
+			// gnuSrAsType's wrapper.
+			return &demangle.Qualified{Scope: p.Base, Name: a.Name, LocalName: a.LocalName}
+		}
+		return gnuUnresolvedTemplate(a)
+	case *demangle.Binary:
+		// libiberty prints a called encoding by its name only, with
+		// or without a return type: "(std::declval<int>)()". The
+		// module does so when there is no return type.
+		if op, ok := a.Op.(*demangle.Operator); ok && op.Name == "()" {
+			if ty, ok := a.Left.(*demangle.Typed); ok {
+				if ft, ok := ty.Type.(*demangle.FunctionType); ok && ft.Return != nil {
+					f := &demangle.FunctionType{Args: ft.Args, ForLocalName: ft.ForLocalName}
+					return &demangle.Binary{Op: a.Op, Left: &demangle.Typed{Name: ty.Name, Type: f}, Right: a.Right}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// parse parses name with the module, after the rewriting of the mangled
+// name that some rules need.
+func parse(name string, style Style, opts []demangle.Option) (demangle.AST, error) {
+	var fixed string
+	if style == LLVM {
+		fixed = constKeptApart(ciBaseFixed(srSubsFixed(name, true, opts), opts))
+	} else {
+		// libiberty reads "srN" as a type (gnuSrTypeFixed), the
+		// other forms' qualifier levels as LLVM does.
+		fixed = srSubsFixed(gnuSrAsType(name, opts), false, opts)
+	}
+	a, err := demangle.ToAST(fixed, opts...)
+	if err != nil || style != LLVM {
+		return a, err
+	}
+	if f := lambdaAutoFixed(fixed, a, opts); f != fixed {
+		if a, err = demangle.ToAST(f, opts...); err != nil {
+			return nil, err
+		}
+	}
+	if fixed != name {
+		if r := vendorConstsResolved(a); r != nil {
+			a = r
+		}
+	}
+	return a, nil
+}
+
+// gnuCDtorsNamed names the constructors and destructors in a as libiberty
+// does: after the last source name it parsed before them (d_info.last_name),
+// whatever the class is. For most classes that is the class's own name; a
+// closure's takes a type's name from its signature or the enclosing
+// function's, an unnamed type's the enclosing class's, an inheriting
+// constructor its base's. Template arguments and ABI tags do not count
+// (d_template_args and d_abi_tags restore it), nor do substitutions.
+//
+// The tree is walked in the order of the mangled name; a node met a second
+// time came from a substitution or a resolved template parameter. It
+// returns nil when no name changes.
+func gnuCDtorsNamed(a demangle.AST) demangle.AST {
+	w := lastNameWalk{seen: map[demangle.AST]bool{}, names: map[demangle.AST]demangle.AST{}}
+	w.walk(a)
+	if len(w.names) == 0 {
+		return nil
+	}
+	var stack []demangle.AST
+	skip := func(x demangle.AST) bool {
+		for _, s := range stack {
+			if s == x {
+				return true
+			}
+		}
+		stack = append(stack, x)
+		return false
+	}
+	return a.Copy(func(x demangle.AST) demangle.AST {
+		stack = stack[:len(stack)-1]
+		switch n := x.(type) {
+		case *demangle.Constructor:
+			if name, ok := w.names[x]; ok {
+				return &demangle.Constructor{Name: name, Base: n.Base}
+			}
+		case *demangle.Destructor:
+			if name, ok := w.names[x]; ok {
+				return &demangle.Destructor{Name: name}
+			}
+		}
+		return nil
+	}, skip)
+}
+
+// lastNameWalk follows libiberty's last source name through a tree.
+type lastNameWalk struct {
+	last  demangle.AST                  // the last source name so far
+	seen  map[demangle.AST]bool         // nodes walked
+	names map[demangle.AST]demangle.AST // constructor or destructor -> its name
+	steps int
+}
+
+// maxWalk bounds the walk like the editor's.
+const maxWalk = 1 << 16
+
+func (w *lastNameWalk) walk(a demangle.AST) {
+	if a == nil || w.seen[a] || w.steps > maxWalk {
+		return
+	}
+	w.seen[a] = true
+	w.steps++
+	switch n := a.(type) {
+	case *demangle.Name:
+		switch n.Name {
+		case "decltype(auto)", "auto":
+			// Types the module spells as names; no source names.
+		default:
+			w.last = n
+		}
+	case *demangle.Template:
+		w.walk(n.Name)
+		last := w.last
+		for _, x := range n.Args {
+			w.walk(x)
+		}
+		w.last = last
+	case *demangle.TaggedName:
+		w.walk(n.Name)
+		w.seen[n.Tag] = true
+	case *demangle.Qualified:
+		w.walk(n.Scope)
+		w.walk(n.Name)
+	case *demangle.Typed:
+		w.walk(n.Name)
+		w.walk(n.Type)
+	case *demangle.FunctionType:
+		w.walk(n.Return)
+		for _, x := range n.Args {
+			w.walk(x)
+		}
+	case *demangle.Closure:
+		for _, x := range n.TemplateArgs {
+			w.walk(x)
+		}
+		for _, x := range n.Types {
+			w.walk(x)
+		}
+	case *demangle.Constructor:
+		w.walk(n.Base)
+		w.name(a, n.Name)
+	case *demangle.Destructor:
+		w.name(a, n.Name)
+	default:
+		// Other nodes: their children in field order, which is the
+		// order of the mangled name.
+		a.Traverse(func(x demangle.AST) bool {
+			if x == a {
+				return true
+			}
+			w.walk(x)
+			return false
+		})
+	}
+}
+
+// name records the name libiberty gives the constructor or destructor a.
+func (w *lastNameWalk) name(a, own demangle.AST) {
+	if w.last != nil && w.last != own {
+		w.names[a] = w.last
+	}
+}

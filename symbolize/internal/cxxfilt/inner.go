@@ -1,0 +1,100 @@
+package cxxfilt
+
+import "github.com/ianlancetaylor/demangle"
+
+// The template parameters of an encoding inside an expression (L_Z...E)
+// are its own (LLVM's parseEncoding, libiberty's d_encoding): in
+// "std::declval<std::integral_constant<unsigned long, 0ul> >" called in a
+// decltype, its return type's "decltype(__declval<T_>(0))" means the
+// integral_constant. The module resolves that T_ against the outer
+// function's arguments ("__declval<5ul>"). Its resolution leaves the outer
+// argument itself in the tree, so innerParamsFixed puts the inner
+// encoding's argument in each place where the outer one appears in the
+// inner encoding's type.
+
+// innerParamsFixed returns a with the template parameters of the
+// encodings inside it resolved against their own arguments, or nil.
+func innerParamsFixed(a demangle.AST) demangle.AST {
+	if c, ok := a.(*demangle.Clone); ok {
+		if b := innerParamsFixed(c.Base); b != nil {
+			return &demangle.Clone{Base: b, Suffix: c.Suffix}
+		}
+		return nil
+	}
+	root, ok := a.(*demangle.Typed)
+	if !ok {
+		return nil
+	}
+	outer, ok := lastTemplate(root.Name)
+	if !ok || len(outer.Args) == 0 {
+		return nil
+	}
+	var stack []demangle.AST
+	skip := func(x demangle.AST) bool {
+		for _, s := range stack {
+			if s == x {
+				return true
+			}
+		}
+		stack = append(stack, x)
+		return false
+	}
+	fix := func(x demangle.AST) demangle.AST {
+		stack = stack[:len(stack)-1]
+		ty, ok := x.(*demangle.Typed)
+		if !ok || x == root {
+			return nil
+		}
+		inner, ok := lastTemplate(ty.Name)
+		if !ok || inner == outer {
+			return nil
+		}
+		if _, ok := ty.Type.(*demangle.FunctionType); !ok {
+			return nil
+		}
+		t := swapArgs(ty.Type, outer.Args, inner.Args)
+		if t == nil {
+			return nil
+		}
+		return &demangle.Typed{Name: ty.Name, Type: t}
+	}
+	return a.Copy(fix, skip)
+}
+
+// swapArgs returns a with every node identical to from[i] replaced by
+// to[i], or nil when there is none.
+func swapArgs(a demangle.AST, from, to []demangle.AST) demangle.AST {
+	var stack []demangle.AST
+	skip := func(x demangle.AST) bool {
+		for _, s := range stack {
+			if s == x {
+				return true
+			}
+		}
+		stack = append(stack, x)
+		return false
+	}
+	return a.Copy(func(x demangle.AST) demangle.AST {
+		stack = stack[:len(stack)-1]
+		for i, f := range from {
+			if x == f && i < len(to) {
+				return to[i]
+			}
+		}
+		return nil
+	}, skip)
+}
+
+// lastTemplate returns the template a name ends in.
+func lastTemplate(a demangle.AST) (*demangle.Template, bool) {
+	for {
+		switch n := a.(type) {
+		case *demangle.Template:
+			return n, true
+		case *demangle.Qualified:
+			a = n.Name
+		default:
+			return nil, false
+		}
+	}
+}

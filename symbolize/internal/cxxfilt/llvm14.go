@@ -1,0 +1,227 @@
+package cxxfilt
+
+import (
+	"strings"
+
+	"github.com/ianlancetaylor/demangle"
+)
+
+// llvm14 returns the replacement of a for LLVM 14's printing, or nil.
+//
+// LLVM 14's Itanium demangler (llvm/Demangle/ItaniumDemangle.h) prints "> >"
+// between nested template closers and no space in "operator<<<char>"; it
+// prints expressions without any notion of precedence: every operand of a
+// prefix, postfix, binary, conditional or subscript expression in
+// parentheses, "sizeof (T)", casts and calls without extra parentheses, list
+// elements never parenthesised. Later LLVMs, which the module's LLVMStyle
+// follows, print ">>" and parenthesise by precedence.
+func (e *editor) llvm14(a demangle.AST) demangle.AST {
+	switch a := a.(type) {
+	case *demangle.Template:
+		t := a
+		if endsInLess(t.Name) {
+			t = &demangle.Template{Name: seq(t.Name, markNoSpace), Args: t.Args}
+			e.marked = true
+		}
+		if r := e.markArgs(t); r != nil {
+			return r
+		}
+		if t != a {
+			return t
+		}
+	case *demangle.ArgumentPack:
+		return e.dropEmpty(a)
+	case *demangle.PackExpansion:
+		// An expansion with no pack in it (a generic lambda's
+		// "auto..."): LLVM 14 writes the "...".
+		if a.Pack == nil {
+			return seq(a.Base, "...")
+		}
+	case *demangle.Qualified:
+		if n := llvm14CDtor(a); n != nil {
+			return n
+		}
+	case *demangle.Unary:
+		return llvm14Unary(a)
+	case *demangle.Binary:
+		return llvm14Binary(a)
+	case *demangle.Trinary:
+		if op, ok := a.Op.(*demangle.Operator); ok && op.Name == "?" {
+			return seq("(", a.First, ") ? (", a.Second, ") : (", a.Third, ")")
+		}
+	}
+	return nil
+}
+
+// endsInLess reports whether a name prints ending in '<' ("operator<",
+// "operator<<"), after which the module writes a space before the
+// template's '<'.
+func endsInLess(a demangle.AST) bool {
+	for {
+		switch n := a.(type) {
+		case *demangle.Qualified:
+			a = n.Name
+			continue
+		case *demangle.Operator:
+			return strings.HasSuffix(n.Name, "<")
+		}
+		return false
+	}
+}
+
+// llvm14CDtor returns a's replacement when a names a constructor or
+// destructor of a closure, an unnamed type or an ABI-tagged class: LLVM 14
+// names it after the class's base name, which such classes do not have
+// ("std::ios_base::failure[abi:cxx11]::~()").
+func llvm14CDtor(q *demangle.Qualified) demangle.AST {
+	var r demangle.AST
+	switch n := q.Name.(type) {
+	case *demangle.Constructor:
+		r = &demangle.Constructor{Name: emptyName, Base: n.Base}
+	case *demangle.Destructor:
+		r = &demangle.Destructor{Name: emptyName}
+	default:
+		return nil
+	}
+	for scope := q.Scope; ; {
+		switch s := scope.(type) {
+		case *demangle.Template:
+			scope = s.Name
+			continue
+		case *demangle.Qualified:
+			scope = s.Name
+			continue
+		case *demangle.TaggedName, *demangle.Closure, *demangle.UnnamedType:
+			return &demangle.Qualified{Scope: q.Scope, Name: r, LocalName: q.LocalName}
+		}
+		return nil
+	}
+}
+
+// llvm14Unary prints u as LLVM 14's PrefixExpr, PostfixExpr, EnclosingExpr,
+// ConversionExpr, DeleteExpr or ThrowExpr would, or returns nil for the
+// forms it leaves to the module.
+func llvm14Unary(u *demangle.Unary) demangle.AST {
+	if c, ok := u.Op.(*demangle.Cast); ok {
+		return seq("(", c.To, ")(", u.Expr, ")")
+	}
+	op, ok := u.Op.(*demangle.Operator)
+	if !ok {
+		return nil
+	}
+	if u.SizeofType {
+		return seq("sizeof (", u.Expr, ")")
+	}
+	switch op.Name {
+	case "sizeof ", "alignof ", "typeid ", "noexcept":
+		return seq(strings.TrimSuffix(op.Name, " ")+" (", u.Expr, ")")
+	case "delete ":
+		// DeleteExpr writes no space after a non-array "delete".
+		return seq("delete", u.Expr)
+	case "delete[] ", "throw ":
+		return seq(op.Name, u.Expr)
+	case "&", "*", "-", "!", "~", "+", "++", "--":
+		if u.Suffix {
+			return seq("(", u.Expr, ")"+op.Name)
+		}
+		return seq(op.Name+"(", u.Expr, ")")
+	}
+	return nil
+}
+
+// llvm14Binary prints b as LLVM 14's BinaryExpr, MemberExpr,
+// ArraySubscriptExpr, CastExpr or CallExpr would, or returns nil for the
+// forms it leaves to the module (designated initialisers).
+func llvm14Binary(b *demangle.Binary) demangle.AST {
+	op, ok := b.Op.(*demangle.Operator)
+	if !ok || isDesignatedInitializer(b) {
+		return nil
+	}
+	switch op.Name {
+	case "const_cast", "dynamic_cast", "reinterpret_cast", "static_cast":
+		return seq(op.Name+"<", b.Left, ">(", b.Right, ")")
+	case "()":
+		return seq(b.Left, "(", b.Right, ")")
+	case ".", "->", ".*":
+		return seq(b.Left, op.Name, b.Right)
+	case "[]":
+		return seq("(", b.Left, ")[", b.Right, "]")
+	case "() ":
+		return nil
+	case ">":
+		return seq("((", b.Left, ") > (", b.Right, "))")
+	}
+	return seq("(", b.Left, ") "+op.Name+" (", b.Right, ")")
+}
+
+// isDesignatedInitializer reports whether b is a designated initialiser
+// ("[1] = 2", ".x = 1"), which the module prints without spaces: its
+// operator is "]=", or "=" with something other than a literal on the left.
+func isDesignatedInitializer(b *demangle.Binary) bool {
+	op, ok := b.Op.(*demangle.Operator)
+	if !ok {
+		return false
+	}
+	if op.Name == "]=" {
+		return true
+	}
+	_, lit := b.Left.(*demangle.Literal)
+	return op.Name == "=" && !lit
+}
+
+// llvm14SpecialPrefixes are the special names of the module that LLVM 14's
+// demangler does not know (it knows only GV and GR among the G names, and
+// neither TF nor TJ): llvm-symbolizer 14 prints such names mangled.
+var llvm14SpecialPrefixes = []string{
+	"hidden alias for ",          // GA
+	"transaction clone for ",     // GTt
+	"non-transaction clone for ", // GTn
+	"initializer for module ",    // GI
+	"java resource ",             // Gr
+	"typeinfo fn for ",           // TF
+	"java Class for ",            // TJ
+}
+
+// llvm14Rejects reports whether LLVM 14 fails on a name the module parsed:
+// an unknown special name, here or in an encoding inside an expression.
+func llvm14Rejects(name string, a demangle.AST) bool {
+	if !strings.Contains(name, "ZG") && !strings.Contains(name, "ZTF") && !strings.Contains(name, "ZTJ") {
+		return false
+	}
+	bad := false
+	seen := map[demangle.AST]bool{}
+	a.Traverse(func(a demangle.AST) bool {
+		if bad || seen[a] {
+			return false
+		}
+		seen[a] = true
+		if s, ok := a.(*demangle.Special); ok {
+			for _, p := range llvm14SpecialPrefixes {
+				if s.Prefix == p {
+					bad = true
+				}
+			}
+		}
+		return true
+	})
+	return bad
+}
+
+// llvm14Clones takes clone suffixes off the top of a: LLVM 14 prints
+// everything from the first '.' after the encoding as one suffix,
+// "f() (.isra.0.cold)", where the module prints one per clone.
+func llvm14Clones(name string, a demangle.AST) (demangle.AST, string) {
+	n := 0
+	for {
+		c, ok := a.(*demangle.Clone)
+		if !ok {
+			break
+		}
+		n += len(c.Suffix)
+		a = c.Base
+	}
+	if n == 0 {
+		return a, ""
+	}
+	return a, name[len(name)-n:]
+}

@@ -1,0 +1,240 @@
+package cxxfilt
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ianlancetaylor/demangle"
+)
+
+// An unresolved name's qualifier level with template arguments, the
+// "9is_signedIT_E" of "sr3std9is_signedIT_EE5value", is no substitution
+// candidate in LLVM or libiberty; the module's parser adds one, so every
+// later S<n>_ at or past it names the entry before the one the compiler
+// meant ("llvm::Optional<is_signed>" for "llvm::Optional<int>").
+//
+// The parser's table cannot be edited from outside, so the mangled name is
+// rewritten instead: every later reference at or past the extra entry is
+// renumbered one up. Where the extra entry sits and which "S...​_" bytes
+// are references (and not part of an identifier) is asked of the parser
+// itself: it reports a reference past the end of its table with the table's
+// length and the reference's offset, so a probe that puts an impossible
+// reference at a position tells both.
+
+// probeRef is a substitution reference far past any table.
+const probeRef = "SZZZZ_"
+
+// maxProbes bounds the parses one name may cost: a hostile name can hold
+// any number of "sr" and "S_" bytes. Real names need a few dozen.
+const maxProbes = 256
+
+// srSubsFixed returns name with its references renumbered for each
+// templated "sr" qualifier level the module would count, or name itself.
+func srSubsFixed(name string, withN bool, opts []demangle.Option) string {
+	if !strings.Contains(name, "sr") {
+		return name
+	}
+	from, probes := 0, 0
+	for probes < maxProbes {
+		j := srTemplatedLevel(name, from, withN)
+		if j < 0 {
+			return name
+		}
+		from = j
+		probes++
+		k, ok := probeTableLen(name[:j+1], j+1, opts)
+		if !ok {
+			continue
+		}
+		name = renumberFrom(name, j+1, k-1, opts, &probes)
+	}
+	return name
+}
+
+// srTemplatedLevel returns the offset of the 'I' that starts the template
+// arguments of the first templated qualifier level of an "sr" unresolved
+// name at or past from, or -1. It reads "sr" <level>+ and "srN" <simple
+// type> <level>+, where a level is a length-prefixed identifier.
+func srTemplatedLevel(name string, from int, withN bool) int {
+	for {
+		i := strings.Index(name[from:], "sr")
+		if i < 0 {
+			return -1
+		}
+		j := from + i + 2
+		from = j
+		if j < len(name) && name[j] == 'N' {
+			if !withN {
+				continue
+			}
+			// A substitution or template parameter as the type.
+			j++
+			if j >= len(name) || (name[j] != 'S' && name[j] != 'T') {
+				continue
+			}
+			j++
+			for j < len(name) && (isDigit(name[j]) || isUpper(name[j])) {
+				j++
+			}
+			if j >= len(name) || name[j] != '_' {
+				continue
+			}
+			j++
+		}
+		for j < len(name) && isDigit(name[j]) {
+			n := 0
+			for j < len(name) && isDigit(name[j]) && n < 1<<20 {
+				n = n*10 + int(name[j]-'0')
+				j++
+			}
+			j += n
+			if j >= len(name) {
+				break
+			}
+			if name[j] == 'I' {
+				return j
+			}
+		}
+	}
+}
+
+// probeTableLen parses prefix followed by an impossible reference and
+// returns the length of the substitution table there, when the parser
+// reached the reference at offset at.
+func probeTableLen(prefix string, at int, opts []demangle.Option) (int, bool) {
+	_, err := demangle.ToAST(prefix+probeRef, opts...)
+	if err == nil {
+		return 0, false
+	}
+	var id, n, off int
+	msg := err.Error()
+	i := strings.Index(msg, "substitution index out of range (")
+	if i < 0 {
+		return 0, false
+	}
+	if _, err := fmt.Sscanf(msg[i:], "substitution index out of range (%d >= %d) at %d", &id, &n, &off); err != nil || off != at+1 {
+		return 0, false
+	}
+	return n, true
+}
+
+// renumberFrom adds one to every substitution reference at or past offset
+// from whose index is k or more.
+func renumberFrom(name string, from, k int, opts []demangle.Option, probes *int) string {
+	var b strings.Builder
+	last := 0
+	for p := from; p < len(name); p++ {
+		if name[p] != 'S' {
+			continue
+		}
+		q := p + 1
+		for q < len(name) && (isDigit(name[q]) || isUpper(name[q])) {
+			q++
+		}
+		if q >= len(name) || name[q] != '_' || q-p > 6 {
+			continue
+		}
+		if *probes >= maxProbes {
+			break
+		}
+		*probes++
+		if _, ok := probeTableLen(name[:p], p, opts); !ok {
+			continue // not a reference: part of an identifier
+		}
+		idx := seqIndex(name[p+1 : q])
+		if idx < k {
+			continue
+		}
+		b.WriteString(name[last:p])
+		b.WriteString(seqRef(idx + 1))
+		last = q + 1
+		p = q
+	}
+	if last == 0 {
+		return name
+	}
+	b.WriteString(name[last:])
+	return b.String()
+}
+
+// seqIndex returns the table index of "S<id>_" given id: "" is 0, "0" is 1.
+func seqIndex(id string) int {
+	if id == "" {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		d := int(c - '0')
+		if isUpper(c) {
+			d = int(c-'A') + 10
+		}
+		n = n*36 + d
+	}
+	return n + 1
+}
+
+// seqRef spells the reference to table index idx.
+func seqRef(idx int) string {
+	if idx == 0 {
+		return "S_"
+	}
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	n := idx - 1
+	s := ""
+	for {
+		s = string(digits[n%36]) + s
+		n /= 36
+		if n == 0 {
+			return "S" + s + "_"
+		}
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// ciBaseFixed returns name rewritten for LLVM 14's reading of inheriting
+// constructors: it parses the base after "CI1", "CI2"... as a name, which
+// adds no table entry for the base type as a whole; the module parses it as
+// a type and adds one. Later references at or past that entry are
+// renumbered one up (a reference LLVM 14 finds out of range stays out of
+// range, and the name is printed mangled, as llvm-symbolizer 14 prints it).
+func ciBaseFixed(name string, opts []demangle.Option) string {
+	probes := 0
+	for from := 0; probes < maxProbes; {
+		i := strings.Index(name[from:], "CI")
+		if i < 0 {
+			return name
+		}
+		i += from
+		from = i + 2
+		if i+3 >= len(name) || name[i+2] < '1' || name[i+2] > '5' {
+			continue
+		}
+		probes++
+		before, ok := probeTableLen(name[:i+3], i+3, opts)
+		if !ok {
+			continue
+		}
+		// The base ends at the 'E' that closes the nested name:
+		// the first 'E' after which the parser reads a type.
+		for q := i + 3; q < len(name) && probes < maxProbes; q++ {
+			if name[q] != 'E' {
+				continue
+			}
+			probes++
+			// "P" reads as a type (a parameter) but not as a
+			// further component of the nested name.
+			after, ok := probeTableLen(name[:q+1]+"P", q+2, opts)
+			if !ok {
+				continue
+			}
+			if after > before {
+				name = renumberFrom(name, q+1, after-1, opts, &probes)
+			}
+			break
+		}
+	}
+	return name
+}
