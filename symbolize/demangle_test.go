@@ -167,7 +167,7 @@ func readDemangleCorpus(tb testing.TB) (header []string, cases []demangleCase) {
 // TestDemangleCorpus checks the committed corpus of real names (from the
 // cpp-heavy benchmark binary, libstdc++, libLLVM-14, libclang-14, Boost and
 // ICU, chosen to cover every class of difference fixed in
-// internal/demangle) against the recorded outputs of both reference tools.
+// internal/cxxfilt) against the recorded outputs of both reference tools.
 // It needs no external tool; -update-demangle re-records the references.
 func TestDemangleCorpus(t *testing.T) {
 	header, cases := readDemangleCorpus(t)

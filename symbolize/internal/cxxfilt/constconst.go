@@ -76,32 +76,18 @@ func inPackExpansion(name string, p int) bool {
 // plain const. It returns nil when there is none. (The module's
 // VendorQualifier.Copy drops the copied type, so neither the module's
 // resolution of template parameters nor the editor reach below one.)
-func vendorConstsResolved(a demangle.AST) demangle.AST {
-	return resolveVendorConsts(a, new([]demangle.AST), false)
+func vendorConstsResolved(a demangle.AST, c *copier) demangle.AST {
+	return resolveVendorConsts(a, c, false)
 }
 
 // resolveVendorConsts is vendorConstsResolved; with params it resolves
 // template parameters too, as the module's simplify would have below a
 // vendor qualifier.
-func resolveVendorConsts(a demangle.AST, stackp *[]demangle.AST, params bool) demangle.AST {
-	skip := func(x demangle.AST) bool {
-		stack := *stackp
-		if len(stack) > 256 {
-			return true
-		}
-		for _, s := range stack {
-			if s == x {
-				return true
-			}
-		}
-		*stackp = append(stack, x)
-		return false
-	}
-	return a.Copy(func(x demangle.AST) demangle.AST {
-		*stackp = (*stackp)[:len(*stackp)-1]
+func resolveVendorConsts(a demangle.AST, c *copier, params bool) demangle.AST {
+	return c.copy(a, func(x demangle.AST) demangle.AST {
 		if tp, ok := x.(*demangle.TemplateParam); ok && params && tp.Template != nil && tp.Index < len(tp.Template.Args) {
 			arg := tp.Template.Args[tp.Index]
-			if r := resolveVendorConsts(arg, stackp, true); r != nil {
+			if r := resolveVendorConsts(arg, c, true); r != nil {
 				return r
 			}
 			return arg
@@ -119,7 +105,7 @@ func resolveVendorConsts(a demangle.AST, stackp *[]demangle.AST, params bool) de
 		}
 		_, qualified := t.(*demangle.TypeWithQualifiers)
 		// VendorQualifier.Copy dropped the copied type: copy it here.
-		if r := resolveVendorConsts(t, stackp, true); r != nil {
+		if r := resolveVendorConsts(t, c, true); r != nil {
 			t = r
 		}
 		if qualified {
@@ -129,5 +115,5 @@ func resolveVendorConsts(a demangle.AST, stackp *[]demangle.AST, params bool) de
 			Base:       t,
 			Qualifiers: &demangle.Qualifiers{Qualifiers: []demangle.AST{&demangle.Qualifier{Name: "const"}}},
 		}
-	}, skip)
+	})
 }

@@ -70,7 +70,18 @@ const gnuMaxMangled = 1024
 // ToString demangles a "_Z" or "_R" name in style, or returns an error
 // when the style's tool would print the name mangled. A panic in the
 // module's parser or printer is an error too.
-func ToString(name string, style Style) (out string, err error) {
+func ToString(name string, style Style) (string, error) {
+	return toString(name, style, false)
+}
+
+// NameOnly demangles a name in the GNU style without the function's
+// parameters (libiberty without DMGL_PARAMS): for a template function, its
+// return type and name.
+func NameOnly(name string) (string, error) {
+	return toString(name, GNU, true)
+}
+
+func toString(name string, style Style, noParams bool) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = "", fmt.Errorf("demangle %.40q: %v", name, r)
@@ -87,11 +98,11 @@ func ToString(name string, style Style) (out string, err error) {
 			return "", errNotDemangled
 		}
 	}
-	return cxxToString(name, style)
+	return cxxToString(name, style, noParams)
 }
 
 // cxxToString demangles an Itanium C++ name.
-func cxxToString(name string, style Style) (string, error) {
+func cxxToString(name string, style Style, noParams bool) (string, error) {
 	if strings.ContainsAny(name, markers) {
 		// The markers below cannot be told apart from the name's own
 		// bytes; no real name holds control characters.
@@ -101,17 +112,24 @@ func cxxToString(name string, style Style) (string, error) {
 	if style == LLVM {
 		opts = append(opts, demangle.LLVMStyle)
 	}
-	a, err := parse(name, style, opts)
+	if noParams {
+		opts = append(opts, demangle.NoParams)
+	}
+	var c copier
+	a, err := parse(name, style, opts, &c)
 	if err != nil {
 		return "", err
 	}
-	if r := innerParamsFixed(a); r != nil {
+	if r := innerParamsFixed(a, &c); r != nil {
 		a = r
 	}
 	if style == GNU {
-		if r := gnuCDtorsNamed(a); r != nil {
+		if r := gnuCDtorsNamed(a, &c); r != nil {
 			a = r
 		}
+	}
+	if c.over {
+		return "", ErrTooLong
 	}
 	var suffix string
 	if style == LLVM {

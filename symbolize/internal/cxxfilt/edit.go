@@ -193,3 +193,39 @@ func unmark(s string) string {
 	}
 	return b.String()
 }
+
+// copier runs the module's Copy over a tree for the passes before the
+// editor: cycles cut (a substitution can refer to a node being built) and
+// the nodes visited bounded, as the unfolding of a graph of substitutions
+// can be exponential in the name's length.
+type copier struct {
+	stack  []demangle.AST
+	visits int
+	over   bool // more than maxEdits nodes: the result is incomplete
+}
+
+// copy returns a with fn applied bottom-up to its nodes (nil: unchanged),
+// or nil when nothing changed.
+func (c *copier) copy(a demangle.AST, fn func(demangle.AST) demangle.AST) demangle.AST {
+	skip := func(x demangle.AST) bool {
+		if c.over {
+			return true
+		}
+		for _, s := range c.stack {
+			if s == x {
+				return true
+			}
+		}
+		c.visits++
+		if c.visits > maxEdits {
+			c.over = true
+			return true
+		}
+		c.stack = append(c.stack, x)
+		return false
+	}
+	return a.Copy(func(x demangle.AST) demangle.AST {
+		c.stack = c.stack[:len(c.stack)-1]
+		return fn(x)
+	}, skip)
+}

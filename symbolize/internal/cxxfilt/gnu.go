@@ -1,6 +1,8 @@
 package cxxfilt
 
 import (
+	"strings"
+
 	"github.com/ianlancetaylor/demangle"
 )
 
@@ -37,7 +39,7 @@ func (e *editor) gnu(a demangle.AST) demangle.AST {
 
 // parse parses name with the module, after the rewriting of the mangled
 // name that some rules need.
-func parse(name string, style Style, opts []demangle.Option) (demangle.AST, error) {
+func parse(name string, style Style, opts []demangle.Option, c *copier) (demangle.AST, error) {
 	var fixed string
 	if style == LLVM {
 		fixed = constKeptApart(ciBaseFixed(srSubsFixed(name, true, opts), opts))
@@ -47,6 +49,13 @@ func parse(name string, style Style, opts []demangle.Option) (demangle.AST, erro
 		fixed = srSubsFixed(gnuSrAsType(name, opts), false, opts)
 	}
 	a, err := demangle.ToAST(fixed, opts...)
+	if err != nil && style == GNU {
+		// libiberty reads the name again with "sr" in the old form,
+		// "sr <type> <name>", when the new one fails.
+		if old := srOldForm(name); old != name {
+			return demangle.ToAST(old, opts...)
+		}
+	}
 	if err != nil || style != LLVM {
 		return a, err
 	}
@@ -56,7 +65,7 @@ func parse(name string, style Style, opts []demangle.Option) (demangle.AST, erro
 		}
 	}
 	if fixed != name {
-		if r := vendorConstsResolved(a); r != nil {
+		if r := vendorConstsResolved(a, c); r != nil {
 			a = r
 		}
 	}
@@ -74,24 +83,13 @@ func parse(name string, style Style, opts []demangle.Option) (demangle.AST, erro
 // The tree is walked in the order of the mangled name; a node met a second
 // time came from a substitution or a resolved template parameter. It
 // returns nil when no name changes.
-func gnuCDtorsNamed(a demangle.AST) demangle.AST {
+func gnuCDtorsNamed(a demangle.AST, c *copier) demangle.AST {
 	w := lastNameWalk{seen: map[demangle.AST]bool{}, names: map[demangle.AST]demangle.AST{}}
 	w.walk(a)
 	if len(w.names) == 0 {
 		return nil
 	}
-	var stack []demangle.AST
-	skip := func(x demangle.AST) bool {
-		for _, s := range stack {
-			if s == x {
-				return true
-			}
-		}
-		stack = append(stack, x)
-		return false
-	}
-	return a.Copy(func(x demangle.AST) demangle.AST {
-		stack = stack[:len(stack)-1]
+	return c.copy(a, func(x demangle.AST) demangle.AST {
 		switch n := x.(type) {
 		case *demangle.Constructor:
 			if name, ok := w.names[x]; ok {
@@ -103,7 +101,7 @@ func gnuCDtorsNamed(a demangle.AST) demangle.AST {
 			}
 		}
 		return nil
-	}, skip)
+	})
 }
 
 // lastNameWalk follows libiberty's last source name through a tree.
@@ -182,4 +180,36 @@ func (w *lastNameWalk) name(a, own demangle.AST) {
 	if w.last != nil && w.last != own {
 		w.names[a] = w.last
 	}
+}
+
+// srOldForm returns name with each "sr" followed by a length-prefixed
+// identifier spelled as the module's "srN <type> E" with that identifier as
+// the type: the old form "sr <type> <name>" that libiberty 2.40 reads when
+// the new one ("sr <levels> E <name>") fails ("_Z1fIiEDTsr1A1xET_" is
+// "decltype (A::x) f<int>(int)").
+func srOldForm(name string) string {
+	var b strings.Builder
+	last := 0
+	for i := strings.Index(name, "sr"); i >= 0; {
+		j := i + 2
+		k := j
+		for k < len(name) && isDigit(name[k]) {
+			k++
+		}
+		if l := atoi(name[j:k]); k > j && l > 0 && k+l < len(name) && name[k+l] != 'I' {
+			b.WriteString(name[last:j])
+			b.WriteString("N" + name[j:k+l] + "E")
+			last = k + l
+		}
+		n := strings.Index(name[j:], "sr")
+		if n < 0 {
+			break
+		}
+		i = j + n
+	}
+	if last == 0 {
+		return name
+	}
+	b.WriteString(name[last:])
+	return b.String()
 }

@@ -14,10 +14,10 @@ import "github.com/ianlancetaylor/demangle"
 
 // innerParamsFixed returns a with the template parameters of the
 // encodings inside it resolved against their own arguments, or nil.
-func innerParamsFixed(a demangle.AST) demangle.AST {
-	if c, ok := a.(*demangle.Clone); ok {
-		if b := innerParamsFixed(c.Base); b != nil {
-			return &demangle.Clone{Base: b, Suffix: c.Suffix}
+func innerParamsFixed(a demangle.AST, c *copier) demangle.AST {
+	if cl, ok := a.(*demangle.Clone); ok {
+		if b := innerParamsFixed(cl.Base, c); b != nil {
+			return &demangle.Clone{Base: b, Suffix: cl.Suffix}
 		}
 		return nil
 	}
@@ -29,18 +29,7 @@ func innerParamsFixed(a demangle.AST) demangle.AST {
 	if !ok || len(outer.Args) == 0 {
 		return nil
 	}
-	var stack []demangle.AST
-	skip := func(x demangle.AST) bool {
-		for _, s := range stack {
-			if s == x {
-				return true
-			}
-		}
-		stack = append(stack, x)
-		return false
-	}
 	fix := func(x demangle.AST) demangle.AST {
-		stack = stack[:len(stack)-1]
 		ty, ok := x.(*demangle.Typed)
 		if !ok || x == root {
 			return nil
@@ -52,37 +41,28 @@ func innerParamsFixed(a demangle.AST) demangle.AST {
 		if _, ok := ty.Type.(*demangle.FunctionType); !ok {
 			return nil
 		}
-		t := swapArgs(ty.Type, outer.Args, inner.Args)
+		t := swapArgs(ty.Type, outer.Args, inner.Args, c)
 		if t == nil {
 			return nil
 		}
 		return &demangle.Typed{Name: ty.Name, Type: t}
 	}
-	return a.Copy(fix, skip)
+	return c.copy(a, fix)
 }
 
 // swapArgs returns a with every node identical to from[i] replaced by
 // to[i], or nil when there is none.
-func swapArgs(a demangle.AST, from, to []demangle.AST) demangle.AST {
-	var stack []demangle.AST
-	skip := func(x demangle.AST) bool {
-		for _, s := range stack {
-			if s == x {
-				return true
-			}
-		}
-		stack = append(stack, x)
-		return false
-	}
-	return a.Copy(func(x demangle.AST) demangle.AST {
-		stack = stack[:len(stack)-1]
+func swapArgs(a demangle.AST, from, to []demangle.AST, c *copier) demangle.AST {
+	inner := &copier{visits: c.visits}
+	defer func() { c.visits, c.over = inner.visits, c.over || inner.over }()
+	return inner.copy(a, func(x demangle.AST) demangle.AST {
 		for i, f := range from {
 			if x == f && i < len(to) {
 				return to[i]
 			}
 		}
 		return nil
-	}, skip)
+	})
 }
 
 // lastTemplate returns the template a name ends in.

@@ -1,4 +1,4 @@
-package demangle
+package cxxfilt
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 // TestGNUClasses has one or two real names per libiberty behaviour the GNU
-// style reproduces (doc_sanitrace.go). The expected strings are what
+// style reproduces (gnu.go, gnusr.go, srsubs.go, rust.go). The expected strings are what
 // binutils 2.40 "c++filt -i" prints, which is what addr2line -C prints:
 // both call libiberty with DMGL_PARAMS | DMGL_ANSI (plain c++filt adds
 // DMGL_VERBOSE and spells std::string out in full).
@@ -76,7 +76,7 @@ func TestGNUClasses(t *testing.T) {
 		},
 	} {
 		t.Run(tc.class, func(t *testing.T) {
-			got, err := ToString(tc.name)
+			got, err := ToString(tc.name, GNU)
 			if err != nil {
 				got = tc.name // as c++filt and addr2line print what they cannot demangle
 			}
@@ -91,7 +91,7 @@ func TestGNUClasses(t *testing.T) {
 // alone: llvm-cxxfilt 14 demangles this 1025-byte name, and so does LLVM style.
 func TestGNULengthLimitLLVM(t *testing.T) {
 	name := "_Z1f" + strings.Repeat("P", 1020) + "i"
-	got, err := ToString(name, LLVMStyle)
+	got, err := ToString(name, LLVM)
 	if err != nil {
 		t.Fatalf("%s: %v", name[:20], err)
 	}
