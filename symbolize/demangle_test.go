@@ -231,3 +231,51 @@ func BenchmarkDemangle(b *testing.B) {
 		})
 	}
 }
+
+// TestDemangleLargeCorpus compares both styles with llvm-cxxfilt-14 and
+// c++filt -i on every mangled name of the ELF files listed in
+// SANITRACE_DEMANGLE_FILES (colon-separated; scripts/demangle-corpus.sh
+// lists the bench binary and the system's C++ libraries, 191,329 names).
+// It allows the differences docs/differences.md lists: 34 names in the
+// LLVM style, 1 in the GNU style.
+func TestDemangleLargeCorpus(t *testing.T) {
+	files := os.Getenv("SANITRACE_DEMANGLE_FILES")
+	if files == "" {
+		t.Skip("SANITRACE_DEMANGLE_FILES not set (scripts/demangle-corpus.sh sets it)")
+	}
+	set := map[string]bool{}
+	for _, p := range filepath.SplitList(files) {
+		mangledNames(t, p, set)
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		if !strings.ContainsAny(n, "\n\t") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var c demangleCache
+	for _, ref := range []struct {
+		style NameStyle
+		want  []string
+		tool  string
+		allow int
+	}{
+		{StyleLLVM, filterAll(t, reftool.Need(t, "llvm-cxxfilt-14"), names), "llvm-cxxfilt-14", 34},
+		{StyleGNU, filterAll(t, reftool.Need(t, "c++filt"), names, gnuFilterArgs...), "c++filt -i", 1},
+	} {
+		bad := 0
+		for i, n := range names {
+			if got := c.demangle(n, ref.style); got != ref.want[i] {
+				bad++
+				if bad <= 40 {
+					t.Logf("%s %s:\n got  %.300s\n want %.300s", ref.tool, n, got, ref.want[i])
+				}
+			}
+		}
+		t.Logf("%s: %d of %d names differ (%d documented)", ref.tool, bad, len(names), ref.allow)
+		if bad > ref.allow {
+			t.Errorf("%s: %d names differ, more than the %d documented", ref.tool, bad, ref.allow)
+		}
+	}
+}
