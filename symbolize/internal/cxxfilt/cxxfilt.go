@@ -3,17 +3,24 @@
 // llvm-cxxfilt 14) and addr2line -C from binutils 2.40 (libiberty with
 // DMGL_PARAMS | DMGL_ANSI, which is "c++filt -i").
 //
-// Parsing is github.com/ianlancetaylor/demangle's. Its printer follows
-// later LLVMs and a libiberty of its own choosing, so this package edits the
-// tree it returns before handing it back to the module's printer: it wraps
-// nodes in marker bytes where a rule depends on the text printed so far
-// ("> >", "operator<<<char>"), rewrites LLVM 14's expressions into plain
-// sequences of text and operands, and renames constructors and destructors.
-// Where the module's parser builds a different tree (the substitutions an
-// "sr" unresolved name or an inheriting constructor adds, libiberty's "sr"
-// forms) the mangled name is rewritten before parsing. Rust v0 and legacy
-// names have a small demangler of their own here (rust.go): the module's
-// prints neither tool's spelling of constants and disambiguators.
+// Parsing and printing are github.com/ianlancetaylor/demangle's. Its
+// printer follows later LLVMs and a libiberty of its own, and its parser
+// counts some substitutions differently, so this package works around it
+// in three ways, per rule the cheapest that gives the exact bytes:
+//
+//   - edits of the parsed tree before the module prints it (edit.go,
+//     llvm14.go, gnu.go, inner.go): marker bytes where the printer decides
+//     spacing from the last byte it wrote, LLVM 14's expressions rebuilt as
+//     plain text and operands, constructors renamed;
+//   - rewrites of the mangled name before parsing where the module's tree
+//     differs (srsubs.go, gnusr.go, lambda.go, constconst.go): the
+//     module's own parser says where its substitution table stands and
+//     which bytes are references, through a probe reference past the table;
+//   - for Rust, libiberty's legacy demangling written here (rust.go) and the
+//     module's v0 demangler with three small fixes.
+//
+// A panic in the module is recovered and the name printed mangled; output
+// and tree walks are bounded.
 package cxxfilt
 
 import (

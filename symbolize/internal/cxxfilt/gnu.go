@@ -37,9 +37,17 @@ func (e *editor) gnu(a demangle.AST) demangle.AST {
 	return nil
 }
 
+// maxRewritten is the longest name parse rewrites before parsing.
+const maxRewritten = 1 << 16
+
 // parse parses name with the module, after the rewriting of the mangled
 // name that some rules need.
 func parse(name string, style Style, opts []demangle.Option, c *copier) (demangle.AST, error) {
+	if len(name) > maxRewritten {
+		// Each rewrite may parse the name a few hundred times; no real
+		// name comes near (the longest are some 30 kB).
+		return demangle.ToAST(name, opts...)
+	}
 	var fixed string
 	if style == LLVM {
 		fixed = constKeptApart(ciBaseFixed(srSubsFixed(name, true, opts), opts))

@@ -99,3 +99,25 @@ func TestGNULengthLimitLLVM(t *testing.T) {
 		t.Errorf("got %.30s..., want %.30s...", got, want)
 	}
 }
+
+// TestMarkerBytes: a name holding the bytes the editor marks spacing with
+// is printed mangled in both styles (no real name holds control bytes).
+func TestMarkerBytes(t *testing.T) {
+	for _, name := range []string{"_Z3f\x01ov", "_Z3f\x02ov"} {
+		for _, style := range []Style{LLVM, GNU} {
+			if got := Demangle(name, style); got != name {
+				t.Errorf("style %d: %q demangled to %q", style, name, got)
+			}
+		}
+	}
+}
+
+// TestNameOnly: the GNU style without parameters is the name alone, as
+// libiberty without DMGL_PARAMS ("c++filt -i -p") prints it.
+func TestNameOnly(t *testing.T) {
+	const name = "_ZSt9use_facetISt5ctypeIcEERKT_RKSt6locale"
+	got, err := NameOnly(name)
+	if want := "std::use_facet<std::ctype<char> >"; err != nil || got != want {
+		t.Errorf("%s:\n got  %s (%v)\n want %s", name, got, err, want)
+	}
+}
