@@ -17,33 +17,38 @@ import (
 
 // fuzzerLine records one of those lines in r and reports whether it was one.
 func fuzzerLine(r *report.Report, t string) bool {
-	in := func() *report.FuzzerInput {
-		if r.Fuzzer == nil {
-			r.Fuzzer = &report.FuzzerInput{}
-		}
-		return r.Fuzzer
+	f, ok := withFuzzerLine(r.Fuzzer, t)
+	if ok {
+		r.Fuzzer = f
+	}
+	return ok
+}
+
+// withFuzzerLine returns cur (nil for none yet) with line t recorded, and
+// whether t is one of those lines; cur itself is left alone, so that a
+// caller can ask whether a line belongs to the report before taking it.
+func withFuzzerLine(cur *report.FuzzerInput, t string) (*report.FuzzerInput, bool) {
+	var f report.FuzzerInput
+	if cur != nil {
+		f = *cur
 	}
 	switch {
 	case strings.HasPrefix(t, "MS: "):
 		ms, base, _ := strings.Cut(t[len("MS: "):], "; base unit: ")
-		in().Mutations = strings.TrimSuffix(strings.TrimSpace(ms), ";")
-		in().BaseUnit = strings.TrimSpace(base)
-		return true
+		f.Mutations = strings.TrimSuffix(strings.TrimSpace(ms), ";")
+		f.BaseUnit = strings.TrimSpace(base)
 	case strings.Contains(t, "Test unit written to "):
-		_, path, _ := strings.Cut(t, "Test unit written to ")
-		in().Artifact = path
-		return true
+		_, f.Artifact, _ = strings.Cut(t, "Test unit written to ")
 	case strings.HasPrefix(t, "Base64: "):
-		in().Base64 = t[len("Base64: "):]
-		return true
-	case r.Fuzzer != nil && r.Fuzzer.Artifact == "" && r.Fuzzer.Bytes == "" && isByteList(t):
-		in().Bytes = t
-		return true
-	case r.Fuzzer != nil && r.Fuzzer.Bytes != "" && r.Fuzzer.Artifact == "" && r.Fuzzer.Text == "":
-		in().Text = t // the input as text, right after its bytes
-		return true
+		f.Base64 = t[len("Base64: "):]
+	case cur != nil && cur.Artifact == "" && cur.Bytes == "" && isByteList(t):
+		f.Bytes = t
+	case cur != nil && cur.Bytes != "" && cur.Artifact == "" && cur.Text == "":
+		f.Text = t // the input as text, right after its bytes
+	default:
+		return cur, false
 	}
-	return false
+	return &f, true
 }
 
 // isByteList matches libFuzzer's "0x4d,0x21," rendering of an input.

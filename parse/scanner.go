@@ -191,7 +191,13 @@ func (s *Scanner) feed(line []byte, no int) {
 		return
 	}
 	// Inside a report each line waits for the next one, which may be its
-	// wrapped rest (unwrap.go).
+	// wrapped rest (unwrap.go). After ==PID==ABORTING a line that is not
+	// libFuzzer's ends the report at once: holding it would keep a complete
+	// report from a streaming reader until the program prints again.
+	if s.held == nil && s.cur.afterAbort && !s.continuesAfterAbort(line) {
+		s.feedNow(line, no)
+		return
+	}
 	if s.held == nil {
 		if s.joinHeadline(line) {
 			s.cur.lastLine = no
@@ -212,6 +218,18 @@ func (s *Scanner) feed(line []byte, no int) {
 	s.feedNow([]byte(h.text), h.no)
 	// line comes after whatever that released.
 	s.redo = append(s.redo, qline{text: string(line), no: no})
+}
+
+// continuesAfterAbort reports whether line is one of libFuzzer's lines
+// that follow the runtime's ==PID==ABORTING and belong to the report.
+func (s *Scanner) continuesAfterAbort(line []byte) bool {
+	b := s.cur
+	body, carries := b.pfx.strip(line)
+	if !carries {
+		return false
+	}
+	_, ok := withFuzzerLine(b.rep.Fuzzer, strings.TrimSpace(string(body)))
+	return ok
 }
 
 func (s *Scanner) feedNow(line []byte, no int) {
