@@ -16,6 +16,31 @@ var systemLibDirs = []string{
 	"/lib64", "/usr/lib64", "/lib", "/usr/lib",
 }
 
+// hostLibDirs hold this machine's own shared libraries: a module found
+// there without a sysroot is the host's copy, not necessarily the crashed
+// machine's.
+var hostLibDirs = []string{
+	"/lib/", "/lib32/", "/lib64/", "/libx32/",
+	"/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libx32/", "/usr/local/lib/",
+}
+
+// HostLibrary reports whether path, a module file the Finder chose, is
+// this machine's copy of a system library: no --sysroot stands in for the
+// crashed machine's root and the file lies in a system library directory.
+// Without a build-id from the log nothing says it is the build that ran.
+func (f *Finder) HostLibrary(path string) bool {
+	if f.Sysroot != "" || !filepath.IsAbs(path) {
+		return false
+	}
+	path = filepath.Clean(path)
+	for _, d := range hostLibDirs {
+		if strings.HasPrefix(path, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxIndexedFiles bounds the build-id scan of the binary directories.
 const maxIndexedFiles = 20000
 

@@ -379,8 +379,17 @@ func (r *Resolver) context(rep *report.Report) context {
 
 // module resolves a printed module name once per run; failures are warned
 // about once.
+//
+// A system library the log names without a build-id (gcc's runtimes print
+// none) and that was found as this machine's own copy is named once as
+// unverified: its frames are right only if the crashed machine had the
+// same build. With a build-id the file was checked against it.
 func (r *Resolver) module(name, buildID string, ctx context) *module {
-	return r.moduleWarn(name, buildID, ctx, true)
+	m := r.moduleWarn(name, buildID, ctx, true)
+	if buildID == "" && m.obj != nil && r.loc.finder.HostLibrary(m.path) {
+		r.warnOnce("unverified\x00"+m.path, m.path+": unverified: the log gives no build-id, so this machine's copy is used as is (right only if the crashed machine had the same build)")
+	}
+	return m
 }
 
 // moduleWarn is module; without warn, a module that cannot be used is

@@ -94,7 +94,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	w, err := render.New(fl.format, out, render.Options{
 		Color:         color,
 		SourceContext: fl.sourceContext,
-		SourcePath:    sourcePath(maps, finder),
+		SourcePath:    sourcePath(maps, finder, stderr),
 	})
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
