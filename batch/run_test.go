@@ -53,8 +53,8 @@ func tarGz(t *testing.T, root string) string {
 // and every unsymbolized report is symbolized.
 func TestEachModuleOpenedOnce(t *testing.T) {
 	roots := map[string]string{"fixtures": fixtureDir}
-	if os.Getenv("SANITRACE_SHARED") != "" || dirExists("../../shared/corpus/cases") {
-		roots["corpus"] = sharedtest.Dir(t, "corpus", "cases")
+	if dir, err := sharedtest.Find("corpus", "cases"); err == nil {
+		roots["corpus"] = dir
 	}
 	for name, root := range roots {
 		forms := []string{"dir", "tgz"}
@@ -101,11 +101,6 @@ func TestEachModuleOpenedOnce(t *testing.T) {
 			})
 		}
 	}
-}
-
-func dirExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }
 
 func TestParseShard(t *testing.T) {

@@ -40,7 +40,15 @@ func WriteSARIF(w io.Writer, doc *BatchDocument, opts BatchOptions) error {
 		r := &doc.Reports[b.Reports[0]]
 		rule := run.AddRule(b.Kind)
 		if rule.ShortDescription == nil {
+			// GitHub code scanning shows the descriptions and the help
+			// with each alert (the multitool's GH2012 asks for both).
+			// Plain text only: tool and kind come from the log.
 			rule.WithShortDescription(sarif.NewMultiformatMessageString(b.Tool + ": " + b.Kind))
+			rule.WithFullDescription(sarif.NewMultiformatMessageString(b.Tool + " reported " + b.Kind + " at run time."))
+			rule.WithTextHelp(b.Tool + " reported " + b.Kind + ". sanitrace groups the reports of a batch run into buckets by signature " +
+				"(tool, kind and the first three frames of user code); each result of this rule is one bucket, located at its top user frame, " +
+				"with the stacks of its first report as stacks and code flows, its signature and report count in its properties, " +
+				"and its bucket id as the partial fingerprint " + sarifFingerprint + ".")
 			rule.WithName(ruleName(b.Kind))
 			rule.WithProperties(sarif.Properties{"tags": []string{"security", "sanitizer"}})
 		}

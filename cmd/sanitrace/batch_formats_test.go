@@ -8,17 +8,20 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
 // formatCases are the cases the format tests render: the corpus when it is
 // there (every report shape), else the committed fixtures.
 func formatCases(t *testing.T) []artifactCase {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(repoRoot, "..", "shared", "corpus", "cases")); err == nil || os.Getenv("SANITRACE_SHARED") != "" {
+	if _, err := sharedtest.Find("corpus", "cases"); err == nil {
 		return corpusCases(t)
 	}
 	t.Log("../shared absent: rendering the committed fixtures only")
@@ -26,9 +29,11 @@ func formatCases(t *testing.T) []artifactCase {
 }
 
 // hostileLog is a log whose report text tries markup, script and links.
-const hostileLog = "src/evil.c:3:9: runtime error: signed integer overflow: <img src=x onerror=alert(1)> [click](https://evil.example/x) | `tick` **bold** <!-- c -->\n" +
-	"    #0 0x4011d6 in evil_<b>fn</b> src/evil.c:3:9\n" +
-	"    #1 0x401210 in main src/evil.c:9:3\n" +
+const hostileLog = "src/evil.c:3:9: runtime error: signed integer overflow: <img src=x onerror=alert(1)> [click](https://evil.example/x) | `tick` **bold** <!-- c --> " +
+	"<script>alert(2)</script> [js](javascript:alert(3)) <https://evil.example/auto> ![i](https://evil.example/i.png) www.evil.example/bare javascript:alert(4)\n" +
+	"    #0 0x4011d6 in evil_<b>fn</b></script><script>alert(5)</script> src/evil.c:3:9\n" +
+	"    #1 0x4011f0 in [hook](javascript:alert(6)) src/<a href=\"javascript:alert(7)\">x</a>.c:5:1\n" +
+	"    #2 0x401210 in main src/evil.c:9:3\n" +
 	"SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior src/evil.c:3:9 in\n"
 
 // TestBatchSARIFValidates: the SARIF output passes Microsoft's SARIF
@@ -96,38 +101,92 @@ func TestBatchSARIFValidates(t *testing.T) {
 		t.Errorf("no location was made relative to --source-root")
 	}
 
-	tool := os.Getenv("SANITRACE_SARIF_MULTITOOL")
+	tool, ghRules := sarifMultitool()
+	if tool == "" {
+		t.Skip("SARIF validator not installed (npm install @microsoft/sarif-multitool, then set SANITRACE_SARIF_MULTITOOL; .ci/run does)")
+	}
+	t.Logf("validating with %s (GitHub rules: %v)", tool, ghRules)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "batch.sarif")
+	os.WriteFile(good, []byte(out), 0o644)
+	if msgs := sarifErrors(t, tool, ghRules, good); len(msgs) > 0 {
+		t.Errorf("the SARIF multitool rejects the output:\n%s", strings.Join(msgs, "\n"))
+	}
+	// The validator can fail: a result without a message is refused, and
+	// with GitHub's rules, a rule without help.
+	bad := filepath.Join(dir, "bad.sarif")
+	os.WriteFile(bad, []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"ruleId":"r"}]}]}`), 0o644)
+	if msgs := sarifErrors(t, tool, ghRules, bad); len(msgs) == 0 {
+		t.Errorf("the SARIF multitool accepts a result without a message: the check proves nothing")
+	}
+	if ghRules {
+		noHelp := filepath.Join(dir, "nohelp.sarif")
+		os.WriteFile(noHelp, []byte(regexp.MustCompile(`(?s),\s*"help": \{[^}]*\}`).ReplaceAllString(out, "")), 0o644)
+		if msgs := sarifErrors(t, tool, ghRules, noHelp); len(msgs) == 0 {
+			t.Errorf("the SARIF multitool's GitHub rules accept rules without help: the check proves nothing")
+		}
+	}
+}
+
+// sarifMultitool finds Microsoft's SARIF multitool: $SANITRACE_SARIF_MULTITOOL,
+// sarif-multitool on PATH, or where .ci/run installs it. npm's launcher
+// (bin.js) hands its arguments to a shell, which would split the ";" of
+// "--rule-kind Gh;Sarif"; the program beside it is used instead when it is
+// there, and GitHub's ingestion rules are checked only then.
+func sarifMultitool() (tool string, ghRules bool) {
+	tool = os.Getenv("SANITRACE_SARIF_MULTITOOL")
 	if tool == "" {
 		tool, _ = exec.LookPath("sarif-multitool")
 	}
 	if tool == "" {
-		t.Skip("SARIF validator not installed (npm install @microsoft/sarif-multitool, then set SANITRACE_SARIF_MULTITOOL; .ci/run does)")
+		dir := os.Getenv("SARIF_MULTITOOL_DIR")
+		if dir == "" {
+			if cache, err := os.UserCacheDir(); err == nil {
+				dir = filepath.Join(cache, "sanitrace-ci", "sarif-multitool")
+			}
+		}
+		if p := filepath.Join(dir, "node_modules", ".bin", "sarif-multitool"); dir != "" && isExecutable(p) {
+			tool = p
+		}
 	}
-	dir := t.TempDir()
-	good := filepath.Join(dir, "batch.sarif")
-	os.WriteFile(good, []byte(out), 0o644)
-	if msgs := sarifErrors(t, tool, good); len(msgs) > 0 {
-		t.Errorf("the SARIF multitool rejects the output:\n%s", strings.Join(msgs, "\n"))
+	if tool == "" {
+		return "", false
 	}
-	// The validator can fail: a result without a message is refused.
-	bad := filepath.Join(dir, "bad.sarif")
-	os.WriteFile(bad, []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"ruleId":"r"}]}]}`), 0o644)
-	if msgs := sarifErrors(t, tool, bad); len(msgs) == 0 {
-		t.Errorf("the SARIF multitool accepts a result without a message: the check proves nothing")
+	if js, err := filepath.EvalSymlinks(tool); err == nil && strings.HasSuffix(js, ".js") {
+		native := filepath.Join(filepath.Dir(filepath.Dir(js)), "sarif-multitool-"+runtime.GOOS, "Sarif.Multitool")
+		if isExecutable(native) {
+			return native, true
+		}
+		return tool, false
 	}
+	return tool, true
 }
 
-// sarifErrors runs "sarif-multitool validate" and returns its error lines
-// (it exits 0 whatever it finds).
-func sarifErrors(t *testing.T, tool, file string) []string {
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// sarifErrors runs "sarif-multitool validate" (with GitHub code scanning's
+// ingestion rules too when ghRules) and returns its error lines (it exits 0
+// whatever it finds).
+func sarifErrors(t *testing.T, tool string, ghRules bool, file string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, tool, "validate", file)
-	cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+	args := []string{"validate"}
+	if ghRules {
+		args = append(args, "--rule-kind", "Gh;Sarif")
+	}
+	cmd := exec.CommandContext(ctx, tool, append(args, file)...)
+	// The multitool is a .NET program: no telemetry, and no ICU needed.
+	cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil && !bytes.Contains(out, []byte("Done.")) {
 		t.Fatalf("%s validate: %v\n%s", tool, err, out)
+	}
+	if !bytes.Contains(out, []byte("1 files scanned")) {
+		t.Fatalf("%s validate did not scan %s:\n%s", tool, file, out)
 	}
 	var msgs []string
 	for _, line := range strings.Split(string(out), "\n") {
@@ -160,7 +219,7 @@ func TestBatchMarkdownEscapes(t *testing.T) {
 	})
 	spans := regexp.MustCompile("(`+)[^`].*?`+")
 	text = spans.ReplaceAllString(text, "")
-	for _, bad := range []string{"evil.example", "<img", "<b>", "**bold**", "<!--", "UNESCAPED"} {
+	for _, bad := range []string{"evil.example", "<img", "<b>", "**bold**", "<!--", "<script", "javascript:", "](", "<a ", "UNESCAPED"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("%q outside code in the Markdown summary:\n%s", bad, out)
 		}
@@ -187,18 +246,25 @@ func TestBatchHTMLPage(t *testing.T) {
 	doc := runBatchJSON(t, 1, "batch", tr.zip, evil)
 	// In the tags no attribute may name a resource, and no tag may load one.
 	tags := strings.Join(regexp.MustCompile(`<[^>]*>`).FindAllString(out, -1), "\n")
-	for _, re := range []string{`(?i)\b(src|href|action|poster|data|srcset|formaction)\s*=`, `(?i)url\(`, `(?i)@import`, `(?i)<(link|iframe|img|object|embed|base|frame|audio|video|source)\b`, `(?i)\b(https?|ftp|wss?):`} {
+	for _, re := range []string{`(?i)\b(src|href|action|poster|data|srcset|formaction)\s*=`, `(?i)url\(`, `(?i)@import`, `(?i)<(link|iframe|img|object|embed|base|frame|audio|video|source)\b`, `(?i)\b(https?|ftp|wss?):`, `(?i)javascript:`, `(?i)\son[a-z]+\s*=`} {
 		if m := regexp.MustCompile(re).FindString(tags); m != "" {
 			t.Errorf("a tag of the page holds %q (%s): not self-contained or not escaped", m, re)
 		}
 	}
-	if !strings.Contains(out, "&lt;img src=x onerror=alert(1)&gt;") {
-		t.Errorf("the hostile headline is not in the page, escaped")
+	for _, esc := range []string{"&lt;img src=x onerror=alert(1)&gt;", "&lt;script&gt;alert(2)&lt;/script&gt;", "&lt;/script&gt;&lt;script&gt;alert(5)", "&lt;a href=&#34;javascript:alert(7)&#34;&gt;"} {
+		if !strings.Contains(out, esc) {
+			t.Errorf("the hostile log's %q is not in the page, escaped", esc)
+		}
 	}
-	// Without the hostile log, the page holds no URL at all.
+	// Without the hostile log, the page holds no URL at all; with it, no
+	// more script elements than the page's own.
 	clean, _, _ := runCLI(t, "", "batch", "--format", "html", tr.zip)
 	if m := regexp.MustCompile(`(?i)[a-z]+://|\bhttps?:`).FindString(clean); m != "" {
 		t.Errorf("the page holds a URL: %q", m)
+	}
+	ownScripts := strings.Count(clean, "<script")
+	if n := strings.Count(out, "<script"); n != ownScripts {
+		t.Errorf("%d <script in the page with the hostile log, %d without", n, ownScripts)
 	}
 
 	chromium := "/usr/bin/chromium"
@@ -224,6 +290,15 @@ func TestBatchHTMLPage(t *testing.T) {
 	}
 	if !strings.Contains(dom, `<pre id="js-errors" hidden=""></pre>`) || len(consoleErrs) > 0 {
 		t.Errorf("script errors: %q", consoleErrs)
+	}
+	// The browser's own parse: the log text made no element.
+	if n := strings.Count(dom, "<script"); n != ownScripts {
+		t.Errorf("the rendered page has %d script elements, the page's own are %d", n, ownScripts)
+	}
+	for _, el := range []string{"<a ", "<a>", "<img", "<b>", "<iframe"} {
+		if strings.Contains(dom, el) {
+			t.Errorf("the rendered page holds an element %q made from log text", el)
+		}
 	}
 
 	// The checks can fail: a page whose script throws is caught.

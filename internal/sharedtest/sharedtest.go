@@ -6,6 +6,7 @@
 package sharedtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,11 +16,22 @@ import (
 // test when that path does not exist.
 func Dir(tb testing.TB, elem ...string) string {
 	tb.Helper()
+	p, err := Find(elem...)
+	if err != nil {
+		tb.Skipf("shared reference material not available (set SANITRACE_SHARED or put it at ../shared): %v", err)
+	}
+	return p
+}
+
+// Find returns the absolute path of elem inside the shared tree, or an
+// error when it does not exist: for tests that fall back to the project's
+// own fixtures instead of skipping.
+func Find(elem ...string) (string, error) {
 	root := os.Getenv("SANITRACE_SHARED")
 	if root == "" {
 		mod, err := moduleRoot()
 		if err != nil {
-			tb.Skipf("shared reference tree not found: %v", err)
+			return "", fmt.Errorf("shared reference tree not found: %w", err)
 		}
 		root = filepath.Join(mod, "..", "shared")
 	}
@@ -28,9 +40,9 @@ func Dir(tb testing.TB, elem ...string) string {
 		_, err = os.Stat(p)
 	}
 	if err != nil {
-		tb.Skipf("shared reference material not available (set SANITRACE_SHARED or put it at ../shared): %v", err)
+		return "", err
 	}
-	return p
+	return p, nil
 }
 
 // moduleRoot walks up from the working directory (a test runs in its
