@@ -29,6 +29,16 @@ type Options struct {
 	// --debug-file-directory, build-ids); nil means one with the defaults.
 	Finder *debuginfo.Finder
 
+	// BarePCs symbolizes the frames whose log names no module
+	// (libwebsockets ~m# records), as decode's --obj does. The workers'
+	// resolvers share it: they only read its address ranges and look up
+	// through its symbolize.Object, which is safe for concurrent use.
+	BarePCs *resolve.PCSymbolizer
+	// Vmlinux and ModulesDir resolve Linux kernel frames, as decode's
+	// --vmlinux and --modules-dir do; the files open through the run's
+	// module cache, once.
+	Vmlinux, ModulesDir string
+
 	// Baseline holds the bucket ids of a previous run; a bucket absent from
 	// it is new. nil: no baseline, nothing is new.
 	Baseline map[string]bool
@@ -125,10 +135,13 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 			return nil
 		}
 		return resolve.New(resolve.Options{
-			Finder:  finder,
-			Open:    cache.Open,
-			Shipped: shipped.find,
-			Warn:    r.warn,
+			Finder:     finder,
+			Open:       cache.Open,
+			Shipped:    shipped.find,
+			Warn:       r.warn,
+			BarePCs:    opts.BarePCs,
+			Vmlinux:    opts.Vmlinux,
+			ModulesDir: opts.ModulesDir,
 		})
 	}
 

@@ -22,6 +22,11 @@ import (
 type batchFlags struct {
 	moduleFlags
 	symbolize  bool
+	exitZero   bool
+	obj        string
+	base       string
+	vmlinux    string
+	modulesDir string
 	jobs       int
 	output     batchOutput
 	shard      string
@@ -59,8 +64,12 @@ every log as decode does, on -j workers sharing one module cache, and groups
 the reports into buckets by signature (docs/json.md). ELF binaries inside the
 inputs symbolize the logs they came with. "-" is stdin.
 
+Kernel frames resolve against --vmlinux and --modules-dir, and frames that
+name no module (libwebsockets ~m# records) against --obj, as in decode.
+
 Exit status: 1 when --fail-on says so (any: a report was found; new: a
-bucket is absent from --baseline; none: never), 0 otherwise, 2 on a usage
+bucket is absent from --baseline; none: never) unless --exit-zero is
+given, 0 otherwise, 2 on a usage
 error or an input path that does not exist. Problems inside the inputs
 (an unreadable file, a decompression bomb, an unsafe member name) are
 listed in the output's errors and do not change the exit status.`,
@@ -72,6 +81,11 @@ listed in the output's errors and do not change the exit status.`,
 	f := cmd.Flags()
 	fl.moduleFlags.add(f, "a log names (after the binaries in the inputs)", false)
 	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse only)")
+	f.StringVar(&fl.obj, "obj", "", "ELF binary for frames whose log names no module (libwebsockets ~m#/~b# records)")
+	f.StringVar(&fl.base, "base", "", "load address (hex) of --obj, subtracted from those pcs first (PIE executables, shared libraries)")
+	f.StringVar(&fl.vmlinux, "vmlinux", "", "kernel image (with symbols and DWARF) that kernel frames (func+0x1c/0x60) resolve against")
+	f.StringVar(&fl.modulesDir, "modules-dir", "", "directory searched for a kernel module's NAME.ko")
+	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 where --fail-on would exit 1")
 	f.IntVarP(&fl.jobs, "jobs", "j", runtime.NumCPU(), "logs decoded at once")
 	fl.output.register(cmd, "any")
 	f.StringVar(&fl.shard, "shard", "", "take shard `I/N` of the input logs (1-based; the same share on every machine)")
@@ -96,10 +110,12 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	}
 	defer finder.Close()
 	opts := batch.Options{
-		Jobs:      fl.jobs,
-		Symbolize: fl.symbolize,
-		Finder:    finder,
-		Stdin:     cmd.InOrStdin(),
+		Jobs:       fl.jobs,
+		Symbolize:  fl.symbolize,
+		Finder:     finder,
+		Stdin:      cmd.InOrStdin(),
+		Vmlinux:    fl.vmlinux,
+		ModulesDir: fl.modulesDir,
 	}
 	if fl.jobs < 1 {
 		return usage(fmt.Errorf("-j %d: want at least 1", fl.jobs))
@@ -123,6 +139,12 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	}
 	stderr := cmd.ErrOrStderr()
 	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) }
+	if opts.BarePCs, err = openObj(fl.obj, fl.base, stderr, "", finder); err != nil {
+		return err
+	}
+	if opts.BarePCs != nil {
+		defer opts.BarePCs.Close()
+	}
 	switch fl.progress {
 	case "always":
 		opts.Progress = newProgressBar(stderr)
@@ -152,6 +174,9 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	}
 	if missing {
 		return &exitError{code: exitUsage, err: fmt.Errorf("some inputs do not exist (see the errors in the output)")}
+	}
+	if fl.exitZero {
+		return nil
 	}
 	return fl.output.exit(doc)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -295,4 +296,100 @@ func TestBatchProgress(t *testing.T) {
 	if _, _, code := runCLI(t, "", "batch", "--progress", "sometimes", dir); code != 2 {
 		t.Errorf("--progress sometimes: exit %d", code)
 	}
+
+	// On a terminal, auto draws it: util-linux's script(1) gives the
+	// command a pseudo-terminal.
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) not installed: --progress auto not tried on a terminal")
+	}
+	exe := buildSanitrace(t)
+	outFile := filepath.Join(t.TempDir(), "out.json")
+	cmdline := exe + " batch --fail-on none -o " + outFile + " " + dir
+	tty, err := exec.Command(script, "-qec", cmdline, "/dev/null").CombinedOutput()
+	if err != nil {
+		t.Fatalf("script -c %q: %v\n%s", cmdline, err, tty)
+	}
+	// The bar is throttled and cleared at the end: some state of it shows.
+	if !regexp.MustCompile(`decoding logs +\d+% \|.*\| \(\d/2, `).Match(tty) {
+		t.Errorf("--progress auto on a terminal: no bar in %q", tty)
+	}
+	if doc, err := os.ReadFile(outFile); err != nil || strings.Contains(string(doc), "decoding logs") {
+		t.Errorf("the output file: %v, %.200s", err, doc)
+	}
+}
+
+// TestBatchDecodeFlags: decode's symbolization flags work in batch as in
+// decode: kernel frames against --vmlinux and --modules-dir, libwebsockets
+// ~m# records against --obj; --exit-zero forces 0 where 1 was due.
+func TestBatchDecodeFlags(t *testing.T) {
+	same := func(t *testing.T, log string, flags ...string) *render.BatchDocument {
+		t.Helper()
+		out, stderr, code := runCLI(t, "", append(append([]string{"decode", "--format", "json"}, flags...), log)...)
+		if code > 1 {
+			t.Fatalf("decode: exit %d: %s", code, stderr)
+		}
+		var want []string
+		for _, r := range parseDecodeJSON(t, out).Reports {
+			want = append(want, reportKey(t, r))
+		}
+		doc := runBatchJSON(t, 0, append(append([]string{"batch", "--fail-on", "none"}, flags...), log)...)
+		var got []string
+		for _, r := range doc.Reports {
+			got = append(got, reportKey(t, r.JSONReport))
+		}
+		if len(want) == 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("batch %v: %d reports differ from decode's %d", flags, len(got), len(want))
+		}
+		return doc
+	}
+	symbolized := func(doc *render.BatchDocument) int {
+		n := 0
+		for _, r := range doc.Reports {
+			for _, s := range r.Stacks {
+				for _, f := range s.Frames {
+					if f.Symbolized == "sanitrace" {
+						n++
+					}
+				}
+			}
+		}
+		return n
+	}
+
+	t.Run("kernel", func(t *testing.T) {
+		td := filepath.Join(repoRoot, "testdata")
+		log := filepath.Join(td, "kernel", "standin.log")
+		with := same(t, log, "--vmlinux", filepath.Join(td, "elf", "kernel", "vmlinux"), "--modules-dir", filepath.Join(td, "elf", "kernel"))
+		without := same(t, log)
+		if symbolized(with) == 0 || symbolized(without) != 0 {
+			t.Errorf("kernel frames symbolized: %d with --vmlinux, %d without", symbolized(with), symbolized(without))
+		}
+	})
+	t.Run("lws", func(t *testing.T) {
+		bin, _, allocs := buildAllocs(t, "-no-pie")
+		log := filepath.Join(t.TempDir(), "device.log")
+		if err := os.WriteFile(log, []byte(allocsLog(t, allocs)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		with := same(t, log, "--obj", bin)
+		if symbolized(with) == 0 {
+			t.Errorf("no heap dump frame symbolized with --obj")
+		}
+		if _, _, code := runCLI(t, "", "batch", "--base", "0x1000", log); code != exitUsage {
+			t.Errorf("--base without --obj: exit %d", code)
+		}
+	})
+	t.Run("exit-zero", func(t *testing.T) {
+		dir := fixtureCases(t)[0].dir
+		if _, _, code := runCLI(t, "", "batch", "--format", "text", dir); code != exitFound {
+			t.Errorf("without --exit-zero: exit %d", code)
+		}
+		if _, stderr, code := runCLI(t, "", "batch", "--exit-zero", "--format", "text", dir); code != 0 {
+			t.Errorf("--exit-zero: exit %d: %s", code, stderr)
+		}
+		if _, _, code := runCLI(t, "", "batch", "--exit-zero", "--format", "text", dir, filepath.Join(dir, "missing.log")); code != exitUsage {
+			t.Errorf("--exit-zero with a missing input: exit %d, want 2", code)
+		}
+	})
 }
