@@ -3,6 +3,7 @@ package symbolize
 import (
 	"cmp"
 	"debug/elf"
+	"errors"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -37,13 +38,17 @@ type allocSection struct {
 }
 
 // readSymtab reads .symtab, falling back to .dynsym when the file has no
-// static symbols (stripped binaries), as llvm-symbolizer does.
+// static symbols (stripped binaries), as llvm-symbolizer does, or when
+// .symtab cannot be read. err is .symtab's damage (not its absence), even
+// when .dynsym took its place.
 func readSymtab(f *elf.File) (symtab, error) {
 	syms, err := f.Symbols()
+	if errors.Is(err, elf.ErrNoSymbols) {
+		err = nil
+	}
 	if err != nil || len(syms) == 0 {
-		dyn, derr := f.DynamicSymbols()
-		if derr == nil {
-			syms, err = dyn, nil
+		if dyn, derr := f.DynamicSymbols(); derr == nil {
+			syms = dyn
 		}
 	}
 	t := symtab{syms: make([]symbol, 0, len(syms))}

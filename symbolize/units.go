@@ -51,18 +51,27 @@ type unitIndex struct {
 // and records its ranges; a unit that declares none gets its line table's
 // sequences. Only the root DIEs are touched: the rest of .debug_info is read
 // when a lookup needs a unit.
-func (dw *dwarfData) buildUnitIndex() (unitIndex, error) {
+func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 	var idx unitIndex
 	var rs [][2]uint64
+	var damage []error
 	for off := uint64(0); off < uint64(len(dw.sec.info)); {
 		h, err := parseUnitHeader(dw.sec.info, off, dw.byteOrder)
 		if err != nil {
-			return unitIndex{}, fmt.Errorf("read compilation units: %w", err)
+			// A unit whose extent is known is skipped; past one whose
+			// length is unusable nothing can be found.
+			damage = append(damage, fmt.Errorf("%w; unit ignored", err))
+			if h.end <= off {
+				break
+			}
+			off = h.end
+			continue
 		}
 		off = h.end
 		u, ranges, err := dw.readUnitRoot(h)
 		if err != nil {
-			return unitIndex{}, fmt.Errorf("read compilation units: %w", err)
+			damage = append(damage, fmt.Errorf(".debug_info unit at 0x%x: root DIE: %w; unit ignored", h.off, err))
+			continue
 		}
 		if u == nil {
 			continue
@@ -96,7 +105,7 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, error) {
 		}
 		idx.ranges[i].minBegin = min
 	}
-	return idx, nil
+	return idx, damage
 }
 
 // readUnitRoot decodes a unit's root DIE; nil for units that are not
