@@ -79,7 +79,8 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 		ui := int32(len(idx.units))
 		idx.units = append(idx.units, u)
 		rs, err = dw.rangesOf(&u.h, ranges[0], ranges[1], ranges[2], rs[:0])
-		if err != nil {
+		failed := err != nil
+		if failed {
 			rs = rs[:0] // fall back to the line table below
 		}
 		n := 0
@@ -90,9 +91,23 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 			}
 		}
 		if n == 0 && !u.partial {
-			if lt, err := dw.lineTable(u); err == nil {
+			lt, err := dw.lineTable(u)
+			if err == nil {
 				for _, s := range lt.seqs {
 					idx.ranges = append(idx.ranges, unitRange{begin: s.start, end: s.end, unit: ui})
+					n++
+				}
+			} else if u.stmtList >= 0 {
+				failed = true
+			}
+		}
+		if n == 0 && !u.partial && failed {
+			// No ranges that can be read (say .debug_rnglists is
+			// damaged) and no line table: the functions' own ranges,
+			// as llvm's collectAddressRanges falls back to.
+			if fi, _ := dw.functions(u); fi != nil {
+				for _, a := range fi.addrs {
+					idx.ranges = append(idx.ranges, unitRange{begin: a.begin, end: a.end, unit: ui})
 				}
 			}
 		}
