@@ -63,7 +63,7 @@ func newFile(path string, m *dwarfbuf.File) (f *File, err error) {
 		// One bad header need not cost the file (repair.go).
 		ef, damage, err = repairELF(m.Bytes(), err)
 		if err != nil {
-			return nil, describeELFError(err)
+			return nil, describeELFError(err, len(m.Bytes()))
 		}
 	}
 	return &File{Path: path, ELF: ef, BuildID: BuildID(ef), Damage: damage, data: m}, nil

@@ -106,7 +106,12 @@ func repairELF(b []byte, orig error) (f *elf.File, damage []error, err error) {
 		if why != "" {
 			damage = append(damage, fmt.Errorf("%s; program headers ignored", why))
 			bo.PutUint16(hdr[lay.phnum:], 0)
+			phnum = 0
 		}
+	}
+	if phnum == 0 {
+		// Unused then, but debug/elf still refuses one past 2^63.
+		clear(hdr[lay.phoff : lay.phoff+lay.offSize])
 	}
 
 	// The section header table: without it nothing can be found.
@@ -228,13 +233,9 @@ func (o *overlay) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // describeELFError words debug/elf's errors for people: never a bare EOF.
-func describeELFError(err error) error {
+func describeELFError(err error, size int) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("file ends inside its ELF headers (%w)", err)
-	}
-	var fe *elf.FormatError
-	if errors.As(err, &fe) {
-		return fmt.Errorf("bad ELF headers: %w", err)
+		return fmt.Errorf("file ends inside its ELF headers (file size 0x%x)", size)
 	}
 	return err
 }

@@ -133,7 +133,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 	o.buildID = f.BuildID
 	o.addDamage(path, f.Damage)
 	var serr error
-	o.syms, serr = readSymtab(ef)
+	o.syms, serr = readSymtab(ef, f.Bytes())
 	if serr != nil {
 		o.addDamage(path, []error{fmt.Errorf(".symtab: %w; symbol table ignored", serr)})
 	}
@@ -146,7 +146,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 				o.addDamage(df.Path, df.Damage)
 				o.files = append(o.files, df.Mapped())
 				o.debugPath = df.Path
-				if ds, _ := readSymtab(df.ELF); len(ds.syms) > 0 {
+				if ds, _ := readSymtab(df.ELF, df.Bytes()); len(ds.syms) > 0 {
 					o.debugSyms = &ds
 				}
 				// The symbol table stays the binary's own, as in

@@ -42,6 +42,15 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 	if s.Flags&elf.SHF_COMPRESSED != 0 && s.Size > 0 && s.Size < maxSectionSize && plausible {
 		data := make([]byte, s.Size)
 		n, err := io.ReadFull(r, data)
+		if err == nil {
+			// One more read reaches the end of the stream, where zlib
+			// checks its Adler-32 and zstd its frame: a stream that fails
+			// there is as damaged as one that fails earlier.
+			var one [1]byte
+			if _, err = r.Read(one[:]); err == io.EOF {
+				err = nil
+			}
+		}
 		if err != nil && err != io.ErrUnexpectedEOF {
 			return nil, fmt.Errorf("%s: %s: %w", s.Name, compression(f, file, s), err)
 		}
