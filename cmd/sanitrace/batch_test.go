@@ -267,6 +267,20 @@ func TestBatchUsage(t *testing.T) {
 	if doc.Inputs != 1 || len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Error, "no such file") {
 		t.Errorf("with a missing input: %d inputs, errors %v", doc.Inputs, doc.Errors)
 	}
+	// A command-line input that cannot be opened: 2 as well (root reads
+	// anything); the same file inside a directory input changes nothing.
+	if os.Geteuid() != 0 {
+		sub := filepath.Join(dir, "sub")
+		os.Mkdir(sub, 0o755)
+		noperm := filepath.Join(sub, "noperm.log")
+		os.WriteFile(noperm, []byte("x\n"), 0)
+		if doc := runBatchJSON(t, 2, "batch", good, noperm); doc.Inputs != 1 || len(doc.Errors) != 1 {
+			t.Errorf("with an unreadable input: %d inputs, errors %v", doc.Inputs, doc.Errors)
+		}
+		if doc := runBatchJSON(t, 0, "batch", sub); len(doc.Errors) != 1 {
+			t.Errorf("with an unreadable file in a directory: errors %v", doc.Errors)
+		}
+	}
 	if doc := runBatchJSON(t, 0, "batch", good); doc.Inputs != 1 || len(doc.Reports) != 0 {
 		t.Errorf("a log without reports: %+v", doc)
 	}
