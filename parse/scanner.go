@@ -37,7 +37,7 @@ type Scanner struct {
 	eof    bool
 
 	long       []byte // a line longer than the bufio buffer, capped at MaxLineLen
-	clean      []byte // the current line without ANSI escapes
+	clean      []byte // the current line without control sequences
 	lastIdle   []byte // the last non-blank line outside reports: a dump's title
 	lastIdleNo int    // its line number
 
@@ -135,8 +135,8 @@ func (s *Scanner) Next() (*report.Report, error) {
 	return nil, io.EOF
 }
 
-// readLine returns the next line without its line ending and ANSI escape
-// sequences; the slice is valid until the next call.
+// readLine returns the next line without its line ending and terminal control
+// sequences (escape.go); the slice is valid until the next call.
 func (s *Scanner) readLine() ([]byte, bool) {
 	if s.err != nil {
 		return nil, false
@@ -161,8 +161,8 @@ func (s *Scanner) readLine() ([]byte, bool) {
 	s.lineNo++
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
-	if bytes.IndexByte(line, 0x1b) >= 0 {
-		s.clean = appendStripANSI(s.clean[:0], line)
+	if hasControls(line) {
+		s.clean = appendStripEscapes(s.clean[:0], line)
 		line = s.clean
 	}
 	return line, true
