@@ -31,10 +31,10 @@ func TestStripEscapes(t *testing.T) {
 		{"tab\there\rcr\bbs\x1b", "tab\there\rcr\bbs"},
 		{"\x1b]0;never closed", ""},
 		{"\x1b[12", ""},
-		{"\x1b[1\tx", "\tx"},        // a CSI broken by a control ends before it
-		{"\x1b\x1b[31mred", "red"},   // ESC ESC: the first is alone
-		{"\x1b\x01x", "x"},           // ESC before a control byte
-		{"\x1b(", ""},                // nF cut by the line end
+		{"\x1b[1\tx", "\tx"},                           // a CSI broken by a control ends before it
+		{"\x1b\x1b[31mred", "red"},                     // ESC ESC: the first is alone
+		{"\x1b\x01x", "x"},                             // ESC before a control byte
+		{"\x1b(", ""},                                  // nF cut by the line end
 		{"caf\xc3\xa9 \x9b31m", "caf\xc3\xa9 \x9b31m"}, // C1 bytes are UTF-8 here
 	} {
 		if got := StripEscapes(c.in); got != c.want {
