@@ -86,6 +86,7 @@ func (d *Decode) input(name string) (int, error) {
 	}
 	sc := parse.NewScanner(r, name)
 	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, e) })
+	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, e) })
 	found := 0
 	for {
 		rep, err := sc.Next()
