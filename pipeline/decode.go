@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/render"
@@ -25,6 +24,20 @@ type Decode struct {
 	// unreadable input and per malformed lws record.
 	Stdin  io.Reader
 	Stderr io.Writer
+
+	// Passthrough writes the whole input back, each report replaced by
+	// its rendering (Writer must be the text writer made with
+	// render.Options.Passthrough).
+	Passthrough bool
+	// Keep selects the reports that are shown and counted (--tool,
+	// --kind); nil keeps every one. A report not kept is skipped, or in
+	// passthrough written back as read.
+	Keep func(*report.Report) bool
+	// Quiet renders nothing: the run only counts (decode -q).
+	Quiet bool
+	// Sections marks each input with a header and ends the run with a
+	// count, when Writer supports it (render.Sections: text).
+	Sections bool
 }
 
 // DecodeResult says what a run found.
@@ -50,9 +63,18 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 	if len(inputs) == 0 {
 		inputs = []string{"-"}
 	}
+	sec, _ := d.Writer.(render.Sections)
+	if !d.Sections || d.Quiet {
+		sec = nil
+	}
+	stats := render.RunStats{Inputs: len(inputs)}
 	for _, name := range inputs {
-		n, err := d.input(name)
-		res.Found += n
+		if sec != nil {
+			if err := sec.BeginInput(name); err != nil {
+				return res, &WriteError{err}
+			}
+		}
+		err := d.input(name, &stats)
 		if err != nil {
 			var we *WriteError
 			if errors.As(err, &we) {
@@ -60,6 +82,15 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 			}
 			fmt.Fprintf(d.Stderr, "sanitrace: %v\n", err)
 			res.Unreadable = true
+		}
+	}
+	res.Found = stats.Reports
+	if sec != nil {
+		if d.Resolver != nil {
+			stats.NotFound, stats.Unusable = d.Resolver.Unresolved()
+		}
+		if err := sec.EndRun(stats); err != nil {
+			return res, &WriteError{err}
 		}
 	}
 	if err := d.Writer.Close(); err != nil {
@@ -72,38 +103,77 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 }
 
 // input streams one input: each report is symbolized and rendered (and
-// flushed) as soon as the parser completes it. It returns the number of
-// reports that are bugs.
-func (d *Decode) input(name string) (int, error) {
-	r := d.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return 0, err // *PathError: "open NAME: reason"
-		}
-		defer f.Close()
-		r = f
+// flushed) as soon as the parser completes it, and in passthrough every
+// other line as soon as the parser has settled it. It adds what it shows
+// to stats.
+func (d *Decode) input(name string, stats *render.RunStats) error {
+	rc, err := OpenLog(name, d.Stdin)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	var r io.Reader = rc
+	var pt *passthrough
+	if d.Passthrough && !d.Quiet {
+		tee := newLineTee(rc)
+		r = tee
+		pt = &passthrough{tee: tee, out: d.Out, foreign: map[int]bool{}}
 	}
 	sc := parse.NewScanner(r, name)
 	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, e) })
-	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, e) })
-	found := 0
+	if pt != nil {
+		pt.sc = sc
+		sc.KeepForeign()
+		pt.tee.settle = pt.settle
+	}
 	for {
 		rep, err := sc.Next()
 		if err == io.EOF {
-			return found, nil
+			if pt != nil {
+				if err := pt.rest(); err != nil {
+					return &WriteError{err}
+				}
+			}
+			return nil
+		}
+		if pt != nil && pt.tee.err != nil {
+			return &WriteError{pt.tee.err}
 		}
 		if err != nil {
-			return found, fmt.Errorf("read %s: %w", name, err)
+			if pt != nil {
+				if werr := pt.rest(); werr != nil {
+					return &WriteError{werr}
+				}
+			}
+			return err // "read NAME: reason", from the scanner
 		}
-		if !report.IsHeapDump(rep) {
-			found++ // heap dumps are not bug reports
+		keep := d.Keep == nil || d.Keep(rep)
+		var after []rawLine
+		if pt != nil {
+			if after, err = pt.take(rep, !keep); err != nil {
+				return &WriteError{err}
+			}
 		}
-		if d.Resolver != nil {
-			d.Resolver.Report(rep)
+		if keep {
+			if !report.IsHeapDump(rep) {
+				stats.Reports++ // heap dumps are not bug reports
+			} else {
+				stats.HeapDumps++
+			}
+			if !d.Quiet {
+				if d.Resolver != nil {
+					d.Resolver.Report(rep)
+				}
+				stats.Symbolized += countSymbolized(rep)
+				if err := d.Writer.Report(rep); err != nil {
+					return &WriteError{err}
+				}
+			}
 		}
-		if err := d.Writer.Report(rep); err != nil {
-			return found, &WriteError{err}
+		if pt != nil {
+			if err := pt.write(after); err != nil {
+				return &WriteError{err}
+			}
 		}
 		// Flush when the next report may have to wait for input (a live
 		// pipe); a file or a burst of input is written in large blocks.
@@ -111,7 +181,20 @@ func (d *Decode) input(name string) (int, error) {
 			continue
 		}
 		if err := d.Out.Flush(); err != nil {
-			return found, &WriteError{err}
+			return &WriteError{err}
 		}
 	}
+}
+
+// countSymbolized counts the frames sanitrace symbolized in rep.
+func countSymbolized(rep *report.Report) int {
+	n := 0
+	for _, s := range rep.Stacks {
+		for _, f := range s.Frames {
+			if f.Symbolized == report.SymbolizedSanitrace {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -31,7 +31,7 @@ func TestDecodeCountsAndGoesOnAfterUnreadable(t *testing.T) {
 	if res.Found != 1 || !res.Unreadable {
 		t.Errorf("result %+v, want 1 report (the heap dump does not count) and an unreadable input", res)
 	}
-	if !strings.Contains(stderr.String(), "sanitrace: open "+missing) {
+	if !strings.Contains(stderr.String(), "sanitrace: "+missing+": no such file or directory") {
 		t.Errorf("stderr %q does not name the missing input", stderr.String())
 	}
 	if n := strings.Count(out.String(), `"tool": `); n != 2 {

@@ -17,7 +17,13 @@ type Text struct {
 	opts Options
 	pal  *palette
 	src  *sourceReader
-	n    int // reports written so far
+	n    int // reports written so far (under the current input header)
+	// wrote is set once anything was written: a header or the closing
+	// line after it is set apart by a blank line.
+	wrote bool
+	// noMarker leaves out the "(sanitrace)" marker (FrameText: its
+	// callers symbolize every frame themselves).
+	noMarker bool
 }
 
 // NewText returns a renderer writing to w.
@@ -38,7 +44,7 @@ func (t *Text) Report(r *report.Report) error {
 	if r == nil {
 		return errors.New("render text: nil report")
 	}
-	if t.n > 0 {
+	if t.n > 0 && !t.opts.Passthrough {
 		t.line("")
 	}
 	t.n++
@@ -146,6 +152,10 @@ func (t *Text) Report(r *report.Report) error {
 	if r.Shadow != nil {
 		t.shadow(r)
 	}
+	if r.Truncated {
+		// Said once, at the end, where the missing lines would be.
+		t.line(t.pal.dim.Sprint(TruncatedNote))
+	}
 	return t.flush()
 }
 
@@ -201,7 +211,15 @@ func accessLine(a *report.Access) string {
 // inline chain is several frames sharing one pc, as the runtimes print it.
 func (t *Text) stack(s report.Stack) {
 	shown := map[string]bool{} // file:line already given source context
-	for i, f := range s.Frames {
+	for i := 0; i < len(s.Frames); i++ {
+		f := s.Frames[i]
+		if t.opts.UserFrames {
+			if n := otherRun(s.Frames[i:]); n > 0 {
+				t.line(frameIndent + t.pal.dim.Sprint(collapsed(s.Frames[i:i+n], i)))
+				i += n - 1
+				continue
+			}
+		}
 		t.line(t.frame(i, f))
 		if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && f.Class() == report.User {
 			key := fmt.Sprintf("%s:%d", f.File, f.Line)
@@ -216,9 +234,39 @@ func (t *Text) stack(s report.Stack) {
 	}
 }
 
+// otherRun is the number of frames at the start of fs that are not the
+// program's own code.
+func otherRun(fs []report.Frame) int {
+	n := 0
+	for n < len(fs) && fs[n].Class() != report.User {
+		n++
+	}
+	return n
+}
+
+// collapsed is the line that stands for the frames fs, the first of them
+// numbered first (--frames user): "#0-#2 (3 frames: interceptor, libc)",
+// "#4 (1 frame: libc)".
+// It does not start "#N 0x", so a tool that looks for frame lines skips it.
+func collapsed(fs []report.Frame, first int) string {
+	var classes []string
+	seen := map[report.FrameClass]bool{}
+	for i := range fs {
+		c := fs[i].Class()
+		if !seen[c] {
+			seen[c] = true
+			classes = append(classes, c.String())
+		}
+	}
+	if len(fs) == 1 {
+		return fmt.Sprintf("#%d (1 frame: %s)", first, classes[0])
+	}
+	return fmt.Sprintf("#%d-#%d (%d frames: %s)", first, first+len(fs)-1, len(fs), strings.Join(classes, ", "))
+}
+
 // plainText formats frames without colors, for FrameText; frame only
 // reads it.
-var plainText = &Text{pal: newPalette(false)}
+var plainText = &Text{pal: newPalette(false), noMarker: true}
 
 // FrameText is frame f printed as the i'th frame of a stack, without
 // colors or indent, as the text writer prints it: "#0 0x406651 in
@@ -272,10 +320,7 @@ func (t *Text) frame(i int, f report.Frame) string {
 		// Nothing parsed: the line as read is all we have.
 		fn = " " + strings.TrimSpace(f.Raw)
 	}
-	marker := ""
-	if f.Symbolized == report.SymbolizedSanitrace && t.opts.Color {
-		marker = " (sanitrace)"
-	}
+	marker := t.marker(f)
 	if !user {
 		return "    " + p.system.Sprint(b.String()+fn+file+mod) + dimIf(p, marker)
 	}
@@ -311,10 +356,7 @@ func (t *Text) tsanFrame(i int, f report.Frame) string {
 	if f.BuildID != "" {
 		mod += " (BuildId: " + f.BuildID + ")"
 	}
-	marker := ""
-	if f.Symbolized == report.SymbolizedSanitrace && t.opts.Color {
-		marker = " (sanitrace)"
-	}
+	marker := t.marker(f)
 	head := fmt.Sprintf("    #%d ", i)
 	if f.Class() != report.User {
 		return head + p.system.Sprint(fn+" "+file+mod) + dimIf(p, marker)
@@ -326,6 +368,25 @@ func (t *Text) tsanFrame(i int, f report.Frame) string {
 		file = p.file.Sprint(file)
 	}
 	return head + fn + " " + file + dimIf(p, mod) + dimIf(p, marker)
+}
+
+// TruncatedNote ends a report that was cut short: the input ended (or
+// the report ran on past any real one's length) before the closing line
+// its runtime prints, so stacks or the summary may be missing.
+const TruncatedNote = "(report truncated: the input ends before the report's closing line)"
+
+// SymbolizedMarker ends a frame line that sanitrace symbolized, in every
+// text output, colored or not: a last field in parentheses, like the
+// runtime's own "(BuildId: ...)", so a tool that reads "#N 0xPC in FUNC
+// FILE:LINE:COL" from the line still finds those fields where the runtime
+// puts them.
+const SymbolizedMarker = " (sanitrace)"
+
+func (t *Text) marker(f report.Frame) string {
+	if f.Symbolized != report.SymbolizedSanitrace || t.noMarker {
+		return ""
+	}
+	return SymbolizedMarker
 }
 
 // dimIf dims s, and writes nothing at all for "" (no empty escape pairs).
@@ -421,6 +482,7 @@ func (t *Text) shadow(r *report.Report) {
 }
 
 func (t *Text) line(s string) {
+	t.wrote = true
 	t.w.WriteString(s)
 	t.w.WriteByte('\n')
 }

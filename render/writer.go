@@ -34,6 +34,14 @@ type Options struct {
 	// SourcePath maps a source path as the report names it to a path that
 	// can be opened here (prefix maps). nil means the identity.
 	SourcePath func(string) string
+	// Passthrough: the reports stand in the input's own lines (decode
+	// --passthrough), so the text writer sets them apart with nothing of
+	// its own; the input's lines around them do that.
+	Passthrough bool
+	// UserFrames collapses each run of frames outside the program's own
+	// code (sanitizer runtime, interceptors, libc, C++ runtime) into one
+	// line in text (--frames user).
+	UserFrames bool
 }
 
 // formats are the report formats by name, in the order usage messages

@@ -21,6 +21,7 @@ import (
 type decodeFlags struct {
 	moduleFlags
 	outputFlags
+	view          viewFlags
 	symbolize     bool
 	sourceContext int
 	exitZero      bool
@@ -38,7 +39,17 @@ func newDecodeCmd() *cobra.Command {
 		Long: `decode reads logs (files, or stdin when none or "-" is given), finds every
 sanitizer report in them, symbolizes the frames the runtime left as
 (module+offset) with sanitrace's own DWARF symbolizer, and renders the
-reports as text or JSON.
+reports as text or JSON. Logs compressed with gzip, zstd, xz or bzip2 are
+read as they are; an ELF file, an archive, binary data or a directory
+given as a log is an error naming it.
+
+--passthrough writes the whole input back as it streams, each report
+replaced by its completed rendering and every other line in place. It is
+the default when stdin is piped, no file is named, stdout is a terminal
+and --format is not given. Frames sanitrace symbolized end in
+" (sanitrace)". --tool and --kind choose reports, --frames user collapses
+the frames outside the program's code, -q prints nothing (the exit status
+tells). Several inputs get a header each and a closing count.
 
 libwebsockets heap dumps are recognised too: runs of "~m#" records (and
 "~b#" lines, as lws's decoder tool prints them), anywhere on their lines,
@@ -58,6 +69,7 @@ are still processed).`,
 	f := cmd.Flags()
 	fl.moduleFlags.add(f, "a log names", false)
 	fl.outputFlags.add(f)
+	fl.view.add(f)
 	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse and render only)")
 	f.IntVar(&fl.sourceContext, "source-context", 0, "print `N` source lines around each user frame")
 	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 even when reports were found")
@@ -90,11 +102,25 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	}
 	defer finder.Close()
 
+	userFrames, err := fl.view.userFrames()
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	passthrough := fl.view.wantPassthrough(cmd.Flags(), args, cmd.InOrStdin(), stdout)
+	if passthrough && !strings.EqualFold(fl.format, "text") {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--passthrough writes text; --format %s cannot be passed through", fl.format)}
+	}
+	if userFrames && !strings.EqualFold(fl.format, "text") {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--frames user collapses frames in text; --format %s keeps every frame", fl.format)}
+	}
+
 	out := bufio.NewWriterSize(stdout, 256<<10)
-	w, err := render.New(fl.format, out, render.Options{
+	w, err := render.New(strings.ToLower(fl.format), out, render.Options{
 		Color:         color,
 		SourceContext: fl.sourceContext,
 		SourcePath:    sourcePath(maps, finder, stderr),
+		Passthrough:   passthrough,
+		UserFrames:    userFrames,
 	})
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
@@ -108,7 +134,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	}
 
 	var res *resolve.Resolver
-	if fl.symbolize {
+	if fl.symbolize && !fl.view.quiet {
 		res = resolve.New(resolve.Options{
 			Finder:     finder,
 			Open:       resolve.EngineOpener(&symbolize.Options{Finder: finder}),
@@ -120,7 +146,8 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		defer res.Close()
 	}
 
-	run := &pipeline.Decode{Resolver: res, Writer: w, Out: out, Stdin: cmd.InOrStdin(), Stderr: stderr}
+	run := &pipeline.Decode{Resolver: res, Writer: w, Out: out, Stdin: cmd.InOrStdin(), Stderr: stderr,
+		Passthrough: passthrough, Keep: fl.view.keep(), Quiet: fl.view.quiet, Sections: len(args) > 1}
 	result, err := run.Run(args)
 	switch {
 	case err != nil:

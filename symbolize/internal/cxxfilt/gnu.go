@@ -209,13 +209,11 @@ func srOldForm(name string) string {
 			b.WriteString("N" + name[j:k+l] + "E")
 			last = k + l
 		}
-		// An "sr" inside the identifier just spelled is part of it.
-		from := max(j, last)
-		n := strings.Index(name[from:], "sr")
+		n := strings.Index(name[j:], "sr")
 		if n < 0 {
 			break
 		}
-		i = from + n
+		i = j + n
 	}
 	if last == 0 {
 		return name

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/pflag"
+
+	"github.com/sanitrace/sanitrace/report"
+)
+
+// viewFlags choose which of decode's findings are shown and how: the
+// whole input or the reports only, which reports, which frames.
+type viewFlags struct {
+	passthrough bool
+	tools       []string
+	kinds       []string
+	frames      string
+	quiet       bool
+}
+
+func (v *viewFlags) add(f *pflag.FlagSet) {
+	f.BoolVar(&v.passthrough, "passthrough", false, "write the whole input back, each report replaced by its completed rendering (default when stdin is a pipe and stdout a terminal)")
+	f.StringSliceVar(&v.tools, "tool", nil, "show only reports of these `tools` (AddressSanitizer or asan, tsan, msan, lsan, ubsan, hwasan, ...; repeatable, comma-separated)")
+	f.StringSliceVar(&v.kinds, "kind", nil, "show only reports of these `kinds` as the runtime names them (heap-use-after-free, data race, ...; repeatable, comma-separated)")
+	f.StringVar(&v.frames, "frames", "all", "frames in text: all, or user (each run of runtime, interceptor, libc and C++ runtime frames collapsed into one line)")
+	f.BoolVarP(&v.quiet, "quiet", "q", false, "print nothing on stdout: only the exit status says whether reports were found (input errors still go to stderr)")
+}
+
+// toolAliases are the short names of the sanitizers, as their runtime
+// libraries and -fsanitize= spell them.
+var toolAliases = map[string]string{
+	"asan": "addresssanitizer", "address": "addresssanitizer",
+	"lsan": "leaksanitizer", "leak": "leaksanitizer",
+	"tsan": "threadsanitizer", "thread": "threadsanitizer",
+	"msan": "memorysanitizer", "memory": "memorysanitizer",
+	"ubsan": "undefinedbehaviorsanitizer", "undefined": "undefinedbehaviorsanitizer",
+	"hwasan": "hwaddresssanitizer", "hwaddress": "hwaddresssanitizer",
+}
+
+// keep returns the report filter of --tool and --kind (nil: keep all).
+// Both match case-insensitively; a report is kept when it matches one of
+// the tools given (if any) and one of the kinds given (if any).
+func (v *viewFlags) keep() func(*report.Report) bool {
+	if len(v.tools) == 0 && len(v.kinds) == 0 {
+		return nil
+	}
+	tools := map[string]bool{}
+	for _, t := range v.tools {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if a, ok := toolAliases[t]; ok {
+			t = a
+		}
+		tools[t] = true
+	}
+	kinds := map[string]bool{}
+	for _, k := range v.kinds {
+		kinds[strings.ToLower(strings.TrimSpace(k))] = true
+	}
+	return func(r *report.Report) bool {
+		return (len(tools) == 0 || tools[strings.ToLower(r.Tool)]) &&
+			(len(kinds) == 0 || kinds[strings.ToLower(r.Kind)])
+	}
+}
+
+// userFrames resolves --frames.
+func (v *viewFlags) userFrames() (bool, error) {
+	switch strings.ToLower(v.frames) {
+	case "all":
+		return false, nil
+	case "user":
+		return true, nil
+	}
+	return false, fmt.Errorf("--frames %q: want user or all", v.frames)
+}
+
+// wantPassthrough decides whether decode gives the whole input back.
+// Asked for, it is; not asked either way, it is the default for someone
+// who pipes a test run into decode and watches: stdin a pipe or a file
+// redirect (not a terminal), no input files named, stdout a terminal and
+// no --format given. Scripts (stdout not a terminal) and --format keep the
+// report-only output.
+func (v *viewFlags) wantPassthrough(f *pflag.FlagSet, args []string, stdin io.Reader, stdout io.Writer) bool {
+	if f.Changed("passthrough") {
+		return v.passthrough
+	}
+	if f.Changed("format") || v.quiet {
+		return false
+	}
+	for _, a := range args {
+		if a != "-" {
+			return false
+		}
+	}
+	return isTerminal(stdout) && !isTerminal(stdin)
+}
+
+// isTerminal reports whether x is a terminal (an *os.File on a tty).
+func isTerminal(x any) bool {
+	f, ok := x.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}

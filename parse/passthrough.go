@@ -1,0 +1,65 @@
+package parse
+
+import "strings"
+
+// What a caller that gives the whole input back (decode --passthrough)
+// needs of the Scanner: which lines are settled as outside every report,
+// and which lines inside a report's range were another writer's.
+
+// Undecided returns the number of the first line read so far that may
+// still become part of a report that Next has not returned yet; the next
+// line to be read when there is none. Every line before it that no
+// returned report covers is program output, and can be shown now: the
+// Scanner holds back only what its lookahead needs (a report being read,
+// a line that may be joined with its wrapped rest, a ruler that may open
+// a Go race or kernel report).
+func (s *Scanner) Undecided() int {
+	u := s.lineNo + 1
+	low := func(n int) {
+		if n > 0 && n < u {
+			u = n
+		}
+	}
+	for _, r := range s.ready {
+		low(r.Input.FirstLine)
+	}
+	if s.cur != nil {
+		low(s.cur.rep.Input.FirstLine)
+	}
+	if s.held != nil {
+		low(s.held.no)
+	}
+	if s.idleHeld != nil {
+		low(s.idleHeld.no)
+	}
+	for _, q := range s.redo {
+		low(q.no)
+	}
+	if s.lws.rep != nil {
+		low(s.lws.rep.Input.FirstLine)
+	}
+	if s.lastIdleNo == s.lineNo && mayOpenDump(s.dumpTitle()) {
+		low(s.lastIdleNo) // a dump starting on the next line takes it as its own
+	}
+	return u
+}
+
+// mayOpenDump reports whether t is a line that a report starting on the
+// next line includes as its first (includesPrev in dump.go).
+func mayOpenDump(t string) bool {
+	return isSeparator(t, '=') || strings.HasPrefix(t, "------------[ cut here ]")
+}
+
+// KeepForeign makes the Scanner remember the lines inside a sanitizer
+// report that it skipped as another writer's (program output interleaved
+// with the report, told apart by the report's missing "==PID==" prefix);
+// TakeForeign hands them over.
+func (s *Scanner) KeepForeign() { s.keepForeign = true }
+
+// TakeForeign returns the numbers of the lines skipped as another writer's
+// since the last call, in input order.
+func (s *Scanner) TakeForeign() []int {
+	f := s.foreign
+	s.foreign = nil
+	return f
+}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package symbolize
-
-const raceEnabled = false
