@@ -233,6 +233,9 @@ func (c *moduleCache) engine(key string) (resolve.Object, error) {
 	if o == nil {
 		return nil, err
 	}
+	if err == nil {
+		err = o.Damage() // a warning: the rest of the file answers
+	}
 	return o, err
 }
 

@@ -240,6 +240,7 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
 		sc = parse.NewScannerSize(rc, name, int(e.Size)+1) // +1: EOF in the first read
 	}
 	sc.OnRecordError(func(re *parse.RecordError) { r.warn(re.Error()) })
+	sc.OnDamage(func(e *parse.Damage) { r.warn(e.Error()) })
 	var items []item
 	// A bug of ours on one log must not cost the run: the reports read so
 	// far are kept and the log gets an error naming the panic.

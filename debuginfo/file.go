@@ -18,7 +18,10 @@ type File struct {
 	Path    string    // as opened; a label for a file held in memory
 	ELF     *elf.File // headers over Data's bytes
 	BuildID []byte    // nil when the file has none
-	data    *dwarfbuf.File
+	// Damage lists the headers that were damaged and left out (the file
+	// was read without them); nil for a sound file.
+	Damage []error
+	data   *dwarfbuf.File
 }
 
 // Open opens the ELF file at path. Its errors are those of os and
@@ -55,10 +58,15 @@ func newFile(path string, m *dwarfbuf.File) (f *File, err error) {
 		}
 	}()
 	ef, err := elf.NewFile(bytes.NewReader(m.Bytes()))
+	var damage []error
 	if err != nil {
-		return nil, err
+		// One bad header need not cost the file (repair.go).
+		ef, damage, err = repairELF(m.Bytes(), err)
+		if err != nil {
+			return nil, describeELFError(err, len(m.Bytes()))
+		}
 	}
-	return &File{Path: path, ELF: ef, BuildID: BuildID(ef), data: m}, nil
+	return &File{Path: path, ELF: ef, BuildID: BuildID(ef), Damage: damage, data: m}, nil
 }
 
 // Bytes returns the file's contents: read-only, invalid after Close.
@@ -83,12 +91,20 @@ func (f *File) HasDWARF() bool {
 }
 
 // ExecRanges returns the link-time address ranges [start, end) of the
-// executable PT_LOAD segments.
+// executable PT_LOAD segments; of the executable sections when the file
+// has no program headers (or they were damaged and left out).
 func (f *File) ExecRanges() [][2]uint64 {
 	var r [][2]uint64
 	for _, p := range f.ELF.Progs {
 		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
 			r = append(r, [2]uint64{p.Vaddr, p.Vaddr + p.Memsz})
+		}
+	}
+	if len(f.ELF.Progs) == 0 {
+		for _, s := range f.ELF.Sections {
+			if s.Flags&elf.SHF_ALLOC != 0 && s.Flags&elf.SHF_EXECINSTR != 0 && s.Size > 0 {
+				r = append(r, [2]uint64{s.Addr, s.Addr + s.Size})
+			}
 		}
 	}
 	return r

@@ -54,6 +54,7 @@ type probe struct {
 	buildID string // lower-case hex; "" when the file has none
 	exec    bool
 	err     error
+	opened  bool // a regular file was there; err is then why it cannot be read
 	// file is the File opened for the probe when a search chose it,
 	// waiting for the next Open of the path.
 	file *File
@@ -117,6 +118,7 @@ func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
 		case !st.Mode().IsRegular():
 			p.err = fmt.Errorf("%s: not a regular file", path)
 		default:
+			p.opened = true
 			file, p.err = Open(path)
 		}
 		if file != nil {

@@ -77,14 +77,19 @@ func (f *Finder) Module(q Query) (Module, error) {
 		cands = f.Candidates(q.Also, q.LogDir)
 	}
 	cands = appendUnique(cands, f.Candidates(q.Name, q.LogDir)...)
-	var mismatch error
+	var mismatch, unreadable error
 	for _, c := range cands {
 		p, ok := f.look(c, buildID, true)
 		if ok {
 			return Module{Path: c, BuildID: p.buildID, Exec: p.exec}, nil
 		}
-		if p.err == nil && mismatch == nil {
+		switch {
+		case p.err == nil && mismatch == nil:
 			mismatch = fmt.Errorf("build-id mismatch: log says %s, file has %s (%s)", buildID, orNone(p.buildID), c)
+		case p.err != nil && unreadable == nil && p.opened:
+			// There, but not an ELF file that can be read: say so
+			// rather than "not found".
+			unreadable = fmt.Errorf("found %s but unreadable: %v", c, p.err)
 		}
 	}
 	if buildID != "" {
@@ -94,6 +99,9 @@ func (f *Finder) Module(q Query) (Module, error) {
 	}
 	if mismatch != nil {
 		return Module{}, mismatch
+	}
+	if unreadable != nil {
+		return Module{}, unreadable
 	}
 	if len(cands) == 0 {
 		return Module{}, fmt.Errorf("not found (nothing to search: no --binary-dir)")

@@ -119,9 +119,11 @@ func (p *plainPrinter) oneFrame(f symbolize.Frame, inlined bool) {
 		return
 	}
 	p.b.WriteString(file)
-	p.b.WriteString(":" + strconv.Itoa(f.Line))
+	// Numbers are formatted straight into the buffer: strconv.Itoa
+	// allocates for every number above 99, two per frame on most lines.
+	p.b.Write(strconv.AppendInt(append(p.b.AvailableBuffer(), ':'), int64(f.Line), 10))
 	if p.cfg.style == styleLLVM {
-		p.b.WriteString(":" + strconv.Itoa(f.Column))
+		p.b.Write(strconv.AppendInt(append(p.b.AvailableBuffer(), ':'), int64(f.Column), 10))
 	} else if f.Discriminator != 0 {
 		fmt.Fprintf(&p.b, " (discriminator %d)", f.Discriminator)
 	}

@@ -98,6 +98,11 @@ func kernelHeadline(s string) (string, bool) {
 		if strings.Contains(msg, "Sanitizer") || strings.HasPrefix(msg, "DATA RACE") {
 			return "", false
 		}
+		// "WARNING: Tool: msg" is a runtime's headline (a sanitizer's whose
+		// name is damaged, "WARNING: modpost: ..."), not the kernel's.
+		if w, _, _ := strings.Cut(msg, " "); strings.HasSuffix(w, ":") {
+			return "", false
+		}
 		return cut(msg), true
 	case strings.HasPrefix(s, "general protection fault"):
 		return "general protection fault", true

@@ -5,37 +5,6 @@ import (
 	"strings"
 )
 
-// StripANSI removes ANSI escape sequences (SGR colors and other CSI
-// sequences) from s.
-func StripANSI(s string) string {
-	if strings.IndexByte(s, 0x1b) < 0 {
-		return s
-	}
-	return string(appendStripANSI(nil, []byte(s)))
-}
-
-// appendStripANSI appends b without its escape sequences to dst.
-func appendStripANSI(dst, b []byte) []byte {
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != 0x1b {
-			dst = append(dst, c)
-			continue
-		}
-		if i+1 < len(b) && b[i+1] == '[' {
-			// CSI: parameters and intermediates, then one final byte.
-			j := i + 2
-			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x3f {
-				j++
-			}
-			i = j // the final byte (or the end)
-			continue
-		}
-		i++ // ESC + one byte
-	}
-	return dst
-}
-
 // prefix is the noise a log writer puts before every line (a timestamp,
 // "[job 3] ", "svc_1  | ", "stderr: "), learnt from a report's first line.
 // Runs of digits that belong to a date or time may differ from line to

@@ -153,7 +153,7 @@ func TestTruncated(t *testing.T) {
 			first, last := r.Input.FirstLine, r.Input.LastLine
 			summary := last + 1
 			for i := first; i <= last; i++ {
-				if strings.HasPrefix(StripANSI(lines[i-1]), "SUMMARY: ") {
+				if strings.HasPrefix(StripEscapes(lines[i-1]), "SUMMARY: ") {
 					summary = i
 				}
 			}

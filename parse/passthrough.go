@@ -1,6 +1,9 @@
 package parse
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // What a caller that gives the whole input back (decode --passthrough)
 // needs of the Scanner: which lines are settled as outside every report,
@@ -37,6 +40,18 @@ func (s *Scanner) Undecided() int {
 	}
 	if s.lws.rep != nil {
 		low(s.lws.rep.Input.FirstLine)
+	}
+	// A damaged line (NUL, invalid UTF-8) may turn out to be a report's
+	// headline when frame lines follow it (repairBefore, damage.go).
+	r := &s.recent
+	for k := 1; k <= recentMax && k <= r.n; k++ {
+		i := (r.n - k) % recentMax
+		if r.no[i] <= s.reportLine || s.lineNo-r.no[i] >= recentMax {
+			break
+		}
+		if len(r.text[i]) > 0 && (r.damaged[i] || !utf8.Valid(r.text[i])) {
+			low(r.no[i])
+		}
 	}
 	if s.lastIdleNo == s.lineNo && mayOpenDump(s.dumpTitle()) {
 		low(s.lastIdleNo) // a dump starting on the next line takes it as its own

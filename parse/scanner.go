@@ -37,7 +37,7 @@ type Scanner struct {
 	eof    bool
 
 	long       []byte // a line longer than the bufio buffer, capped at MaxLineLen
-	clean      []byte // the current line without ANSI escapes
+	clean      []byte // the current line without control sequences
 	lastIdle   []byte // the last non-blank line outside reports: a dump's title
 	lastIdleNo int    // its line number
 
@@ -50,6 +50,14 @@ type Scanner struct {
 	ready    []*report.Report
 
 	lws lwsDump // libwebsockets heap-dump lines (lws.go)
+
+	// Damaged headers and lost frames (damage.go).
+	recent     recentLines // the last lines outside reports
+	orphans    orphanRun   // frame lines outside reports, not yet named
+	onDamage   func(*Damage)
+	reportLine int  // the last line read inside a report
+	repairs    int  // damaged lines tried as headlines
+	nul        bool // the line readLine returned had a NUL
 
 	keepForeign bool  // KeepForeign was called (passthrough.go)
 	foreign     []int // lines skipped as another writer's, for TakeForeign
@@ -117,6 +125,7 @@ func (s *Scanner) Next() (*report.Report, error) {
 				s.endDump()
 				continue
 			}
+			s.endOrphans()
 			break
 		}
 		line, ok := s.readLine()
@@ -138,8 +147,8 @@ func (s *Scanner) Next() (*report.Report, error) {
 	return nil, io.EOF
 }
 
-// readLine returns the next line without its line ending and ANSI escape
-// sequences; the slice is valid until the next call.
+// readLine returns the next line without its line ending and terminal control
+// sequences (escape.go); the slice is valid until the next call.
 func (s *Scanner) readLine() ([]byte, bool) {
 	if s.err != nil {
 		return nil, false
@@ -164,8 +173,9 @@ func (s *Scanner) readLine() ([]byte, bool) {
 	s.lineNo++
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
-	if bytes.IndexByte(line, 0x1b) >= 0 {
-		s.clean = appendStripANSI(s.clean[:0], line)
+	s.nul = bytes.IndexByte(line, 0) >= 0
+	if s.nul || bytes.IndexByte(line, 0x1b) >= 0 {
+		s.clean = appendStripEscapes(s.clean[:0], line)
 		line = s.clean
 	}
 	return line, true
@@ -180,9 +190,10 @@ func (s *Scanner) feed(line []byte, no int) {
 				s.feedNow([]byte(h.text+" "+string(t)), h.no)
 				return
 			}
+			queued := len(s.redo)
 			s.feedNow([]byte(h.text), h.no)
-			if s.cur != nil || len(s.redo) > 0 {
-				s.redo = append(s.redo, qline{text: string(line), no: no})
+			if s.cur != nil || len(s.redo) > queued {
+				s.requeue(line, no, queued)
 				return
 			}
 		}
@@ -218,9 +229,25 @@ func (s *Scanner) feed(line []byte, no int) {
 		return
 	}
 	s.held = nil
+	queued := len(s.redo)
 	s.feedNow([]byte(h.text), h.no)
-	// line comes after whatever that released.
-	s.redo = append(s.redo, qline{text: string(line), no: no})
+	s.requeue(line, no, queued)
+}
+
+// requeue queues line to be fed again after whatever the feedNow just
+// made released (put at the front of redo) and before the lines that were
+// queued already (queued: their number before that call), which come
+// after line in the input.
+func (s *Scanner) requeue(line []byte, no, queued int) {
+	q := qline{text: string(line), no: no}
+	if queued == 0 {
+		s.redo = append(s.redo, q)
+		return
+	}
+	k := len(s.redo) - queued
+	redo := make([]qline, 0, len(s.redo)+1)
+	redo = append(append(redo, s.redo[:k]...), q)
+	s.redo = append(redo, s.redo[k:]...)
 }
 
 // continuesAfterAbort reports whether line is one of libFuzzer's lines
@@ -240,6 +267,7 @@ func (s *Scanner) feedNow(line []byte, no int) {
 		return
 	}
 	if s.cur != nil {
+		s.reportLine = no
 		s.inReport(line, no)
 		return
 	}
@@ -250,19 +278,29 @@ func (s *Scanner) feedNow(line []byte, no int) {
 // it rejects with a few byte searches before anything else.
 func (s *Scanner) idle(line []byte, no int) {
 	if len(line) == 0 {
+		s.recent.add(nil, no, false)
 		return
 	}
 	if maybeReport(line) {
 		if b := s.detectStart(line, no); b != nil {
+			s.endOrphans()
 			s.endDump() // a report ends a heap dump: reports stay in input order
 			s.cur = b
 			return
 		}
+		if s.orphanFrame(line, no) {
+			return
+		}
 	}
-	if len(bytes.TrimSpace(line)) > 0 {
-		s.lastIdle = append(s.lastIdle[:0], line...)
-		s.lastIdleNo = no
+	if len(bytes.TrimSpace(line)) == 0 {
+		s.recent.add(nil, no, false) // kept as an empty line: see recentLines
+		return
 	}
+	if s.orphans.frames > 0 && no-s.orphans.last > orphanGapMax {
+		s.endOrphans()
+	}
+	s.lastIdle = s.recent.add(line, no, s.nul && no == s.lineNo)
+	s.lastIdleNo = no
 }
 
 var (
@@ -375,7 +413,10 @@ func sanitizerStart(line []byte) *builder {
 func cutTool(after []byte) (tool, msg string, ok bool) {
 	if c := bytes.Index(after, []byte(": ")); c > 0 && bytes.IndexByte(after[:c], ' ') < 0 {
 		tool = string(after[:c])
-		if strings.HasSuffix(tool, "Sanitizer") || tool == "libFuzzer" {
+		if strings.HasSuffix(tool, "Sanitizer") {
+			return canonicalTool(tool), string(after[c+2:]), true
+		}
+		if tool == "libFuzzer" {
 			return tool, string(after[c+2:]), true
 		}
 		return "", "", false
@@ -388,7 +429,7 @@ func cutTool(after []byte) (tool, msg string, ok bool) {
 	if !isIdent(msg[0]) {
 		return "", "", false
 	}
-	return string(after[:sp]), msg, true
+	return canonicalTool(string(after[:sp])), msg, true
 }
 
 // checkFailedStart parses a sanitizer runtime's internal error,

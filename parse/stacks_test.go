@@ -95,8 +95,8 @@ var pastes = []struct {
 	{"quoted", func(ls []string) []string { return mapLines(ls, func(l string) string { return quote(l) }) }},
 	{"indented", func(ls []string) []string { return mapLines(ls, func(l string) string { return "    " + l }) }},
 	// Colors do not survive a paste into a tracker: the width counts text.
-	{"wrapped72", func(ls []string) []string { return wrapLines(mapLines(ls, StripANSI), 72) }},
-	{"wrapped80", func(ls []string) []string { return wrapLines(mapLines(ls, StripANSI), 80) }},
+	{"wrapped72", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 72) }},
+	{"wrapped80", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 80) }},
 	{"markdown", func(ls []string) []string {
 		out := []string{"### What happened", "", "Running the nightly job crashes; the log is below.", "", "```text"}
 		out = append(out, ls...)

@@ -121,6 +121,7 @@ func (d *Decode) input(name string, stats *render.RunStats) error {
 	}
 	sc := parse.NewScanner(r, name)
 	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, e) })
+	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, e) })
 	if pt != nil {
 		pt.sc = sc
 		sc.KeepForeign()

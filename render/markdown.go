@@ -6,11 +6,19 @@ import (
 	"html"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
-// mdMaxBuckets bounds the buckets a Markdown summary details: GitHub takes
-// at most 1 MiB of $GITHUB_STEP_SUMMARY per step.
-const mdMaxBuckets = 100
+// GitHub takes at most 1 MiB of $GITHUB_STEP_SUMMARY per step and drops
+// the whole summary when it is larger: mdMaxBuckets bounds the buckets the
+// summary lists, mdMaxLine every line of log text in it, and mdBudget what
+// the bucket details and the error list may bring the summary to (the
+// rest is in the JSON output).
+const (
+	mdMaxBuckets = 100
+	mdMaxLine    = 500
+	mdBudget     = 900 << 10
+)
 
 // WriteMarkdown writes doc as a summary for $GITHUB_STEP_SUMMARY (GitHub
 // Flavored Markdown): the counts, a table of buckets with the new ones
@@ -18,7 +26,9 @@ const mdMaxBuckets = 100
 // that comes from a log is a code span or a code block, so a log can add
 // neither markup, nor HTML, nor links (GFM autolinks bare URLs elsewhere).
 func WriteMarkdown(w io.Writer, doc *BatchDocument) error {
-	bw := bufio.NewWriter(w)
+	cw := &countingWriter{w: w}
+	bw := bufio.NewWriter(cw)
+	size := func() int { return cw.n + bw.Buffered() }
 	order := bucketsNewFirst(doc)
 	newCount := 0
 	for _, b := range doc.Buckets {
@@ -55,6 +65,10 @@ func WriteMarkdown(w io.Writer, doc *BatchDocument) error {
 		if i == mdMaxBuckets {
 			break
 		}
+		if size() > mdBudget {
+			fmt.Fprintf(bw, "The details of %d more buckets are in the JSON output.\n\n", min(len(order), mdMaxBuckets)-i)
+			break
+		}
 		title := "Bucket"
 		if b.New {
 			title = "New bucket"
@@ -62,7 +76,7 @@ func WriteMarkdown(w io.Writer, doc *BatchDocument) error {
 		// The summary line is an HTML block, where Markdown is not parsed:
 		// its log text is HTML-escaped instead.
 		fmt.Fprintf(bw, "<details><summary>%s <code>%s</code>: <code>%s</code>, %s</summary>\n\n", title,
-			html.EscapeString(b.ID), html.EscapeString(oneLine(b.Kind)), plural(b.Count, "report"))
+			html.EscapeString(b.ID), html.EscapeString(clip(oneLine(b.Kind), mdMaxLine)), plural(b.Count, "report"))
 		if len(b.Reports) > 0 && b.Reports[0] < len(doc.Reports) {
 			r := &doc.Reports[b.Reports[0]]
 			text := r.Headline
@@ -83,7 +97,11 @@ func WriteMarkdown(w io.Writer, doc *BatchDocument) error {
 	}
 	if len(doc.Errors) > 0 {
 		bw.WriteString("### Input errors\n\n")
-		for _, e := range doc.Errors {
+		for i, e := range doc.Errors {
+			if size() > mdBudget {
+				fmt.Fprintf(bw, "- %d more are in the JSON output.\n", len(doc.Errors)-i)
+				break
+			}
 			fmt.Fprintf(bw, "- %s: %s\n", mdCode(e.Source.Name()), mdCode(e.Error))
 		}
 		bw.WriteString("\n")
@@ -150,7 +168,7 @@ func mdFrames(fs []string) string {
 // (GFM splits table cells before it parses code spans). Empty text gives
 // nothing: two backticks alone are no code span.
 func mdCode(s string) string {
-	s = strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")
+	s = clip(strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " "), mdMaxLine)
 	if s == "" {
 		return ""
 	}
@@ -166,7 +184,12 @@ func mdCode(s string) string {
 // of s starts with, so no line of the log can close it.
 func mdBlock(s string) string {
 	n := 3
-	for _, line := range strings.Split(s, "\n") {
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		lines[i] = clip(line, mdMaxLine)
+	}
+	s = strings.Join(lines, "\n")
+	for _, line := range lines {
 		t := strings.TrimLeft(line, " ")
 		if k := len(t) - len(strings.TrimLeft(t, "~")); k >= n {
 			n = k + 1
@@ -190,4 +213,29 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return best
+}
+
+// clip shortens s to at most n bytes (on a UTF-8 boundary when s is
+// UTF-8), marking the cut with "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }

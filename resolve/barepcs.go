@@ -58,6 +58,9 @@ func OpenPCSymbolizer(path string, base uint64, finder *debuginfo.Finder) (*PCSy
 		return nil, err
 	}
 	m := &PCSymbolizer{obj: obj, path: path, base: base, text: text, cache: make(map[uint64][]symbolize.Frame)}
+	if err == nil {
+		err = obj.Damage() // a warning: the rest of the file answers
+	}
 	return m, err
 }
 

@@ -222,6 +222,9 @@ func openCoreModule(c *core.File, m *coreModule, isExe bool, exePath string, loc
 	if obj == nil && oerr != nil && !errors.Is(oerr, symbolize.ErrNoDebugInfo) {
 		warn(m.rep.Path + ": " + oerr.Error())
 	}
+	if derr := obj.Damage(); derr != nil {
+		warn(m.rep.Path + ": " + derr.Error())
+	}
 	var debug *elf.File
 	if obj != nil && obj.DebugFile() != nil {
 		debug = obj.DebugFile().ELF

@@ -21,6 +21,10 @@ func EngineOpener(opts *symbolize.Options) Opener {
 		if o == nil { // not a *symbolize.Object(nil) inside the interface
 			return nil, err
 		}
+		if err == nil {
+			// Parts left out as damaged: a warning, the rest answers.
+			err = o.Damage()
+		}
 		return o, err
 	}
 }

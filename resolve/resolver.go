@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/report"
@@ -167,6 +168,7 @@ func (r *Resolver) Report(rep *report.Report) {
 	r.globals(rep, ctx)
 	// Last, once the frames have names: stacks the fast unwinder cut short.
 	defer r.markTruncated(rep, ctx)
+	r.prefetch(rep, ctx)
 	batches := make(map[*module][]job)
 	var order []*module // deterministic batch order
 	for si := range rep.Stacks {
@@ -189,6 +191,7 @@ func (r *Resolver) Report(rep *report.Report) {
 					continue
 				}
 				m = r.module(f.Module, f.BuildID, ctx)
+				r.noteUnverified(m, f.BuildID)
 				if m.logPath != "" {
 					f.Module = m.logPath
 				}
@@ -379,23 +382,22 @@ func (r *Resolver) context(rep *report.Report) context {
 
 // module resolves a printed module name once per run; failures are warned
 // about once.
-//
-// A system library the log names without a build-id (gcc's runtimes print
-// none) and that was found as this machine's own copy is named once as
-// unverified: its frames are right only if the crashed machine had the
-// same build. With a build-id the file was checked against it.
 func (r *Resolver) module(name, buildID string, ctx context) *module {
-	m := r.moduleWarn(name, buildID, ctx, true)
+	return r.moduleWarn(name, buildID, ctx, true)
+}
+
+// noteUnverified names, once, a system library a frame names without a
+// build-id (gcc's runtimes print none) that was found as this machine's own
+// copy: its frames are right only if the crashed machine had the same
+// build. With a build-id the file was checked against it.
+func (r *Resolver) noteUnverified(m *module, buildID string) {
 	if buildID == "" && m.obj != nil && r.loc.finder.HostLibrary(m.path) {
 		r.warnOnce("unverified\x00"+m.path, m.path+": unverified: the log gives no build-id, so this machine's copy is used as is (right only if the crashed machine had the same build)")
 	}
-	return m
 }
 
-// moduleWarn is module; without warn, a module that cannot be used is
-// neither warned about nor remembered (the truncation check looks at
-// modules whose frames the log already named, which need not be here).
-func (r *Resolver) moduleWarn(name, buildID string, ctx context, warn bool) *module {
+// keyOf is the key a printed module name is resolved under.
+func (r *Resolver) keyOf(name, buildID string, ctx context) moduleKey {
 	key := moduleKey{name: name, buildID: strings.ToLower(buildID)}
 	if abs, ok := ctx.siblings[name]; ok && !strings.Contains(name, "/") {
 		key.name = abs
@@ -403,36 +405,133 @@ func (r *Resolver) moduleWarn(name, buildID string, ctx context, warn bool) *mod
 	if !filepath.IsAbs(key.name) {
 		key.logDir = ctx.logDir
 	}
+	return key
+}
+
+// moduleWarn is module; without warn, a module that cannot be used is
+// neither warned about nor remembered (the truncation check looks at
+// modules whose frames the log already named, which need not be here).
+func (r *Resolver) moduleWarn(name, buildID string, ctx context, warn bool) *module {
+	key := r.keyOf(name, buildID, ctx)
 	if m, ok := r.modules[key]; ok {
 		return m
 	}
-	m := r.open(name, buildID, ctx)
+	m := r.record(r.locateOpen(name, buildID, ctx))
 	if !warn && m.obj == nil {
 		return m
 	}
+	r.remember(key, name, m)
+	return m
+}
+
+// remember records the resolution of a printed name and warns about a
+// failure.
+func (r *Resolver) remember(key moduleKey, name string, m *module) {
 	r.modules[key] = m
 	if m.err != nil && r.opts.Warn != nil {
 		r.opts.Warn(name + ": " + m.err.Error())
 	}
-	return m
 }
 
-func (r *Resolver) open(name, buildID string, ctx context) *module {
+// opening is a module located and opened but not yet recorded.
+type opening struct {
+	loc    located
+	locErr error
+	obj    Object
+	err    error
+	reused *module // the path was already open in this run
+}
+
+// locateOpen finds and opens a module. It only reads the Resolver's maps,
+// so several may run at once (prefetch) while nothing records.
+func (r *Resolver) locateOpen(name, buildID string, ctx context) opening {
 	loc, err := r.loc.locate(name, buildID, ctx)
 	if err != nil {
-		return &module{err: err}
+		return opening{locErr: err}
 	}
 	if m, ok := r.objects[loc.path]; ok {
-		return &module{path: m.path, logPath: loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
+		return opening{loc: loc, reused: m}
 	}
-	m := &module{path: loc.path, exec: loc.info.exec}
+	o := opening{loc: loc}
 	if r.opts.Open == nil {
-		m.err = errNoOpener
+		o.err = errNoOpener
 	} else {
-		m.obj, m.err = r.opts.Open(loc.path)
+		o.obj, o.err = r.opts.Open(loc.path)
 	}
-	r.objects[loc.path] = m
-	return &module{path: m.path, logPath: loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
+	return o
+}
+
+// record keeps an opened module by its path, so two names of one file
+// share it; an object opened twice by concurrent openings is closed again
+// (unless the opener handed out the same one).
+func (r *Resolver) record(o opening) *module {
+	if o.locErr != nil {
+		return &module{err: o.locErr}
+	}
+	m := o.reused
+	if m == nil {
+		m = r.objects[o.loc.path]
+		if m != nil && o.obj != nil && o.obj != m.obj {
+			o.obj.Close()
+		}
+	}
+	if m == nil {
+		m = &module{path: o.loc.path, exec: o.loc.info.exec, obj: o.obj, err: o.err}
+		r.objects[o.loc.path] = m
+	}
+	return &module{path: m.path, logPath: o.loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
+}
+
+// maxParallelOpens bounds the modules prefetch opens at once.
+const maxParallelOpens = 8
+
+// prefetch locates and opens at once the modules rep's frames name that
+// this run has not resolved yet, when a debuginfod server may have to be
+// asked for them: the downloads for one report overlap instead of queuing
+// behind each other. The results are recorded, and failures warned about,
+// in the order the frames name the modules, as module would.
+func (r *Resolver) prefetch(rep *report.Report, ctx context) {
+	if r.loc.finder.Fetch == nil {
+		return
+	}
+	type want struct {
+		name, buildID string
+		key           moduleKey
+	}
+	var todo []want
+	seen := make(map[moduleKey]bool)
+	for si := range rep.Stacks {
+		for _, f := range rep.Stacks[si].Frames {
+			if f.Function != "" || f.File != "" || !symbolizable(f.Module) {
+				continue
+			}
+			key := r.keyOf(f.Module, f.BuildID, ctx)
+			if _, ok := r.modules[key]; ok || seen[key] {
+				continue
+			}
+			seen[key] = true
+			todo = append(todo, want{f.Module, f.BuildID, key})
+		}
+	}
+	if len(todo) < 2 {
+		return
+	}
+	opened := make([]opening, len(todo))
+	sem := make(chan struct{}, maxParallelOpens)
+	var wg sync.WaitGroup
+	for i, w := range todo {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			opened[i] = r.locateOpen(w.name, w.buildID, ctx)
+		}()
+	}
+	wg.Wait()
+	for i, w := range todo {
+		r.remember(w.key, w.name, r.record(opened[i]))
+	}
 }
 
 // supErrorer is implemented by objects whose DWARF may name a dwz

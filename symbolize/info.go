@@ -132,7 +132,7 @@ func (h *cuHeader) offSize() int {
 func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (cuHeader, error) {
 	h := cuHeader{off: off}
 	if off >= uint64(len(info)) {
-		return h, fmt.Errorf("unit offset 0x%x beyond .debug_info", off)
+		return h, fmt.Errorf(".debug_info unit at 0x%x: past the end of the section (0x%x)", off, len(info))
 	}
 	b := dwarfbuf.NewReader(".debug_info", off, info[off:], bo)
 	n := uint64(b.U32())
@@ -140,19 +140,21 @@ func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (cuHeader, er
 		h.dwarf64 = true
 		n = b.U64()
 	} else if n >= 0xfffffff0 {
-		return h, fmt.Errorf("bad unit length 0x%x in .debug_info at 0x%x", n, off)
+		return h, fmt.Errorf(".debug_info unit at 0x%x: reserved unit length 0x%x", off, n)
 	}
 	if b.Err() != nil {
-		return h, b.Err()
+		return h, fmt.Errorf(".debug_info unit at 0x%x: unit length cut off by the end of the section (0x%x)", off, len(info))
 	}
 	if n > uint64(b.Left()) {
-		return h, fmt.Errorf("truncated .debug_info: unit at 0x%x has length 0x%x beyond the section", off, n)
+		return h, fmt.Errorf(".debug_info unit at 0x%x: length 0x%x goes past the end of the section (0x%x)", off, n, len(info))
 	}
+	// From here on the unit's extent is known (h.end): a caller can skip
+	// a unit whose header it cannot use and read the next one.
 	h.end = b.Offset() + n
 	b.Limit(int(n))
 	h.version = int(b.U16())
 	if h.version < 2 || h.version > 5 {
-		return h, fmt.Errorf("unsupported DWARF version %d in unit at 0x%x", h.version, off)
+		return h, fmt.Errorf(".debug_info unit at 0x%x: unsupported version %d", off, h.version)
 	}
 	if h.version >= 5 {
 		h.unitType = b.U8()
@@ -171,12 +173,12 @@ func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (cuHeader, er
 		h.addrSize = int(b.U8())
 	}
 	if b.Err() != nil {
-		return h, b.Err()
+		return h, fmt.Errorf(".debug_info unit at 0x%x: header longer than the unit (length 0x%x)", off, n)
 	}
 	switch h.addrSize {
 	case 1, 2, 4, 8:
 	default:
-		return h, fmt.Errorf("unit at 0x%x: unsupported address size %d", off, h.addrSize)
+		return h, fmt.Errorf(".debug_info unit at 0x%x: unsupported address size %d", off, h.addrSize)
 	}
 	h.dieOff = b.Offset()
 	return h, nil

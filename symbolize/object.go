@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
@@ -30,6 +31,9 @@ type Object struct {
 	splitErrs splitErrors
 
 	supErr error // why a named supplementary file could not be used
+	// damage: the parts of the file that could not be read and were left
+	// out at open (headers, sections, units); see Damage.
+	damage []error
 	units  unitIndex
 	syms   symtab
 	// debugSyms is the separate debug file's symbol table: binutils names
@@ -127,16 +131,22 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 	o = &Object{dwarfData: dwarfData{byteOrder: ef.ByteOrder, debugPath: path}, path: path, files: []*dwarfbuf.File{f.Mapped()}, finder: finder, ownFinder: ownFinder}
 	dwarfFile := f
 	o.buildID = f.BuildID
-	o.syms, _ = readSymtab(ef)
+	o.addDamage(path, f.Damage)
+	var serr error
+	o.syms, serr = readSymtab(ef, f.Bytes())
+	if serr != nil {
+		o.addDamage(path, []error{fmt.Errorf(".symtab: %w; symbol table ignored", serr)})
+	}
 
 	if !f.HasDWARF() {
 		if df, derr := finder.DebugFile(f); derr == nil {
 			if df.HasDWARF() {
 				dwarfFile = df
 				o.debugFile = df
+				o.addDamage(df.Path, df.Damage)
 				o.files = append(o.files, df.Mapped())
 				o.debugPath = df.Path
-				if ds, err := readSymtab(df.ELF); err == nil && len(ds.syms) > 0 {
+				if ds, _ := readSymtab(df.ELF, df.Bytes()); len(ds.syms) > 0 {
 					o.debugSyms = &ds
 				}
 				// The symbol table stays the binary's own, as in
@@ -148,33 +158,74 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 		}
 	}
 	if dwarfFile.HasDWARF() {
-		if err := o.loadDWARF(dwarfFile); err != nil {
-			o.sec = nil
-			o.units = unitIndex{}
-			return o, fmt.Errorf("symbolize: open %s: %w", o.debugPath, err)
-		}
+		o.loadDWARF(dwarfFile)
 	}
 	if o.sec == nil && len(o.syms.syms) == 0 {
+		if len(o.damage) > 0 {
+			return o, fmt.Errorf("symbolize: open %s: %w: %v", path, ErrNoDebugInfo, o.Damage())
+		}
 		return o, fmt.Errorf("symbolize: open %s: %w", path, ErrNoDebugInfo)
 	}
 	return o, nil
 }
 
-func (o *Object) loadDWARF(df *debuginfo.File) error {
+// loadDWARF reads the DWARF of df, recording what it cannot read in
+// o.damage: a section that cannot be read costs what needs it, a unit that
+// cannot be read costs that unit.
+func (o *Object) loadDWARF(df *debuginfo.File) {
 	f, file := df.ELF, df.Mapped()
 	o.zdebug = f.Section(".debug_info") == nil && f.Section(".zdebug_info") != nil
-	sec, err := readDebugSections(f, file)
-	if err != nil {
-		return err
-	}
+	sec, damage := readDebugSections(f, file)
+	o.addDamage(df.Path, damage)
 	if len(sec.info) == 0 {
-		return nil
+		return
 	}
 	o.sec = sec
 	o.supErr = o.loadSup(df)
-	o.units, err = o.buildUnitIndex()
-	return err
+	o.units, damage = o.buildUnitIndex()
+	o.addDamage(df.Path, damage)
 }
+
+// addDamage records what could not be read of the file at path.
+func (o *Object) addDamage(path string, damage []error) {
+	for _, d := range damage {
+		o.damage = append(o.damage, fmt.Errorf("%s: %w", path, d))
+	}
+}
+
+// maxDamageShown bounds how many problems Damage spells out.
+const maxDamageShown = 3
+
+// Damage says, in one line, what of the object's files could not be read
+// and was left out at open (damaged headers, sections, compilation
+// units); nil for sound files. The object still answers from the rest: a
+// face reports this once per module as a warning, not as a failure.
+func (o *Object) Damage() error {
+	if o == nil || len(o.damage) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	for i, d := range o.damage[:min(len(o.damage), maxDamageShown)] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(d.Error())
+	}
+	if n := len(o.damage) - maxDamageShown; n > 0 {
+		fmt.Fprintf(&b, " (and %d more problems)", n)
+	}
+	return &DamageError{Errs: o.damage, line: b.String()}
+}
+
+// A DamageError lists the parts of a file left out because they could not
+// be read; its text is one line, the first few of them.
+type DamageError struct {
+	Errs []error
+	line string
+}
+
+func (e *DamageError) Error() string   { return e.line }
+func (e *DamageError) Unwrap() []error { return e.Errs }
 
 // SupplementaryError says why the dwz supplementary file the DWARF names
 // could not be used (its frames then lack the names and inline calls kept

@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"debug/elf"
+	"fmt"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
@@ -20,11 +21,14 @@ type debugSections struct {
 	infoMapped, lineMapped bool
 }
 
-func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, error) {
+// readDebugSections loads the sections; one that cannot be read (past the
+// end of the file, failing to inflate) is left empty and its error is in
+// damage: what needs it fails later, the rest still answers.
+func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) {
 	ds := debugSections{file: m}
 	ds.infoOff, ds.infoMapped = dwarfbuf.Uncompressed(f, ".debug_info")
 	ds.lineOff, ds.lineMapped = dwarfbuf.Uncompressed(f, ".debug_line")
-	err := dwarfbuf.Sections(f, m.Bytes(), []dwarfbuf.Want{
+	want := []dwarfbuf.Want{
 		{Name: ".debug_info", Dst: &ds.info},
 		{Name: ".debug_abbrev", Dst: &ds.abbrev},
 		{Name: ".debug_line", Dst: &ds.line},
@@ -34,11 +38,25 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, error) {
 		{Name: ".debug_rnglists", Dst: &ds.rnglists},
 		{Name: ".debug_addr", Dst: &ds.addr},
 		{Name: ".debug_str_offsets", Dst: &ds.strOffsets},
-	})
-	if err != nil {
-		return nil, err
 	}
-	return &ds, nil
+	errs := make([]error, len(want))
+	for i := range want {
+		want[i].Err = &errs[i]
+	}
+	dwarfbuf.Sections(f, m.Bytes(), want)
+	var damage []error
+	for i, err := range errs {
+		if err != nil {
+			if want[i].Dst == &ds.info {
+				ds.infoMapped = false
+			}
+			if want[i].Dst == &ds.line {
+				ds.lineMapped = false
+			}
+			damage = append(damage, fmt.Errorf("%w; section ignored", err))
+		}
+	}
+	return &ds, damage
 }
 
 // releaseInfo and releaseLine hand the pages of [off, end) of .debug_info

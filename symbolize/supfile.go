@@ -53,9 +53,11 @@ func (o *Object) openSup(f *debuginfo.File) (*supFile, error) {
 	o.filesMu.Lock()
 	o.files = append(o.files, f.Mapped())
 	o.filesMu.Unlock()
-	ds, err := readDebugSections(f.ELF, f.Mapped())
-	if err != nil {
-		return nil, err
+	ds, damage := readDebugSections(f.ELF, f.Mapped())
+	if len(damage) > 0 {
+		// Its DIEs are reached only through references from the
+		// object's: a damaged supplementary file is not used at all.
+		return nil, damage[0]
 	}
 	path := f.Path
 	sec := &dwoSections{debugSections: *ds, path: path}

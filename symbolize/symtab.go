@@ -1,8 +1,11 @@
 package symbolize
 
 import (
+	"bytes"
 	"cmp"
 	"debug/elf"
+	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -37,13 +40,25 @@ type allocSection struct {
 }
 
 // readSymtab reads .symtab, falling back to .dynsym when the file has no
-// static symbols (stripped binaries), as llvm-symbolizer does.
-func readSymtab(f *elf.File) (symtab, error) {
+// static symbols (stripped binaries), as llvm-symbolizer does, or when
+// .symtab cannot be read. err is .symtab's damage (not its absence), even
+// when .dynsym took its place. data is the file's bytes.
+func readSymtab(f *elf.File, data []byte) (symtab, error) {
 	syms, err := f.Symbols()
+	if errors.Is(err, elf.ErrNoSymbols) {
+		err = nil
+	}
+	if err != nil {
+		// debug/elf inflates a symbol or string table flagged
+		// SHF_COMPRESSED; llvm reads them as they are (only debug
+		// sections are compressed), and so does rawSymbols.
+		if raw, rerr := rawSymbols(f, data, elf.SHT_SYMTAB); rerr == nil && len(raw) > 0 {
+			syms, err = raw, nil
+		}
+	}
 	if err != nil || len(syms) == 0 {
-		dyn, derr := f.DynamicSymbols()
-		if derr == nil {
-			syms, err = dyn, nil
+		if dyn, derr := f.DynamicSymbols(); derr == nil {
+			syms = dyn
 		}
 	}
 	t := symtab{syms: make([]symbol, 0, len(syms))}
@@ -227,4 +242,68 @@ func (t *symtab) sectionOf(addr uint64) (elf.SectionIndex, bool) {
 		}
 	}
 	return 0, false
+}
+
+// rawSymbols reads the symbol table of type typ from the file's bytes as
+// they are, ignoring compression flags: entry 0 left out, as
+// elf.File.Symbols does; a name past its string table is "".
+func rawSymbols(f *elf.File, data []byte, typ elf.SectionType) ([]elf.Symbol, error) {
+	var sec *elf.Section
+	for _, s := range f.Sections {
+		if s.Type == typ {
+			sec = s
+			break
+		}
+	}
+	if sec == nil {
+		return nil, elf.ErrNoSymbols
+	}
+	within := func(s *elf.Section) ([]byte, bool) {
+		end := s.Offset + s.FileSize
+		if end < s.Offset || end > uint64(len(data)) {
+			return nil, false
+		}
+		return data[s.Offset:end], true
+	}
+	tab, ok := within(sec)
+	if !ok {
+		return nil, fmt.Errorf("%s goes past the end of the file", sec.Name)
+	}
+	var strs []byte
+	if int(sec.Link) < len(f.Sections) {
+		strs, _ = within(f.Sections[sec.Link])
+	}
+	if len(strs) == 0 {
+		return nil, fmt.Errorf("%s: no string table (link %d)", sec.Name, sec.Link)
+	}
+	bo := f.ByteOrder
+	size := 24
+	if f.Class == elf.ELFCLASS32 {
+		size = 16
+	}
+	n := len(tab) / size
+	out := make([]elf.Symbol, 0, max(n-1, 0))
+	for i := 1; i < n; i++ {
+		e := tab[i*size:]
+		var s elf.Symbol
+		var name uint32
+		if size == 24 {
+			name = bo.Uint32(e)
+			s.Info, s.Other = e[4], e[5]
+			s.Section = elf.SectionIndex(bo.Uint16(e[6:]))
+			s.Value, s.Size = bo.Uint64(e[8:]), bo.Uint64(e[16:])
+		} else {
+			name = bo.Uint32(e)
+			s.Value, s.Size = uint64(bo.Uint32(e[4:])), uint64(bo.Uint32(e[8:]))
+			s.Info, s.Other = e[12], e[13]
+			s.Section = elf.SectionIndex(bo.Uint16(e[14:]))
+		}
+		if int(name) < len(strs) {
+			if j := bytes.IndexByte(strs[name:], 0); j >= 0 {
+				s.Name = string(strs[name : int(name)+j])
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

@@ -51,18 +51,27 @@ type unitIndex struct {
 // and records its ranges; a unit that declares none gets its line table's
 // sequences. Only the root DIEs are touched: the rest of .debug_info is read
 // when a lookup needs a unit.
-func (dw *dwarfData) buildUnitIndex() (unitIndex, error) {
+func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 	var idx unitIndex
 	var rs [][2]uint64
+	var damage []error
 	for off := uint64(0); off < uint64(len(dw.sec.info)); {
 		h, err := parseUnitHeader(dw.sec.info, off, dw.byteOrder)
 		if err != nil {
-			return unitIndex{}, fmt.Errorf("read compilation units: %w", err)
+			// A unit whose extent is known is skipped; past one whose
+			// length is unusable nothing can be found.
+			damage = append(damage, fmt.Errorf("%w; unit ignored", err))
+			if h.end <= off {
+				break
+			}
+			off = h.end
+			continue
 		}
 		off = h.end
 		u, ranges, err := dw.readUnitRoot(h)
 		if err != nil {
-			return unitIndex{}, fmt.Errorf("read compilation units: %w", err)
+			damage = append(damage, fmt.Errorf(".debug_info unit at 0x%x: root DIE: %w; unit ignored", h.off, err))
+			continue
 		}
 		if u == nil {
 			continue
@@ -70,7 +79,8 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, error) {
 		ui := int32(len(idx.units))
 		idx.units = append(idx.units, u)
 		rs, err = dw.rangesOf(&u.h, ranges[0], ranges[1], ranges[2], rs[:0])
-		if err != nil {
+		failed := err != nil
+		if failed {
 			rs = rs[:0] // fall back to the line table below
 		}
 		n := 0
@@ -81,9 +91,23 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, error) {
 			}
 		}
 		if n == 0 && !u.partial {
-			if lt, err := dw.lineTable(u); err == nil {
+			lt, err := dw.lineTable(u)
+			if err == nil {
 				for _, s := range lt.seqs {
 					idx.ranges = append(idx.ranges, unitRange{begin: s.start, end: s.end, unit: ui})
+					n++
+				}
+			} else if u.stmtList >= 0 {
+				failed = true
+			}
+		}
+		if n == 0 && !u.partial && failed {
+			// No ranges that can be read (say .debug_rnglists is
+			// damaged) and no line table: the functions' own ranges,
+			// as llvm's collectAddressRanges falls back to.
+			if fi, _ := dw.functions(u); fi != nil {
+				for _, a := range fi.addrs {
+					idx.ranges = append(idx.ranges, unitRange{begin: a.begin, end: a.end, unit: ui})
 				}
 			}
 		}
@@ -96,7 +120,7 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, error) {
 		}
 		idx.ranges[i].minBegin = min
 	}
-	return idx, nil
+	return idx, damage
 }
 
 // readUnitRoot decodes a unit's root DIE; nil for units that are not

@@ -69,10 +69,10 @@ name no module (libwebsockets ~m# records) against --obj, as in decode.
 
 Exit status: 1 when --fail-on says so (any: a report was found; new: a
 bucket is absent from --baseline; none: never) unless --exit-zero is
-given, 0 otherwise, 2 on a usage
-error or an input path that does not exist. Problems inside the inputs
-(an unreadable file, a decompression bomb, an unsafe member name) are
-listed in the output's errors and do not change the exit status.`,
+given, 0 otherwise, 2 on a usage error or a command-line input that cannot
+be read. Problems inside the inputs (an unreadable file, a decompression
+bomb, an unsafe member name) are listed in the output's errors and do not
+change the exit status.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBatch(cmd, args, &fl)
@@ -156,14 +156,21 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	default:
 		return usage(fmt.Errorf("--progress %q: want auto, always or never", fl.progress))
 	}
-	missing := false
+	// A command-line input that cannot be opened is a usage error
+	// (CONTRACT.md: exit 2), as in decode; it is still listed in the
+	// errors and the others are processed. What lies inside the inputs
+	// never changes the exit status.
+	unreadable := false
 	for _, a := range args {
 		if a == "-" {
 			continue
 		}
-		if _, err := os.Stat(a); err != nil {
-			missing = true // still listed in the errors; the others are processed
+		f, err := os.Open(a)
+		if err != nil {
+			unreadable = true
+			continue
 		}
+		f.Close()
 	}
 	doc, err := batch.Run(args, opts)
 	if err != nil {
@@ -172,8 +179,8 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	if err := fl.output.write(cmd.OutOrStdout(), doc); err != nil {
 		return usage(err)
 	}
-	if missing {
-		return &exitError{code: exitUsage, err: fmt.Errorf("some inputs do not exist (see the errors in the output)")}
+	if unreadable {
+		return &exitError{code: exitUsage, err: fmt.Errorf("some inputs cannot be read (see the errors in the output)")}
 	}
 	if fl.exitZero {
 		return nil

@@ -109,8 +109,9 @@ func checkArtifacts(t *testing.T, cases []artifactCase, userFile *regexp.Regexp)
 	// the frames the runtimes symbolized themselves agree: the first three
 	// frames in the program's own sources, by unqualified function name.
 	type runtimeView struct {
-		key    string // tool, kind, frames
-		bucket string
+		key      string // tool, kind, frames
+		bucket   string
+		compiler string
 	}
 	views := make(map[string][]runtimeView) // program -> one per case
 	for _, r := range doc.Reports {
@@ -128,16 +129,25 @@ func checkArtifacts(t *testing.T, cases []artifactCase, userFile *regexp.Regexp)
 			}
 		}
 		c := caseOf[strings.Split(l, "/")[1]]
-		views[c.program] = append(views[c.program], runtimeView{r.Tool + ":" + r.Kind + ":" + strings.Join(names, "|"), r.Bucket})
+		views[c.program] = append(views[c.program], runtimeView{r.Tool + ":" + r.Kind + ":" + strings.Join(names, "|"), r.Bucket,
+			compilerRE.FindStringSubmatch(c.name)[1]})
 	}
+	agree := 0 // pairs of a gcc and a clang build with the same frames
 	for prog, vs := range views {
 		for i := range vs {
 			for j := range i {
-				if same := vs[i].key == vs[j].key; same != (vs[i].bucket == vs[j].bucket) {
+				same := vs[i].key == vs[j].key
+				if same != (vs[i].bucket == vs[j].bucket) {
 					t.Errorf("%s: runtime frames %q and %q, buckets %s and %s", prog, vs[i].key, vs[j].key, vs[i].bucket, vs[j].bucket)
+				}
+				if same && vs[i].compiler != vs[j].compiler {
+					agree++
 				}
 			}
 		}
+	}
+	if agree == 0 {
+		t.Errorf("no gcc and clang build of one program printed the same frames: the check above proved nothing")
 	}
 
 	// Sharded runs merge into exactly the unsharded run, in every format.
@@ -266,6 +276,20 @@ func TestBatchUsage(t *testing.T) {
 	doc := runBatchJSON(t, 2, "batch", good, filepath.Join(dir, "missing.log"))
 	if doc.Inputs != 1 || len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Error, "no such file") {
 		t.Errorf("with a missing input: %d inputs, errors %v", doc.Inputs, doc.Errors)
+	}
+	// A command-line input that cannot be opened: 2 as well (root reads
+	// anything); the same file inside a directory input changes nothing.
+	if os.Geteuid() != 0 {
+		sub := filepath.Join(dir, "sub")
+		os.Mkdir(sub, 0o755)
+		noperm := filepath.Join(sub, "noperm.log")
+		os.WriteFile(noperm, []byte("x\n"), 0)
+		if doc := runBatchJSON(t, 2, "batch", good, noperm); doc.Inputs != 1 || len(doc.Errors) != 1 {
+			t.Errorf("with an unreadable input: %d inputs, errors %v", doc.Inputs, doc.Errors)
+		}
+		if doc := runBatchJSON(t, 0, "batch", sub); len(doc.Errors) != 1 {
+			t.Errorf("with an unreadable file in a directory: errors %v", doc.Errors)
+		}
 	}
 	if doc := runBatchJSON(t, 0, "batch", good); doc.Inputs != 1 || len(doc.Reports) != 0 {
 		t.Errorf("a log without reports: %+v", doc)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/debuginfodtest"
@@ -466,5 +467,93 @@ func TestDebuginfodSource(t *testing.T) {
 	}
 	if !strings.Contains(got, "> 5 |") || !strings.Contains(got, "return *p + 41; /* the line of the frame */") {
 		t.Errorf("no source context from the server in\n%s", got)
+	}
+}
+
+// TestDebuginfodConcurrentModules: the modules one report names are
+// fetched at once, not one after the other: the server holds each request
+// until both are in flight (or a generous deadline passes, so a sequential
+// client fails the test instead of hanging it), and the report comes out as
+// with the unstripped modules.
+func TestDebuginfodConcurrentModules(t *testing.T) {
+	strip, err := exec.LookPath("strip")
+	if err != nil {
+		t.Skipf("binutils strip not installed: %v", err)
+	}
+	served := map[string]string{} // build-id -> unstripped file
+	for _, p := range []string{fixtureDir + "/c-O2-dw5-pie", fixtureDir + "/cxx-O2-dw5"} {
+		id, err := debuginfo.ReadBuildID(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		served[fmt.Sprintf("%x", id)] = p
+	}
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	both := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		parts := strings.Split(r.URL.Path, "/") // "", buildid, ID, debuginfo
+		if len(parts) != 4 || parts[3] != "debuginfo" || served[parts[2]] == "" {
+			http.NotFound(w, r)
+			return
+		}
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		if inFlight == 2 {
+			close(both)
+		}
+		mu.Unlock()
+		select {
+		case <-both:
+		case <-time.After(20 * time.Second): // a hang guard, not a performance bound
+		}
+		http.ServeFile(w, r, served[parts[2]])
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+	}))
+	defer srv.Close()
+
+	stripped, unstripped := t.TempDir(), t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(stripped, "prog"))
+	// strip --strip-debug keeps the symbol table, so the answers must be
+	// the unstripped file's to the byte.
+	if out, err := exec.Command(strip, "--strip-debug", "-o", filepath.Join(stripped, "other"), fixtureDir+"/cxx-O2-dw5").CombinedOutput(); err != nil {
+		t.Fatalf("strip: %v\n%s", err, out)
+	}
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(unstripped, "prog"))
+	fixture.Copy(t, fixtureDir+"/cxx-O2-dw5", filepath.Join(unstripped, "other"))
+	var frames strings.Builder
+	n := 0
+	for _, m := range []struct{ name, src string }{{"prog", fixtureDir + "/c-O2-dw5-pie"}, {"other", fixtureDir + "/cxx-O2-dw5"}} {
+		for _, a := range sampleAddresses(t, m.src, 4, 2) {
+			if a != 0 {
+				fmt.Fprintf(&frames, "    #%d 0x%x  (/opt/app/%s+0x%x)\n", n, 0x555555554000+a, m.name, a)
+				n++
+			}
+		}
+	}
+	log := "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x555555555139 bp 0x7ffd00000000 sp 0x7ffd00000000 T0)\n" +
+		frames.String() + "\nSUMMARY: AddressSanitizer: SEGV (/opt/app/prog+0x1139)\n"
+	run := func(dir string) (string, string) {
+		out, stderr, _ := runArgv0(t, "sanitrace", []string{"decode", "--color=never", "--binary-dir=" + dir, "--debug-file-directory=/nonexistent"}, log)
+		return out, stderr
+	}
+	t.Setenv("DEBUGINFOD_URLS", "")
+	t.Setenv("DEBUGINFOD_CACHE_PATH", filepath.Join(t.TempDir(), "cache"))
+	want, _ := run(unstripped)
+	t.Setenv("DEBUGINFOD_URLS", srv.URL)
+	got, stderr := run(stripped)
+	if stderr != "" {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if got != want {
+		t.Errorf("through debuginfod:\n%s", golden.FirstDiff(want, got))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if most != 2 {
+		t.Errorf("at most %d downloads in flight at once; want the report's 2 modules fetched together", most)
 	}
 }

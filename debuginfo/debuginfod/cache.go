@@ -1,6 +1,8 @@
 package debuginfod
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,9 +11,17 @@ import (
 )
 
 // control reads a control file of the cache (a decimal count of seconds),
-// def when it is missing or unreadable.
+// def when it is missing or unreadable. A missing one is created with def,
+// as libdebuginfod creates each when it first needs it (the clock on first
+// use, max_unused_age_s in a cleaning round, cache_miss_s when a recorded
+// miss is consulted), so a user finds the knob where elfutils documents it.
 func (c *Client) control(name string, def time.Duration) time.Duration {
-	b, err := os.ReadFile(filepath.Join(c.cfg.CachePath, name))
+	p := filepath.Join(c.cfg.CachePath, name)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		writeFileAtomic(p, strconv.FormatInt(int64(def/time.Second), 10))
+		return def
+	}
 	if err != nil {
 		return def
 	}
@@ -37,7 +47,7 @@ func (c *Client) cleanCache() {
 	fi, err := os.Stat(clock)
 	if err != nil {
 		// First use of this cache: start the clock, nothing to clean yet.
-		writeFileAtomic(clock, strconv.FormatInt(int64(defaultCleanInterval/time.Second), 10)+"\n")
+		writeFileAtomic(clock, strconv.FormatInt(int64(defaultCleanInterval/time.Second), 10))
 		return
 	}
 	now := c.now()

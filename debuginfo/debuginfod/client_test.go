@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -383,5 +384,77 @@ func TestConfigFromEnv(t *testing.T) {
 	os.Mkdir(filepath.Join(home, ".debuginfod_client_cache"), 0o700)
 	if got := ConfigFromEnv(func(k string) string { return map[string]string{"HOME": home}[k] }); got.CachePath != home+"/.debuginfod_client_cache" {
 		t.Errorf("deprecated cache dir not used: %s", got.CachePath)
+	}
+}
+
+// TestCacheFilesLikeElfutils runs the same queries through elfutils'
+// debuginfod-find and through a Client, each in its own cache, and compares
+// the caches after every step: the control files appear when libdebuginfod
+// creates them (the cleaning clock on first use, cache_miss_s when a
+// recorded miss is consulted, max_unused_age_s in a cleaning round), with
+// the same contents, and a miss is recorded the same way.
+func TestCacheFilesLikeElfutils(t *testing.T) {
+	find, err := exec.LookPath("debuginfod-find")
+	if err != nil {
+		t.Skipf("elfutils' debuginfod-find not installed: %v", err)
+	}
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	const id = "0123456789abcdef0123456789abcdef01234567"
+	raw, _ := hex.DecodeString(id)
+	theirs, ours := filepath.Join(t.TempDir(), "elfutils"), filepath.Join(t.TempDir(), "sanitrace")
+	snapshot := func(root string) map[string]string {
+		files := map[string]string{}
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				b, _ := os.ReadFile(p)
+				rel, _ := filepath.Rel(root, p)
+				files[rel] = string(b)
+			}
+			return nil
+		})
+		return files
+	}
+	steps := []struct {
+		name   string
+		before func(root string)
+	}{
+		{"first query: a miss", nil},
+		{"second query: the recorded miss", nil},
+		{"a cleaning round is due", func(root string) {
+			p := filepath.Join(root, cleanIntervalFile)
+			if err := os.WriteFile(p, []byte("0"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			old := time.Now().Add(-48 * time.Hour)
+			os.Chtimes(p, old, old)
+		}},
+	}
+	for _, st := range steps {
+		if st.before != nil {
+			st.before(theirs)
+			st.before(ours)
+		}
+		cmd := exec.Command(find, "debuginfo", id)
+		cmd.Env = append(os.Environ(), "DEBUGINFOD_URLS="+srv.URL, "DEBUGINFOD_CACHE_PATH="+theirs, "DEBUGINFOD_TIMEOUT=5")
+		cmd.Run() // a miss: debuginfod-find exits 1
+		c := New(Config{URLs: []string{srv.URL}, CachePath: ours, Timeout: 5 * time.Second}, debuginfo.ReadBuildID, nil)
+		if _, err := c.Debuginfo(context.Background(), raw); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		want, got := snapshot(theirs), snapshot(ours)
+		if len(want) == 0 {
+			t.Fatalf("%s: debuginfod-find left no cache in %s", st.name, theirs)
+		}
+		for name, content := range want {
+			if g, ok := got[name]; !ok || g != content {
+				t.Errorf("%s: %s is %q (present %v), elfutils wrote %q", st.name, name, g, ok, content)
+			}
+		}
+		for name := range got {
+			if _, ok := want[name]; !ok {
+				t.Errorf("%s: %s in our cache only", st.name, name)
+			}
+		}
 	}
 }

@@ -26,7 +26,7 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 	if s.Flags&elf.SHF_COMPRESSED == 0 && !strings.HasPrefix(s.Name, ".zdebug_") {
 		end := s.Offset + s.FileSize
 		if end < s.Offset || end > uint64(len(file)) {
-			return nil, fmt.Errorf("read %s: section [0x%x, 0x%x) beyond the end of the file (0x%x)", s.Name, s.Offset, end, len(file))
+			return nil, fmt.Errorf("%s: section goes past the end of the file (offset 0x%x, size 0x%x, file size 0x%x)", s.Name, s.Offset, s.FileSize, len(file))
 		}
 		return file[s.Offset:end:end], nil
 	}
@@ -42,14 +42,23 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 	if s.Flags&elf.SHF_COMPRESSED != 0 && s.Size > 0 && s.Size < maxSectionSize && plausible {
 		data := make([]byte, s.Size)
 		n, err := io.ReadFull(r, data)
+		if err == nil {
+			// One more read reaches the end of the stream, where zlib
+			// checks its Adler-32 and zstd its frame: a stream that fails
+			// there is as damaged as one that fails earlier.
+			var one [1]byte
+			if _, err = r.Read(one[:]); err == io.EOF {
+				err = nil
+			}
+		}
 		if err != nil && err != io.ErrUnexpectedEOF {
-			return nil, fmt.Errorf("read %s: %w", s.Name, err)
+			return nil, fmt.Errorf("%s: %s: %w", s.Name, compression(f, file, s), err)
 		}
 		return data[:n], nil
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxSectionSize))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.Name, err)
+		return nil, fmt.Errorf("%s: %s: %w", s.Name, compression(f, file, s), err)
 	}
 	return data, nil
 }
@@ -65,16 +74,21 @@ func Uncompressed(f *elf.File, name string) (off uint64, ok bool) {
 	return s.Offset, true
 }
 
-// A Want names a section to load and where its contents go.
+// A Want names a section to load and where its contents go. When Err is
+// set, the section's error goes there and the section is left empty
+// rather than failing the whole load: a damaged section costs only what
+// needs it.
 type Want struct {
 	Name string
 	Dst  *[]byte
+	Err  *error
 }
 
 // Sections loads the wanted sections of f, whose bytes are file, as
 // Section does. Compressed sections (Go binaries, --compress-debug-sections)
 // are inflated concurrently: opening is otherwise bound by one inflater.
-// The error is the first in the order of want.
+// The error is the first, in the order of want, of the sections without
+// an Err of their own.
 func Sections(f *elf.File, file []byte, want []Want) error {
 	errs := make([]error, len(want))
 	var wg sync.WaitGroup
@@ -86,17 +100,42 @@ func Sections(f *elf.File, file []byte, want []Want) error {
 				// A decoder panic on a corrupt section must not take the
 				// process down: a caller's recover does not see this goroutine.
 				if p := recover(); p != nil {
-					errs[i] = fmt.Errorf("corrupt section (decoder panic: %v)", p)
+					errs[i] = fmt.Errorf("%s: corrupt section (decoder panic: %v)", w.Name, p)
 				}
 			}()
 			*w.Dst, errs[i] = Section(f, file, w.Name)
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
+	var first error
+	for i, err := range errs {
+		if w := want[i]; w.Err != nil {
+			*w.Err = err
+			if err != nil {
+				*w.Dst = nil
+			}
+		} else if err != nil && first == nil {
+			first = err
 		}
 	}
-	return nil
+	return first
+}
+
+// compression names how s is compressed, for errors: the type is the
+// first word of the compression header (debug/elf keeps it to itself).
+func compression(f *elf.File, file []byte, s *elf.Section) string {
+	if s.Flags&elf.SHF_COMPRESSED == 0 {
+		return "zlib decompression (.zdebug)"
+	}
+	if s.Offset+4 < s.Offset || s.Offset+4 > uint64(len(file)) {
+		return "decompression"
+	}
+	switch t := elf.CompressionType(f.ByteOrder.Uint32(file[s.Offset:])); t {
+	case elf.COMPRESS_ZLIB:
+		return "zlib decompression"
+	case elf.COMPRESS_ZSTD:
+		return "zstd decompression"
+	default:
+		return fmt.Sprintf("decompression (%v)", t)
+	}
 }

@@ -45,6 +45,9 @@ var (
 
 // edit returns the edited tree.
 func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
+	if e.style == LLVM && e.markInPlace(a) {
+		return a, nil
+	}
 	r := a.Copy(e.replace, e.skip)
 	if e.err != nil {
 		return nil, e.err
@@ -53,6 +56,93 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 		r = a
 	}
 	return r, nil
+}
+
+// markInPlace puts LLVM 14's template markers into a itself, the parser's
+// fresh tree and ours alone, when they are all the edits it needs, and
+// reports whether it did. Most names need no other edit, and copying the
+// whole tree to change its templates cost as much as printing it (a fifth
+// of demangling cpp-heavy's names). A tree with anything else to edit, or
+// that unfolds to more than maxEdits nodes (a cycle, a hostile name), is
+// left to the copying editor, which handles those.
+//
+// The markers are the copying editor's: its Copy gives each occurrence of a
+// shared template its own marked copy, the same bytes as one template
+// marked once.
+func (e *editor) markInPlace(a demangle.AST) bool {
+	var templates []*demangle.Template
+	simple, visits := true, 0
+	a.Traverse(func(x demangle.AST) bool {
+		if !simple {
+			return false
+		}
+		if visits++; visits > maxEdits {
+			simple = false
+			return false
+		}
+		switch n := x.(type) {
+		case *demangle.Template:
+			simple = !sharedTemplate(n)
+			templates = append(templates, n)
+		case *demangle.ArgumentPack:
+			for _, y := range n.Args {
+				if isEmpty(y) {
+					simple = false
+				}
+			}
+		case *demangle.PackExpansion:
+			simple = n.Pack != nil
+		case *demangle.Qualified:
+			simple = llvm14CDtor(n) == nil
+		case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
+			simple = false
+		}
+		return simple
+	})
+	if !simple {
+		return false
+	}
+	done := make(map[*demangle.Template]bool, len(templates))
+	for _, t := range templates {
+		if done[t] {
+			continue
+		}
+		done[t] = true
+		if endsInLess(t.Name) {
+			t.Name = seq(t.Name, markNoSpace)
+			e.marked = true
+		}
+		if m := e.markArgs(t); m != nil {
+			t.Args = m.(*demangle.Template).Args
+		}
+	}
+	return true
+}
+
+// sharedTemplate reports whether t may be one of the parser's
+// package-level nodes: the long form of a standard substitution
+// ("std::basic_string<char, std::char_traits<char>, std::allocator<char> >"
+// for "Ss" before a constructor), one tree for all names, which must not
+// be edited in place. Its templates are the only ones named by a std::
+// qualified name of its own (a parsed "NSt...E" scope is a Qualified
+// inside a Qualified); the nested ones are only reached through them.
+func sharedTemplate(t *demangle.Template) bool {
+	q, ok := t.Name.(*demangle.Qualified)
+	if !ok {
+		return false
+	}
+	if s, ok := q.Scope.(*demangle.Name); !ok || s.Name != "std" {
+		return false
+	}
+	n, ok := q.Name.(*demangle.Name)
+	if !ok {
+		return false
+	}
+	switch n.Name {
+	case "basic_string", "basic_istream", "basic_ostream", "basic_iostream":
+		return true
+	}
+	return false
 }
 
 // skip is called before a node's children are copied: it cuts cycles
@@ -124,25 +214,25 @@ func isEmpty(a demangle.AST) bool {
 	return false
 }
 
-// markArgs wraps a template's printed arguments in markers. In the GNU
+// markArgs marks the end of a template's last printed argument. In the GNU
 // style an empty element after the last printed one leaves libiberty's
 // last character at the ' ' of the ", " it took back, so no space goes
 // before the '>'.
 func (e *editor) markArgs(t *demangle.Template) demangle.AST {
-	args := make([]demangle.AST, len(t.Args))
-	copy(args, t.Args)
-	last := -1
-	for i, x := range args {
-		if !isEmpty(x) {
-			args[i] = seq(x, argEndMark)
-			last = i
-		}
+	last := len(t.Args) - 1
+	for last >= 0 && isEmpty(t.Args[last]) {
+		last--
 	}
 	if last < 0 {
 		return nil
 	}
+	args := make([]demangle.AST, len(t.Args))
+	copy(args, t.Args)
+	// Only the last printed argument's end can meet the template's '>'.
 	if e.style == GNU && last < len(args)-1 {
 		args[last] = seq(t.Args[last], markNoSpace)
+	} else {
+		args[last] = seq(t.Args[last], argEndMark)
 	}
 	e.marked = true
 	return &demangle.Template{Name: t.Name, Args: args}
@@ -180,18 +270,19 @@ func (e *editor) dropEmpty(p *demangle.ArgumentPack) demangle.AST {
 func unmark(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case markArgEnd[0]:
-			if i+1 < len(s) && s[i+1] == '>' && i > 0 && s[i-1] == '>' {
-				b.WriteByte(' ')
-			}
-		case markNoSpace[0]:
-		default:
-			b.WriteByte(c)
+	for {
+		// The text between markers is copied in one piece.
+		i := strings.IndexAny(s, markers)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
 		}
+		b.WriteString(s[:i])
+		if s[i] == markArgEnd[0] && i+1 < len(s) && s[i+1] == '>' && i > 0 && s[i-1] == '>' {
+			b.WriteByte(' ')
+		}
+		s = s[i+1:]
 	}
-	return b.String()
 }
 
 // copier runs the module's Copy over a tree for the passes before the

@@ -209,11 +209,13 @@ func srOldForm(name string) string {
 			b.WriteString("N" + name[j:k+l] + "E")
 			last = k + l
 		}
-		n := strings.Index(name[j:], "sr")
+		// An "sr" inside the identifier just spelled is part of it.
+		from := max(j, last)
+		n := strings.Index(name[from:], "sr")
 		if n < 0 {
 			break
 		}
-		i = j + n
+		i = from + n
 	}
 	if last == 0 {
 		return name

@@ -112,6 +112,22 @@ func TestMarkerBytes(t *testing.T) {
 	}
 }
 
+// TestSrInsideIdentifier: the old-form rewrite of "sr" (srOldForm) skips
+// an "sr" inside the identifier it just spelled; it used to slice out of
+// range there (found by FuzzDemangle). c++filt -i and llvm-cxxfilt-14 print
+// the name mangled.
+func TestSrInsideIdentifier(t *testing.T) {
+	const name = "_Zsr7Asr1A00000000"
+	if got := srOldForm(name); got != "_ZsrN7Asr1A00E000000" {
+		t.Errorf("srOldForm(%q) = %q", name, got)
+	}
+	for _, style := range []Style{LLVM, GNU} {
+		if got := Demangle(name, style); got != name {
+			t.Errorf("style %d: %q demangled to %q", style, name, got)
+		}
+	}
+}
+
 // TestNameOnly: the GNU style without parameters is the name alone, as
 // libiberty without DMGL_PARAMS ("c++filt -i -p") prints it.
 func TestNameOnly(t *testing.T) {

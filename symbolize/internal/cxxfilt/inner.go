@@ -29,16 +29,24 @@ func innerParamsFixed(a demangle.AST, c *copier) demangle.AST {
 	if !ok || len(outer.Args) == 0 {
 		return nil
 	}
-	fix := func(x demangle.AST) demangle.AST {
+	isInner := func(x demangle.AST) (*demangle.Typed, *demangle.Template, bool) {
 		ty, ok := x.(*demangle.Typed)
 		if !ok || x == root {
-			return nil
+			return nil, nil, false
 		}
 		inner, ok := lastTemplate(ty.Name)
 		if !ok || inner == outer {
-			return nil
+			return nil, nil, false
 		}
-		if _, ok := ty.Type.(*demangle.FunctionType); !ok {
+		_, ok = ty.Type.(*demangle.FunctionType)
+		return ty, inner, ok
+	}
+	if !hasNode(a, func(x demangle.AST) bool { _, _, ok := isInner(x); return ok }) {
+		return nil
+	}
+	fix := func(x demangle.AST) demangle.AST {
+		ty, inner, ok := isInner(x)
+		if !ok {
 			return nil
 		}
 		t := swapArgs(ty.Type, outer.Args, inner.Args, c)
@@ -48,6 +56,25 @@ func innerParamsFixed(a demangle.AST, c *copier) demangle.AST {
 		return &demangle.Typed{Name: ty.Name, Type: t}
 	}
 	return c.copy(a, fix)
+}
+
+// hasNode reports whether the tree a, unfolded as the copier unfolds it,
+// has a node for which is reports true, or is too large to tell: a
+// read-only walk first, as most trees have none and a copy allocates.
+func hasNode(a demangle.AST, is func(demangle.AST) bool) bool {
+	found, visits := false, 0
+	a.Traverse(func(x demangle.AST) bool {
+		if found {
+			return false
+		}
+		if visits++; visits > maxEdits {
+			found = true // let the copier stop it and say so
+			return false
+		}
+		found = is(x)
+		return !found
+	})
+	return found
 }
 
 // swapArgs returns a with every node identical to from[i] replaced by

@@ -1,0 +1,291 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Damaged report headers. A torn write, a NUL from a crashed writer or a
+// flipped byte in a header word ("ER\x00OR:", "Address\xffSanitizer",
+// "runtime e\xe5ror") hides a report from the detectors, and its stacks
+// would be dropped as noise without a word. Sanitizer frame lines
+// ("    #3 0x... in f file.c:4") outside any report are what gives such a
+// report away: at the first one, the few lines before it that carry damage
+// (a NUL the line was read without, or bytes that are not UTF-8) are read
+// again with each header word allowed up to two damaged bytes; a line that
+// then reads as a sanitizer headline starts the report, and the lines after
+// it are read again inside it. Where no such line is found, the run of
+// frames is named on the Damage callback instead of silently lost.
+
+// recentMax is how many lines outside reports are kept for that look back:
+// a UBSan headline stands four lines before its first frame (the pointer
+// note and its hex dump), an ASan one two.
+const recentMax = 12
+
+// A repair tries every header word at every place of the line, so it is
+// bounded: lines longer than any headline are not tried, and an input gets
+// repairsMax tries (a log of garbage does not pay them on every frame).
+const (
+	repairLineMax = 512
+	repairsMax    = 256
+)
+
+// orphanGapMax is how many other lines may stand between two frames of one
+// lost run (a blank, a location line, "freed by thread T0 here:").
+const orphanGapMax = pendingMax
+
+// Damage is a stretch of input that could not be read as it stands: a
+// damaged report header read as the word it was taken for (Repaired set),
+// or stack frames outside any report that were not decoded.
+type Damage struct {
+	Input       string // the input's name ("-" for stdin)
+	First, Last int    // 1-based lines
+	Frames      int    // frame lines in First..Last (lost runs)
+	Repaired    string // the header word the damaged line was read with
+}
+
+func (d *Damage) Error() string {
+	name := d.Input
+	if name == "-" {
+		name = "<stdin>"
+	}
+	if d.Repaired != "" {
+		return fmt.Sprintf("%s:%d: damaged report header (NUL or invalid UTF-8) read as %q from the stack frames after it", name, d.First, d.Repaired)
+	}
+	return fmt.Sprintf("%s:%d-%d: %d stack frame lines outside any report were not decoded (no report header before them; a damaged one?)", name, d.First, d.Last, d.Frames)
+}
+
+// OnDamage sets the function that is told about every damaged header read
+// and every run of frames lost, as the input is read.
+func (s *Scanner) OnDamage(fn func(*Damage)) { s.onDamage = fn }
+
+// recentLines is a ring of the last lines outside reports, blank ones as
+// empty lines. Only non-blank lines write into a slot's bytes, so the
+// Scanner's lastIdle (the last non-blank one) can be the slot itself: it
+// stays intact until the next non-blank line replaces it.
+type recentLines struct {
+	text    [recentMax][]byte
+	no      [recentMax]int
+	damaged [recentMax]bool
+	n       int // lines added in all
+}
+
+func (r *recentLines) add(line []byte, no int, damaged bool) []byte {
+	i := r.n % recentMax
+	r.text[i] = append(r.text[i][:0], line...)
+	r.no[i], r.damaged[i] = no, damaged
+	r.n++
+	return r.text[i]
+}
+
+// orphanRun is a run of frame lines outside reports.
+type orphanRun struct {
+	first, last, frames int
+}
+
+// orphanFrame takes a sanitizer frame line outside any report: it starts
+// the report of a damaged header before it, or joins a lost run. It
+// reports false for any other line.
+func (s *Scanner) orphanFrame(line []byte, no int) bool {
+	p := splitKnownPrefix(line)
+	t := bytes.TrimLeft(line[p:], " \t")
+	if len(t) < 3 || t[0] != '#' {
+		return false
+	}
+	if _, ok := ParseFrame(string(t)); !ok {
+		return false
+	}
+	if o := &s.orphans; o.frames > 0 && no-o.last > orphanGapMax {
+		s.endOrphans()
+	}
+	if o := &s.orphans; o.frames > 0 {
+		o.last = no
+		o.frames++
+		return true
+	}
+	if s.repairBefore(line, no) {
+		return true
+	}
+	s.orphans = orphanRun{first: no, last: no, frames: 1}
+	return true
+}
+
+// endOrphans names the lost run, if any, once a report starts, too many
+// other lines followed it, or the input ended.
+func (s *Scanner) endOrphans() {
+	o := s.orphans
+	if o.frames == 0 {
+		return
+	}
+	s.orphans = orphanRun{}
+	if s.onDamage != nil {
+		s.onDamage(&Damage{Input: s.name, First: o.first, Last: o.last, Frames: o.frames})
+	}
+}
+
+// repairBefore looks for a damaged sanitizer headline among the recent
+// lines before the frame line (none of them inside an earlier report) and,
+// when one reads as a headline, starts its report there.
+func (s *Scanner) repairBefore(line []byte, no int) bool {
+	r := &s.recent
+	for k := 1; k <= recentMax && k <= r.n; k++ {
+		i := (r.n - k) % recentMax
+		if r.no[i] <= s.reportLine || no-r.no[i] > recentMax {
+			break
+		}
+		if len(r.text[i]) == 0 || len(r.text[i]) > repairLineMax || !r.damaged[i] && utf8.Valid(r.text[i]) {
+			continue
+		}
+		if s.repairs >= repairsMax {
+			return false
+		}
+		s.repairs++
+		fixed, word := repairHeader(r.text[i])
+		if fixed == nil {
+			continue
+		}
+		b := sanitizerStart(fixed)
+		if b == nil {
+			continue
+		}
+		if s.onDamage != nil {
+			s.onDamage(&Damage{Input: s.name, First: r.no[i], Last: r.no[i], Repaired: word})
+		}
+		s.endDump()
+		s.cur = s.begin(b, fixed, r.no[i])
+		// The lines after the headline, then the frame, are read again
+		// inside the report, before anything already queued.
+		var again []qline
+		for j := k - 1; j >= 1; j-- {
+			m := (r.n - j) % recentMax
+			again = append(again, qline{text: string(r.text[m]), no: r.no[m]})
+		}
+		again = append(again, qline{text: string(line), no: no})
+		s.redo = append(again, s.redo...)
+		return true
+	}
+	return false
+}
+
+// headerWords are the words of sanitizer headlines a damaged line is read
+// again with, longest first so that a tool's name wins over its "Sanitizer".
+var headerWords = []string{
+	"UndefinedBehaviorSanitizer", "HWAddressSanitizer", "AddressSanitizer", "MemorySanitizer",
+	"ThreadSanitizer", "LeakSanitizer", "runtime error", "libFuzzer", "WARNING", "ERROR",
+}
+
+// repairHeader returns line with one damaged header word (at most two bytes
+// changed, added or missing) replaced by the word, when the result reads
+// as a sanitizer headline; nil when no word fits. The fewest edits win
+// ("==1=ER\xffOR" is "==1==ERROR" with one, not "==1=ERROR" with two).
+func repairHeader(line []byte) (fixed []byte, word string) {
+	best := 3
+	for _, w := range headerWords {
+		for p := 0; p < len(line); p++ {
+			for l := len(w) - 2; l <= len(w)+2; l++ {
+				if p+l > len(line) || l <= 0 {
+					continue
+				}
+				seg := line[p : p+l]
+				d := distance2(seg, w)
+				if d == 0 || d >= best {
+					continue
+				}
+				cand := make([]byte, 0, len(line)-l+len(w))
+				cand = append(append(append(cand, line[:p]...), w...), line[p+l:]...)
+				if sanitizerStart(cand) != nil {
+					fixed, word, best = cand, w, d
+				}
+			}
+		}
+	}
+	return fixed, word
+}
+
+// distance2 is the Levenshtein distance of a and w in bytes when it is at
+// most two, else 3.
+func distance2(a []byte, w string) int {
+	if len(a) == 0 {
+		return 3
+	}
+	var rows [2][40]int
+	if len(w)+1 > len(rows[0]) {
+		return 3
+	}
+	prev, cur := rows[0][:len(w)+1], rows[1][:len(w)+1]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(w); j++ {
+			c := prev[j-1]
+			if a[i-1] != w[j-1] {
+				c++
+			}
+			c = min(c, prev[j]+1, cur[j-1]+1)
+			cur[j] = c
+			low = min(low, c)
+		}
+		if low > 2 {
+			return 3
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(w)], 3)
+}
+
+// knownTools are the sanitizer runtimes' names as their headlines print
+// them; a tool word one damaged byte away from one of them is read as it.
+var knownTools = []string{
+	"AddressSanitizer", "LeakSanitizer", "ThreadSanitizer", "MemorySanitizer",
+	"UndefinedBehaviorSanitizer", "HWAddressSanitizer", "DataFlowSanitizer",
+	"TypeSanitizer", "RealtimeSanitizer", "NumericalStabilitySanitizer",
+}
+
+// canonicalTool returns the known tool a headline's tool word names: the
+// word itself, or the known name it is one edit from (two when the word
+// holds bytes that are no letters: a NUL stripped, invalid UTF-8).
+func canonicalTool(tool string) string {
+	limit := 1
+	for i := 0; i < len(tool); i++ {
+		if c := tool[i]; !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			limit = 2
+			break
+		}
+	}
+	for _, k := range knownTools {
+		if tool == k {
+			return tool
+		}
+	}
+	for _, k := range knownTools {
+		if d := editDistance(tool, k); d <= limit {
+			return k
+		}
+	}
+	return tool
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

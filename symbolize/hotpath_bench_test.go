@@ -1,0 +1,146 @@
+package symbolize
+
+import "testing"
+
+// Benchmarks of the hot paths one at a time, on the same binaries as
+// bench_test.go (fixtures, plus SANITRACE_BENCH_BIN). They report
+// allocations, so a change that allocates per row, per DIE or per lookup
+// shows in allocs/op even where this shared machine's timing noise hides
+// it. No thresholds: compare runs (docs/performance.md).
+
+// benchObject opens path for a benchmark and closes it at the end.
+func benchObject(b *testing.B, path string) *Object {
+	b.Helper()
+	o, err := Open(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { o.Close() })
+	return o
+}
+
+// BenchmarkUnitIndex measures the unit index that Open builds: every
+// unit's header and root DIE, its ranges sorted for lookups.
+func BenchmarkUnitIndex(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		b.Run(benchName(path), func(b *testing.B) {
+			o := benchObject(b, path)
+			b.ReportMetric(float64(len(o.units.units)), "units")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, errs := o.buildUnitIndex(); len(errs) > 0 {
+					b.Fatal(errs[0])
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLineTables measures decoding every unit's line program into
+// its sorted rows, what the first lookup in each unit pays.
+func BenchmarkLineTables(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		b.Run(benchName(path), func(b *testing.B) {
+			o := benchObject(b, path)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for _, u := range o.units.units {
+					if u.stmtList < 0 {
+						continue
+					}
+					sec := o.secOf(&u.h)
+					if _, err := decodeLineProgram(lineProgramInput{
+						line: sec.line, str: sec.str, lineStr: sec.lineStr,
+						offset: uint64(u.stmtList), compDir: u.compDir, bo: o.byteOrder,
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFunctionIndex measures the DIE walk that builds every unit's
+// function index (subprograms, inlined subroutines and their ranges).
+func BenchmarkFunctionIndex(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		b.Run(benchName(path), func(b *testing.B) {
+			o := benchObject(b, path)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for _, u := range o.units.units {
+					if _, err := o.decodeFunctions(&u.h); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// benchQuery is one address with the unit that holds it, decoded.
+type benchQuery struct {
+	pc    uint64
+	lines *lineTable
+	funcs *funcIndex
+}
+
+// benchQueries returns path's fixture addresses that fall in a unit, with
+// that unit's line table and function index decoded.
+func benchQueries(b *testing.B, o *Object, path string) []benchQuery {
+	b.Helper()
+	var qs []benchQuery
+	for _, pc := range fixtureAddrs(b, path) {
+		u := o.units.unitFor(pc)
+		if u == nil {
+			continue
+		}
+		lt, _ := o.lineTable(u)
+		fi, _ := o.functions(u)
+		if lt != nil && fi != nil {
+			qs = append(qs, benchQuery{pc, lt, fi})
+		}
+	}
+	if len(qs) == 0 {
+		b.Skip("no address falls in a unit")
+	}
+	return qs
+}
+
+// BenchmarkLineLookup measures finding an address's row in a decoded line
+// table (per op: one address).
+func BenchmarkLineLookup(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		b.Run(benchName(path), func(b *testing.B) {
+			o := benchObject(b, path)
+			qs := benchQueries(b, o, path)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				q := &qs[i%len(qs)]
+				q.lines.lookup(q.pc)
+			}
+		})
+	}
+}
+
+// BenchmarkInlineChain measures finding an address's chain of inlined
+// subroutines in a decoded function index (per op: one address).
+func BenchmarkInlineChain(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		b.Run(benchName(path), func(b *testing.B) {
+			o := benchObject(b, path)
+			qs := benchQueries(b, o, path)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				q := &qs[i%len(qs)]
+				q.funcs.chain(q.pc)
+			}
+		})
+	}
+}
