@@ -557,3 +557,43 @@ func TestDebuginfodConcurrentModules(t *testing.T) {
 		t.Errorf("at most %d downloads in flight at once; want the report's 2 modules fetched together", most)
 	}
 }
+
+// TestDebuginfodLWS: lws decode completes the pcs of a stripped --obj from
+// a real debuginfod, as with the unstripped binary.
+func TestDebuginfodLWS(t *testing.T) {
+	srv := t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(srv, "c-O2-dw5-pie"))
+	s := debuginfodtest.Start(t, srv, 1)
+	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
+	stripped, unstripped := t.TempDir(), t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(stripped, "prog"))
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(unstripped, "prog"))
+	// lws takes the pcs for return addresses and looks up pc-1: a+1 asks
+	// for a itself, inside the functions the DWARF describes. (Code without
+	// DWARF, such as crtstuff's, is named with its STT_FILE only from the
+	// unstripped binary, as llvm-symbolizer does: not what this compares.)
+	var log strings.Builder
+	for _, a := range sampleAddresses(t, fixtureDir+"/c-O2-dw5-pie", 12, 6) {
+		if a != 0 {
+			fmt.Fprintf(&log, "~b#size: 64, 0x%x 0x%x\n", 0x555555554000+a+1, 0x555555554000+a+2)
+		}
+	}
+	run := func(dir string) (string, string) {
+		out, stderr, _ := runCLI(t, log.String(), "lws", "decode", "--obj", filepath.Join(dir, "prog"), "--base", "0x555555554000")
+		return strings.ReplaceAll(out, dir, "DIR"), stderr
+	}
+	t.Setenv("DEBUGINFOD_URLS", "")
+	want, _ := run(unstripped)
+	plain, _ := run(stripped)
+	if plain == want {
+		t.Fatal("the stripped binary answers alike without debuginfod: the test shows nothing")
+	}
+	t.Setenv("DEBUGINFOD_URLS", s.URL)
+	got, stderr := run(stripped)
+	if stderr != "" {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if got != want {
+		t.Errorf("lws decode through debuginfod:\n%s", golden.FirstDiff(want, got))
+	}
+}
