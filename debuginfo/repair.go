@@ -16,8 +16,8 @@ import (
 // reads it. repairELF checks the headers itself and hands debug/elf a view
 // of the file in which each damaged header is neutralised: the program
 // headers dropped (e_phnum 0: sections do not need them), a bad section
-// header replaced by an SHT_NULL entry (that section is lost, the others
-// stay), names dropped when the name table itself is unusable (the symbol
+// header replaced by an SHT_NULL entry or, for a bad name, left nameless
+// (that section is lost, the others stay), names dropped when the name table itself is unusable (the symbol
 // tables are still found by type). What cannot be worked around (no
 // section header table within the file) is an error that says what and
 // where.
@@ -141,7 +141,7 @@ func repairELF(b []byte, orig error) (f *elf.File, damage []error, err error) {
 	nullify := func(i uint64) {
 		clear(entry(i)[:lay.wantSh])
 	}
-	for i := uint64(1); i < shnum; i++ {
+	for i := uint64(0); i < shnum; i++ {
 		e := entry(i)
 		typ := elf.SectionType(bo.Uint32(e[lay.shType:]))
 		flags := word(e, lay.shFlags)
@@ -150,7 +150,17 @@ func repairELF(b []byte, orig error) (f *elf.File, damage []error, err error) {
 		case int64(off) < 0 || int64(sz) < 0:
 			damage = append(damage, fmt.Errorf("section header %d (at 0x%x): offset 0x%x or size 0x%x past 2^63; section ignored", i, shoff+i*shentsize, off, sz))
 			nullify(i)
-		case typ != elf.SHT_NOBITS && flags&uint64(elf.SHF_COMPRESSED) != 0 && (off > size || size-off < uint64(lay.chdrSize) || sz < uint64(lay.chdrSize)):
+		case flags&uint64(elf.SHF_COMPRESSED) != 0 && typ == elf.SHT_NOBITS && (off > size || size-off < uint64(lay.chdrSize) || sz < uint64(lay.chdrSize)):
+			// debug/elf reads a compression header even for a section
+			// without bytes: the flag is the damage, the section stays.
+			damage = append(damage, fmt.Errorf("section header %d (at 0x%x): SHF_COMPRESSED on a section without file bytes; flag ignored", i, shoff+i*shentsize))
+			e := entry(i)
+			if lay.offSize == 8 {
+				bo.PutUint64(e[lay.shFlags:], flags&^uint64(elf.SHF_COMPRESSED))
+			} else {
+				bo.PutUint32(e[lay.shFlags:], uint32(flags&^uint64(elf.SHF_COMPRESSED)))
+			}
+		case flags&uint64(elf.SHF_COMPRESSED) != 0 && (off > size || size-off < uint64(lay.chdrSize) || sz < uint64(lay.chdrSize)):
 			damage = append(damage, fmt.Errorf("section header %d (at 0x%x): compressed section too short for its compression header (offset 0x%x, size 0x%x); section ignored", i, shoff+i*shentsize, off, sz))
 			nullify(i)
 		}
@@ -182,8 +192,10 @@ func repairELF(b []byte, orig error) (f *elf.File, damage []error, err error) {
 		for i := uint64(0); i < shnum; i++ {
 			e := entry(i)
 			if n := uint64(bo.Uint32(e[lay.shName:])); n >= uint64(len(names)) {
-				damage = append(damage, fmt.Errorf("section header %d (at 0x%x): bad section name index 0x%x; section ignored", i, shoff+i*shentsize, n))
-				nullify(i)
+				// Nameless, it cannot be found by name, but a symbol
+				// table still reaches its strings by index, as llvm's does.
+				damage = append(damage, fmt.Errorf("section header %d (at 0x%x): bad section name index 0x%x; the section has no name", i, shoff+i*shentsize, n))
+				bo.PutUint32(e[lay.shName:], 0)
 			}
 		}
 	}

@@ -33,7 +33,7 @@ func TestRepairMessages(t *testing.T) {
 		{"phentsize too small", func(b []byte) []byte { le.PutUint16(b[0x36:], 8); return b }, "",
 			"program header entry size 8 is less than 56; program headers ignored", true},
 		{"bad section name index", func(b []byte) []byte { le.PutUint32(b[shdr(3):], 0x7fffffff); return b }, "",
-			fmt.Sprintf("section header 3 (at 0x%x): bad section name index 0x7fffffff; section ignored", shdr(3)), true},
+			fmt.Sprintf("section header 3 (at 0x%x): bad section name index 0x7fffffff; the section has no name", shdr(3)), true},
 		{"compressed section without room for its header", func(b []byte) []byte {
 			le.PutUint64(b[shdr(3)+8:], 0x800) // SHF_COMPRESSED
 			le.PutUint64(b[shdr(3)+32:], 4)

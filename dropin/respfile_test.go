@@ -93,3 +93,37 @@ func TestResponseFilesThroughFaces(t *testing.T) {
 		t.Errorf("llvm-symbolizer @FILE: %q", out)
 	}
 }
+
+// FuzzResponseFile: a response file's text (which may name itself or
+// another response file) expanded with each tool's tokenizer. No panic or
+// hang; text that names no @FILE expands to its tokens exactly; a file
+// that names itself stops after maxResponseFiles expansions.
+func FuzzResponseFile(f *testing.F) {
+	f.Add("-e prog 0x10 \"a b\"", false)
+	f.Add("@SELF 0x10", true)
+	f.Add("'it\\'s' @SELF @SELF", false)
+	f.Add("@", true)
+	dir := f.TempDir()
+	path := filepath.Join(dir, "args")
+	f.Fuzz(func(t *testing.T, text string, libiberty bool) {
+		text = strings.ReplaceAll(text, "@SELF", "@"+path)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		tokenize := tokenizeGNU
+		if libiberty {
+			tokenize = tokenizeLibiberty
+		}
+		got := expandResponseFiles([]string{"first", "@" + path, "last"}, tokenize)
+		if len(got) < 2 || got[0] != "first" || got[len(got)-1] != "last" {
+			t.Fatalf("expansion lost the arguments around @FILE: %q", got)
+		}
+		toks := tokenize(text)
+		if !hasResponseFile(toks) && !reflect.DeepEqual(got[1:len(got)-1], toks) && !(len(toks) == 0 && len(got) == 2) {
+			t.Fatalf("expanded %q, want %q", got[1:len(got)-1], toks)
+		}
+		if len(got) > 2+maxResponseFiles*(len(toks)+1) {
+			t.Fatalf("%d arguments from %d tokens: unbounded expansion", len(got), len(toks))
+		}
+	})
+}

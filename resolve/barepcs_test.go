@@ -4,6 +4,7 @@ import (
 	"debug/elf"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -166,4 +167,32 @@ func TestStaticResolve(t *testing.T) {
 		raw = append(raw, pieBase+a+1)
 	}
 	check("Frames", m.Frames(append(raw, libc)))
+}
+
+// FuzzParseLoadAddress: a --base value. An accepted value prints back (in
+// hex, with or without 0x) to the same address; a refused one names the
+// flag and the value.
+func FuzzParseLoadAddress(f *testing.F) {
+	for _, s := range []string{"", "0x7f0000000000", "7F00", "0X10", "0x", "-1", "0x1_0", "ffffffffffffffff", "10000000000000000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseLoadAddress(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "--base") {
+				t.Fatalf("error %q does not name --base", err)
+			}
+			return
+		}
+		if s == "" {
+			if v != 0 {
+				t.Fatalf("empty --base gave 0x%x", v)
+			}
+			return
+		}
+		back, err := ParseLoadAddress(strconv.FormatUint(v, 16))
+		if err != nil || back != v {
+			t.Fatalf("%q gave 0x%x, which reads back as 0x%x (%v)", s, v, back, err)
+		}
+	})
 }

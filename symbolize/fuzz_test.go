@@ -1,10 +1,12 @@
 package symbolize
 
 import (
+	"bytes"
 	"debug/elf"
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -17,15 +19,36 @@ func openBytes(t *testing.T, dir string, data []byte) (*Object, error) {
 	return Open(p, noDebugDirs())
 }
 
-// FuzzOpen: bytes -> ELF -> Object -> a few lookups. Nothing may panic or
+// fuzzOpenSeeds are FuzzOpen's binaries: C (DWARF 4 and 5, gcc and
+// clang), C++, Rust, Go, and sections compressed with zlib, zstd and as
+// legacy .zdebug.
+var fuzzOpenSeeds = []string{"c-O0-dw4-nopie", "c-O2-dw5-clang", "c-O2-zdebug", "c-O2-zlib", "c-O2-zstd",
+	"cxx-O2-dw5", "rust-v0-O", "go-trimpath"}
+
+// FuzzOpen: bytes -> ELF -> Object -> CODE, DATA and FRAME queries at
+// addresses inside the seeds' functions and data. Nothing may panic or
 // hang; errors are fine.
 func FuzzOpen(f *testing.F) {
-	for _, name := range []string{"c-O0-dw4-nopie", "c-O2-dw5-clang", "c-O2-zdebug"} {
-		if data, err := os.ReadFile(filepath.Join("..", "testdata", "elf", name)); err == nil {
-			f.Add(data)
-			f.Add(data[:len(data)/2])
+	var addrs []uint64
+	for _, name := range fuzzOpenSeeds {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "elf", name))
+		if err != nil {
+			continue
+		}
+		f.Add(data)
+		f.Add(data[:len(data)/2])
+		if ef, err := elf.NewFile(bytes.NewReader(data)); err == nil {
+			syms, _ := ef.Symbols()
+			n := 0
+			for _, s := range syms {
+				if t := elf.ST_TYPE(s.Info); (t == elf.STT_FUNC || t == elf.STT_OBJECT) && s.Size > 2 && n < 6 {
+					addrs = append(addrs, s.Value+s.Size/2)
+					n++
+				}
+			}
 		}
 	}
+	addrs = append(addrs, 0, 0x1000, 0x1130, 0x401126, 0x4011a0)
 	// One directory per fuzzing process: t.TempDir in every iteration costs
 	// more than the whole open-and-lookup (a few executions a second).
 	dir := f.TempDir()
@@ -38,12 +61,16 @@ func FuzzOpen(f *testing.F) {
 			return
 		}
 		defer o.Close()
-		for _, a := range []uint64{0, 0x1000, 0x1130, 0x401126, 0x4011a0} {
+		if d := o.Damage(); d != nil && strings.Contains(d.Error(), "\n") {
+			t.Fatalf("damage spans lines: %q", d)
+		}
+		for _, a := range addrs {
 			fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true})
 			if len(fr) == 0 {
 				t.Fatal("no frames")
 			}
 			o.Data(a)
+			o.Frame(a)
 		}
 	})
 }

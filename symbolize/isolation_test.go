@@ -109,8 +109,16 @@ func TestIsolation(t *testing.T) {
 			_, h := d.sec(".got")
 			d.put32(h, 0xffffff)
 		},
-		wantDamage: "bad section name index 0xffffff; section ignored",
+		wantDamage: "bad section name index 0xffffff; the section has no name",
 		checks:     []check{{"main", true}, {"fill", true}},
+	}, {
+		name: "section header: bad name index on .strtab, the symbol table still reads it", fixture: "c-O2-stripped",
+		damage: func(d *damaged) {
+			_, h := d.sec(".strtab")
+			d.put32(h, 0xffffff)
+		},
+		wantDamage: "bad section name index 0xffffff; the section has no name",
+		checks:     []check{{"main", false}, {"fill", false}},
 	}, {
 		name: "program headers past the end of the file: sections still read", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {

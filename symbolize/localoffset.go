@@ -1,8 +1,6 @@
 package symbolize
 
 import (
-	"bytes"
-	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -25,21 +23,20 @@ func (w *frameWalk) locationSections() (*locSections, error) {
 	return o.locs, o.locsErr
 }
 
+// readLocationSections reads them from the headers the object was opened
+// with (a damaged header already left out); one that cannot be read costs
+// the lists kept there, not the other's.
 func (o *Object) readLocationSections() (*locSections, error) {
-	if len(o.files) == 0 {
-		return nil, errors.New("no file")
+	if o.dwarfELF == nil || o.sec == nil {
+		return nil, errors.New("no DWARF")
 	}
-	m := o.files[len(o.files)-1]
-	ef, err := elf.NewFile(bytes.NewReader(m.Bytes()))
-	if err != nil {
-		return nil, fmt.Errorf("read location lists: %w", err)
-	}
+	ef, data := o.dwarfELF, o.sec.file.Bytes()
 	var ls locSections
-	if ls.loc, err = dwarfbuf.Section(ef, m.Bytes(), ".debug_loc"); err != nil {
-		return nil, err
-	}
-	if ls.loclists, err = dwarfbuf.Section(ef, m.Bytes(), ".debug_loclists"); err != nil {
-		return nil, err
+	var err1, err2 error
+	ls.loc, err1 = dwarfbuf.Section(ef, data, ".debug_loc")
+	ls.loclists, err2 = dwarfbuf.Section(ef, data, ".debug_loclists")
+	if err1 != nil && err2 != nil {
+		return nil, err1
 	}
 	return &ls, nil
 }

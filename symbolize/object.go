@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
 	"runtime"
@@ -31,6 +32,9 @@ type Object struct {
 	splitErrs splitErrors
 
 	supErr error // why a named supplementary file could not be used
+	// dwarfELF: the headers of the file the DWARF is in, for the sections
+	// read later (location lists).
+	dwarfELF *elf.File
 	// damage: the parts of the file that could not be read and were left
 	// out at open (headers, sections, units); see Damage.
 	damage []error
@@ -158,6 +162,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 		}
 	}
 	if dwarfFile.HasDWARF() {
+		o.dwarfELF = dwarfFile.ELF
 		o.loadDWARF(dwarfFile)
 	}
 	if o.sec == nil && len(o.syms.syms) == 0 {

@@ -10,7 +10,7 @@ import (
 
 const elfDir = "../../testdata/elf"
 
-func open(t *testing.T, name string) (*elf.File, *File) {
+func open(t testing.TB, name string) (*elf.File, *File) {
 	t.Helper()
 	f, err := os.Open(filepath.Join(elfDir, name))
 	if err != nil {
