@@ -137,12 +137,16 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 		}
 		return 1
 	}
-	ef, err := elf.Open(cfg.exe)
+	// The headers as the engine reads them: a damaged header costs what
+	// depends on it, not the file (bfd refuses some such files whole;
+	// docs/differences.md).
+	df, err := debuginfo.Open(cfg.exe)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %s: file format not recognized\n", env.Name, cfg.exe)
 		return 1
 	}
-	defer ef.Close()
+	defer df.Close()
+	ef := df.ELF
 	var sec *elf.Section
 	if cfg.section != "" {
 		if sec = ef.Section(cfg.section); sec == nil {
