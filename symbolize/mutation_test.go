@@ -37,7 +37,7 @@ import (
 //
 // At the end the process's peak RSS must be under 1 GiB.
 var (
-	mutants      = flag.Int("mutants", 240, "mutation test: number of damaged copies of the fixtures")
+	mutants      = flag.Int("mutants", 180, "mutation test: number of damaged copies of the fixtures")
 	mutationSeed = flag.Uint64("mutation-seed", 1, "mutation test: seed of the reproducible series")
 )
 
