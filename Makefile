@@ -2,9 +2,19 @@
 # A new user needs two: `make demo` and `make test`.
 
 GO        ?= go
-BIN       := bin/sanitrace
+BIN       ?= bin/sanitrace
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
+# The release build: one static file. CGO_ENABLED=0 because the net
+# package (debuginfod's HTTP client) would otherwise link libc through
+# cgo's resolver; -trimpath keeps this machine's paths out of the binary.
+RELEASE_ENV   := CGO_ENABLED=0
+RELEASE_FLAGS := -trimpath
+# make install: PREFIX and DESTDIR as usual (make install DESTDIR=pkg PREFIX=/usr).
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+MANDIR    ?= $(PREFIX)/share/man
+MANOUT    ?= bin/man
 STATICCHECK_VERSION := v0.8.2
 FUZZTIME  ?= 3s
 SHARED    ?= ../shared
@@ -13,12 +23,30 @@ SHARED    ?= ../shared
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: all build test unit race fuzz-short fuzz-long demo bench lint testdata clean
+.PHONY: all build man install test unit race fuzz-short fuzz-long demo bench lint testdata clean
 
 all: build
 
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sanitrace
+	$(RELEASE_ENV) $(GO) build $(RELEASE_FLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sanitrace
+
+# Man pages (section 1), generated from the commands' own help; dated by
+# the last commit so that they are reproducible.
+man: build
+	rm -rf $(MANOUT)
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(BIN) man $(MANOUT)
+
+# The binary, its man pages and the bash, zsh and fish completions.
+install: build man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/sanitrace
+	install -m 644 $(MANOUT)/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sanitrace
+	$(BIN) completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_sanitrace
+	$(BIN) completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sanitrace.fish
 
 # Unit and integration tests (integration tests skip, with a reason, when a
 # tool or ../shared is missing), then a few seconds of every fuzz target.

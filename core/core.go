@@ -150,7 +150,7 @@ var ErrNotCore = errors.New("not an x86-64 ELF core file")
 func Parse(r io.ReaderAt, size int64) (*File, error) {
 	var h [64]byte
 	if _, err := r.ReadAt(h[:], 0); err != nil {
-		return nil, fmt.Errorf("%w: reading the ELF header: %v", ErrNotCore, err)
+		return nil, fmt.Errorf("%w: reading the ELF header: %w", ErrNotCore, err)
 	}
 	if string(h[:4]) != "\x7fELF" {
 		return nil, fmt.Errorf("%w: no ELF magic", ErrNotCore)

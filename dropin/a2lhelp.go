@@ -1,28 +1,51 @@
 package dropin
 
-// addr2lineUsage is binutils 2.40 addr2line's usage text (%[1]s is the
-// program name); "Report bugs" is
-// printed only for --help.
-const addr2lineUsage = `Usage: %[1]s [option(s)] [addr(s)]
- Convert addresses into line number/file name pairs.
- If no addresses are specified on the command line, they will be read from stdin
- The options are:
-  @<file>                Read options from <file>
-  -a --addresses         Show addresses
-  -b --target=<bfdname>  Set the binary file format
-  -e --exe=<executable>  Set the input file name (default is a.out)
-  -i --inlines           Unwind inlined functions
-  -j --section=<name>    Read section-relative offsets instead of addresses
-  -p --pretty-print      Make the output easier to read for humans
-  -s --basenames         Strip directory names
-  -f --functions         Show function names
-  -C --demangle[=style]  Demangle function names
-  -R --recurse-limit     Enable a limit on recursion whilst demangling.  [Default]
-  -r --no-recurse-limit  Disable a limit on recursion whilst demangling
-  -h --help              Display this information
-  -v --version           Display the program's version
+import "fmt"
 
-%[1]s: supported targets: elf64-x86-64 elf32-i386 elf32-iamcu elf32-x86-64 pei-i386 pe-x86-64 pei-x86-64 elf64-little elf64-big elf32-little elf32-big pe-bigobj-x86-64 pe-i386 pdb srec symbolsrec verilog tekhex binary ihex plugin
+// addr2lineHelp is the addr2line face's --help (%[1]s is the program
+// name): our own description of what this implementation does with GNU
+// addr2line 2.40's options (the options and their spelling are the
+// reference's; the text is ours).
+const addr2lineHelp = `Usage: %[1]s [-afiCpsrR] [-e FILE] [-j SECTION] [-b TARGET] [@FILE] [addresses...]
+
+sanitrace's addr2line: turns addresses in an ELF file into function names
+and file:line locations with sanitrace's own DWARF reader, printing what
+GNU addr2line 2.40 prints for the same options. Addresses are hexadecimal
+(0x optional); with none on the command line, each line of standard input
+is an address, answered at once.
+
+  -e, --exe=FILE          the ELF file (default a.out); its separate debug
+                          file (.gnu_debuglink, build-id, debuginfod with
+                          DEBUGINFOD_URLS) is read too
+  -f, --functions         the function name before each location
+  -i, --inlines           also the functions inlined at the address,
+                          innermost first
+  -C, --demangle[=STYLE]  demangle C++ and Rust names (STYLE: auto, gnu-v3,
+                          rust, java, gnat, dlang or none)
+  -p, --pretty-print      one line per frame: "function at file:line"
+  -a, --addresses         each address before its answer
+  -s, --basenames         file names without their directories
+  -j, --section=NAME      addresses are offsets into section NAME
+  -b, --target=NAME       the BFD target name, checked and otherwise unused:
+                          the file is read as ELF
+  -r, --no-recurse-limit, --no-recursion-limit,
+  -R, --recurse-limit, --recursion-limit
+                          accepted; the demangler bounds its own work
+  -h, --help              this help
+  -v, --version           the version
+  @FILE                   more options, read from FILE
+
+An address that cannot be resolved is answered with "??" and "??:0" as
+addr2line answers it. sanitrace behaves as this command when it is run
+through a link named addr2line. Differences from GNU addr2line 2.40:
+sanitrace's docs/differences.md.
 `
 
-const addr2lineReportBugs = "Report bugs to <https://sourceware.org/bugzilla/>\n"
+// addr2lineUsage follows an option error on stderr (%[1]s is the
+// program name): the usage line and where the options are described.
+const addr2lineUsage = `Usage: %[1]s [-afiCpsrR] [-e FILE] [-j SECTION] [-b TARGET] [@FILE] [addresses...]
+Run '%[1]s --help' for the options.
+`
+
+// Addr2lineHelp is the addr2line face's --help text for the program name.
+func Addr2lineHelp(name string) string { return fmt.Sprintf(addr2lineHelp, name) }

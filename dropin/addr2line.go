@@ -112,7 +112,7 @@ func RunAddr2line(args []string, env Env) int {
 			fmt.Fprintf(env.Stdout, "GNU addr2line (sanitrace %s, binutils 2.40 compatible)\n", env.Version)
 			return 0
 		case 'h', 'H':
-			fmt.Fprintf(env.Stdout, addr2lineUsage+addr2lineReportBugs, name)
+			fmt.Fprintf(env.Stdout, addr2lineHelp, name)
 			return 0
 		case 'i':
 			cfg.inlines = true

@@ -1,59 +1,82 @@
 package dropin
 
-// llvmHelp is llvm-symbolizer 14's --help text.
-const llvmHelp = `OVERVIEW: llvm-symbolizer
+// llvmHelp is the llvm-symbolizer face's --help: our own description of
+// what this implementation does with llvm-symbolizer 14's flags (the flags
+// and their spelling are the reference's; the text is ours).
+const llvmHelp = `Usage: llvm-symbolizer [options] [addresses...]
+       sanitrace symbolize [options] [addresses...]
 
-USAGE: llvm-symbolizer [options] addresses...
+sanitrace's llvm-symbolizer: turns addresses in ELF files into function
+names and source locations with sanitrace's own DWARF reader, printing what
+llvm-symbolizer 14 prints for the same options. Addresses on the command
+line are looked up in --obj; with none, each line of standard input is one
+query, answered (and flushed) at once:
+  0x401136                     an address in --obj
+  MODULE 0xOFFSET              an offset in MODULE ("quoted" if it has spaces)
+  CODE|DATA|FRAME MODULE 0xOFF what to look up: code (the default), a global
+                               variable (name, start and size) or the locals
+                               of the frame
+  BUILDID:HEX 0xOFFSET         the module with that GNU build-id, found in
+                               --debug-file-directory or through debuginfod
 
-OPTIONS:
-  --addresses           Show address before line information
-  --adjust-vma=<offset> Add specified offset to object file addresses
-  -a                    Alias for --addresses
-  --basenames           Strip directory names from paths
-  -C                    Alias for --demangle
-  --debug-file-directory=<dir>
-                        Path to directory where to look for debug files
-  -demangle=false       Alias for --no-demangle
-  -demangle=true        Alias for --demangle
-  --demangle            Demangle function names
-  --dia                 Use the DIA library to access symbols (Windows only)
-  --dwp=<file>          Path to DWP file to be use for any split CUs
-  -e=<file>             Alias for --obj
-  --exe=<file>          Alias for --obj
-  --exe <file>          Alias for --obj
-  -e <file>             Alias for --obj
-  -f=<value>            Alias for --functions=
-  --fallback-debug-path=<dir>
-                        Fallback path for debug binaries
-  --functions=<value>   Print function name for a given address
-  --functions           Print function name for a given address
-  -f                    Alias for --functions
-  --help                Display this help
-  --inlines             Print all inlined frames for a given address
-  --inlining=false      Alias for --no-inlines
-  --inlining=true       Alias for --inlines
-  --inlining            Alias for --inlines
-  -i                    Alias for --inlines
-  --no-demangle         Don't demangle function names
-  --no-inlines          Do not print inlined frames
-  --no-untag-addresses  Remove memory tags from addresses before symbolization
-  --obj=<file>          Path to object file to be symbolized (if not provided, object file should be specified for each input line)
-  --output-style=style  Specify print style. Supported styles: LLVM, GNU, JSON
-  --pretty-print        Make the output more human friendly
-  --print-address       Alias for --addresses
-  --print-source-context-lines=<value>
-                        Print N lines of source file context
-  -p                    Alias for --pretty-print
-  --relative-address    Interpret addresses as addresses relative to the image base
-  --relativenames       Strip the compilation directory from paths
-  -s                    Alias for --basenames
-  --verbose             Print verbose line info
-  --version             Display the version
-  -v                    Alias for --version
+What to print:
+  -f, --functions[=none|short|linkage]
+                        function names: linkage (the default) prints the
+                        full name, demangled unless --no-demangle; short
+                        the name alone, without scope and parameters;
+                        none leaves names out
+  -C, --demangle        demangle C++ and Rust names (the default);
+                        --no-demangle or -demangle=false keeps them mangled
+  -i, --inlines, --inlining
+                        the whole chain of inlined functions at an address,
+                        innermost first (the default); --no-inlines or
+                        --inlining=false prints only the innermost
+  -a, --addresses, --print-address
+                        each address before its answer
+  -p, --pretty-print    one line per frame: "function at file:line:column"
+  --output-style=LLVM|GNU|JSON
+                        LLVM: function and file:line:column lines, a blank
+                        line after each answer; GNU: as addr2line prints
+                        them; JSON: one object per query (one array of
+                        them for addresses on the command line)
+  -s, --basenames       file names without their directories
+  --relativenames       file names relative to their compilation directory
+  --print-source-context-lines=N
+                        N source lines around each location, when the file
+                        can be read
+  --verbose             each frame's fields on lines of their own (file,
+                        function start, line, column, discriminator)
 
-llvm-symbolizer Mach-O Specific Options:
-  --default-arch=<value> Default architecture (for multi-arch objects)
-  --dsym-hint=<dir>      Path to .dSYM bundles to search for debug info for the object files
+Where addresses point:
+  -e, --obj, --exe=FILE
+                        the ELF file for addresses that name no module
+  --adjust-vma=OFFSET   the file was loaded OFFSET higher: OFFSET is taken
+                        off each address first
 
-Pass @FILE as argument to read options from FILE.
+Where debug information is found (besides the file itself):
+  --debug-file-directory=DIR
+                        searched for .build-id/xx/rest.debug and
+                        .gnu_debuglink files (repeatable)
+  --fallback-debug-path=DIR
+                        searched last for .gnu_debuglink files
+  --dwp=FILE            the .dwp package of split-DWARF units
+  DEBUGINFOD_URLS       servers asked for missing debug files by build-id
+
+Accepted for compatibility, with no effect on x86-64 ELF files:
+  --default-arch=ARCH, --dsym-hint=DIR, --dia, --use-symbol-table,
+  --relative-address (an ELF file's image base counts as 0, as in
+  llvm-symbolizer 14), --untag-addresses, --no-untag-addresses
+
+  -h, --help            this help
+  -v, --version         the version
+  @FILE                 more options, read from FILE
+  LLVM_SYMBOLIZER_OPTS  options read before the command line's
+
+Unknown addresses are answered with "??" as llvm-symbolizer answers them.
+sanitrace behaves as this command when it is run through a link whose name
+starts with llvm-symbolizer, so ASAN_SYMBOLIZER_PATH can point at it.
+Differences from llvm-symbolizer 14: sanitrace's docs/differences.md.
 `
+
+// LLVMSymbolizerHelp is the llvm-symbolizer face's --help text.
+func LLVMSymbolizerHelp() string { return llvmHelp }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 	"strings"
 
@@ -165,7 +166,11 @@ func (s *Scanner) readLine() ([]byte, bool) {
 		line = s.long
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
-		s.err = fmt.Errorf("read %s: %w", s.name, err)
+		s.err = err
+		var pe *fs.PathError
+		if !errors.As(err, &pe) { // a PathError names the file already
+			s.err = fmt.Errorf("read %s: %w", s.name, err)
+		}
 	}
 	if len(line) == 0 && err != nil {
 		return nil, false

@@ -146,7 +146,7 @@ func (d *Decode) input(name string, stats *render.RunStats) error {
 					return &WriteError{werr}
 				}
 			}
-			return err // "read NAME: reason", from the scanner
+			return err // the scanner's error names the input
 		}
 		keep := d.Keep == nil || d.Keep(rep)
 		var after []rawLine

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,7 +117,13 @@ func (l *LWS) records(inputs []string, use func(lwsInput, *decompress.Record) er
 			}
 		}
 		if err := sc.Err(); err != nil {
-			fmt.Fprintf(l.Stderr, "sanitrace: lws: read %s: %v\n", in.name, err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) { // it names the file already: no "read X: line 1: read X:"
+				err = pe
+			} else {
+				err = fmt.Errorf("read %s: %w", in.name, err)
+			}
+			fmt.Fprintf(l.Stderr, "sanitrace: lws: %v\n", err)
 			failed = true
 		}
 		closeIn()

@@ -36,7 +36,7 @@ tar -C "$work" -czf "$work/artifacts.tar.gz" artifacts
 echo "$logs logs, $(( size >> 20 )) MiB as a directory, $(( $(stat -c %s "$work/artifacts.tar.gz") >> 20 )) MiB as .tar.gz; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for input in "$tree" "$work/artifacts.tar.gz"; do
 	for j in 1 2; do
-		/usr/bin/time -f "%e %M %U %S" -o "$work/time" "$bin" batch -j "$j" --fail-on none --progress never -o "$work/out.json" "$input" 2>/dev/null
+		/usr/bin/time -f "%e %M %U %S" -o "$work/time" "$bin" batch -j "$j" --fail-on none --progress=never -o "$work/out.json" "$input" 2>/dev/null
 		read -r wall rss user sys < "$work/time"
 		n=$(grep -c '"bucket": "' "$work/out.json" || true)
 		printf '%-8s -j %d: %6.2f s wall, %6.2f s CPU, %7.0f logs/s, peak RSS %4d MiB, %d reports\n' \

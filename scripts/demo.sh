@@ -25,8 +25,8 @@ decode() {
 echo "== the report as the runtime printed it (symbolize=0) =="
 cat "$demo/session.log"
 echo
-echo "== sanitrace decode --color always --source-context 2 =="
-decode --color always --source-context 2
+echo "== sanitrace decode --color=always --source-context 2 =="
+decode --color=always --source-context 2
 echo
 echo "== sanitrace decode --format json =="
 decode --format json

@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
@@ -46,10 +45,10 @@ type batchOutput struct {
 
 func (o *batchOutput) register(cmd *cobra.Command, failDefault string) {
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "json", "output format: json, sarif, markdown, html or text")
+	enumFlag(f, &o.format, "format", "json", render.BatchFormats(), false, "output format: "+oneOf(render.BatchFormats()))
 	f.StringVarP(&o.output, "output", "o", "", "write the output to `FILE` instead of stdout")
 	f.StringVar(&o.baseline, "baseline", "", "a previous batch JSON output: buckets absent from it are new")
-	f.StringVar(&o.failOn, "fail-on", failDefault, "exit 1 when: any (a report was found), new (a bucket is absent from --baseline) or none")
+	enumFlag(f, &o.failOn, "fail-on", failDefault, []string{"any", "new", "none"}, false, "exit 1 when: any (a report was found), new (a bucket is absent from --baseline) or none")
 	f.StringVar(&o.sourceRoot, "source-root", "", "make SARIF source locations relative to `DIR` (the repository root as the DWARF names it)")
 }
 
@@ -73,7 +72,7 @@ given, 0 otherwise, 2 on a usage error or a command-line input that cannot
 be read. Problems inside the inputs (an unreadable file, a decompression
 bomb, an unsafe member name) are listed in the output's errors and do not
 change the exit status.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: atLeastOne("a PATH (a log, a directory, an archive or -)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBatch(cmd, args, &fl)
 		},
@@ -89,7 +88,7 @@ change the exit status.`,
 	f.IntVarP(&fl.jobs, "jobs", "j", runtime.NumCPU(), "logs decoded at once")
 	fl.output.register(cmd, "any")
 	f.StringVar(&fl.shard, "shard", "", "take shard `I/N` of the input logs (1-based; the same share on every machine)")
-	f.StringVar(&fl.progress, "progress", "auto", "progress bar on stderr: auto (on a terminal), always or never")
+	enumFlag(f, &fl.progress, "progress", "auto", colorModes, true, "progress bar on stderr, given as --progress=WHEN: auto (on a terminal, unless TERM=dumb), always or never")
 	f.StringVar(&fl.maxEntry, "max-entry-size", humanize.Bytes(artifact.DefaultEntry), "largest inflated archive member or compressed file")
 	f.StringVar(&fl.maxArchive, "max-archive-size", humanize.Bytes(artifact.DefaultArchive), "largest inflated total of one archive")
 	return cmd
@@ -149,12 +148,14 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	case "always":
 		opts.Progress = newProgressBar(stderr)
 	case "auto":
-		if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		// Not wantDecoration: FORCE_COLOR asks for colors, not for a bar
+		// redrawn in a CI log.
+		if isTerminal(stderr) && os.Getenv("TERM") != "dumb" {
 			opts.Progress = newProgressBar(stderr)
 		}
-	case "never":
-	default:
-		return usage(fmt.Errorf("--progress %q: want auto, always or never", fl.progress))
+	}
+	if containsStdin(args) {
+		stdinHint(cmd)
 	}
 	// A command-line input that cannot be opened is a usage error
 	// (CONTRACT.md: exit 2), as in decode; it is still listed in the
@@ -211,7 +212,7 @@ func (o *batchOutput) loadBaseline() (map[string]bool, error) {
 	defer f.Close()
 	ids, err := batch.LoadBaseline(f)
 	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %w", o.baseline, err)
+		return nil, fmt.Errorf("--baseline %s: %w", o.baseline, jsonProblem(err))
 	}
 	return ids, nil
 }

@@ -309,15 +309,15 @@ func TestBatchUsage(t *testing.T) {
 // stdout alone; auto draws none when stderr is no terminal.
 func TestBatchProgress(t *testing.T) {
 	dir := fixtureCases(t)[0].dir
-	out, stderr, code := runCLI(t, "", "batch", "--progress", "always", "--format", "text", dir)
+	out, stderr, code := runCLI(t, "", "batch", "--progress=always", "--format", "text", dir)
 	if code != 1 || !strings.Contains(stderr, "decoding logs") || !strings.Contains(stderr, "/2, ") || strings.Contains(out, "decoding logs") {
 		t.Errorf("--progress always: exit %d, stderr %q", code, stderr)
 	}
-	_, stderr, _ = runCLI(t, "", "batch", "--progress", "auto", "--format", "text", dir)
+	_, stderr, _ = runCLI(t, "", "batch", "--progress=auto", "--format", "text", dir)
 	if strings.Contains(stderr, "decoding logs") {
 		t.Errorf("--progress auto drew a bar on a pipe: %q", stderr)
 	}
-	if _, _, code := runCLI(t, "", "batch", "--progress", "sometimes", dir); code != 2 {
+	if _, _, code := runCLI(t, "", "batch", "--progress=sometimes", dir); code != 2 {
 		t.Errorf("--progress sometimes: exit %d", code)
 	}
 

@@ -24,13 +24,13 @@ each location). --raw prints what "readelf -wN --debug-dump=frames -W" prints
 instead: the headers and the decoded call frame instructions. --format json
 gives the interpreted rows as data (docs/json.md). A malformed entry gets one
 line on stderr; the rest of the file is still shown.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: atLeastOne("an ELF FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCFI(cmd, args, raw, format)
 		},
 	}
 	cmd.Flags().BoolVar(&raw, "raw", false, "print the decoded instructions (readelf --debug-dump=frames) instead of the rows")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	enumFlag(cmd.Flags(), &format, "format", "text", []string{"text", "json"}, false, "output format: text or json")
 	return cmd
 }
 
@@ -49,7 +49,7 @@ func runCFI(cmd *cobra.Command, args []string, raw bool, format string) error {
 		warn := func(err error) { fmt.Fprintf(stderr, "sanitrace: cfi: %s: %v\n", path, err) }
 		f, err := elf.Open(path)
 		if err != nil {
-			fmt.Fprintf(stderr, "sanitrace: cfi: %v\n", err)
+			fmt.Fprintf(stderr, "sanitrace: cfi: %v\n", fileProblem(path, err))
 			failed = true
 			continue
 		}

@@ -37,7 +37,7 @@ would, the crashing thread first, or as JSON (--format json).
 Exit status: 0 when the core was read, 2 on a usage error or a file that
 is not a core. A module that cannot be found or a thread that cannot be
 unwound to its end costs a line on stderr, not the run.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactlyOne("a CORE file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCore(cmd, args[0], &fl)
 		},
@@ -64,7 +64,7 @@ func runCore(cmd *cobra.Command, path string, fl *coreFlags) error {
 	}
 	c, err := core.Open(path)
 	if err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return &exitError{code: exitUsage, err: fileProblem(path, err)}
 	}
 	defer c.Close()
 	for _, e := range c.Errors {

@@ -149,7 +149,7 @@ func TestCoreFixture(t *testing.T) {
 	}
 
 	// Text, against the golden (the core's own path is the only varying part).
-	text, _, code := runCLI(t, "", "core", "--color", "never", "--prefix-map", coreFixtureRun+"="+dir, corePath)
+	text, _, code := runCLI(t, "", "core", "--color=never", "--prefix-map", coreFixtureRun+"="+dir, corePath)
 	if code != 0 {
 		t.Fatalf("text: exit %d", code)
 	}

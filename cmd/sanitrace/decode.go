@@ -3,11 +3,9 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
@@ -146,6 +144,9 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		defer res.Close()
 	}
 
+	if len(args) == 0 || containsStdin(args) {
+		stdinHint(cmd)
+	}
 	run := &pipeline.Decode{Resolver: res, Writer: w, Out: out, Stdin: cmd.InOrStdin(), Stderr: stderr,
 		Passthrough: passthrough, Keep: fl.view.keep(), Quiet: fl.view.quiet, Sections: len(args) > 1}
 	result, err := run.Run(args)
@@ -158,22 +159,4 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		return &exitError{code: exitFound}
 	}
 	return nil
-}
-
-// useColor resolves --color: auto colors only a terminal, and NO_COLOR
-// (when non-empty) turns auto off; always and never are what they say.
-func useColor(mode string, stdout io.Writer) (bool, error) {
-	switch strings.ToLower(mode) {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto":
-		if os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		f, ok := stdout.(*os.File)
-		return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())), nil
-	}
-	return false, fmt.Errorf("--color %q: want auto, always or never", mode)
 }

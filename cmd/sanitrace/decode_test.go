@@ -53,14 +53,14 @@ func TestDecodeExitCodes(t *testing.T) {
 		{name: "a directory as input", args: []string{"decode", "--symbolize=false", t.TempDir()}, wantCode: 2},
 		{name: "bad format", args: []string{"decode", "--format", "xml", demoLog}, wantCode: 2,
 			wantStderr: []string{`sanitrace: --format "xml": want text or json`}},
-		{name: "bad color", args: []string{"decode", "--color", "sometimes", demoLog}, wantCode: 2,
+		{name: "bad color", args: []string{"decode", "--color=sometimes", demoLog}, wantCode: 2,
 			wantStderr: []string{`sanitrace: --color "sometimes": want auto, always or never`}},
 		{name: "bad prefix map", args: []string{"decode", "--prefix-map", "nothing", demoLog}, wantCode: 2,
 			wantStderr: []string{`sanitrace: --prefix-map: prefix map "nothing": want FROM=TO`}},
 		{name: "negative source context", args: []string{"decode", "--source-context", "-1", demoLog}, wantCode: 2,
 			wantStderr: []string{"sanitrace: --source-context -1: must not be negative"}},
 		{name: "unknown flag", args: []string{"decode", "--bogus"}, wantCode: 2,
-			wantStderr: []string{"sanitrace: unknown flag: --bogus"}},
+			wantStderr: []string{"sanitrace: unknown flag: --bogus (see sanitrace decode --help)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,7 +212,7 @@ func TestDecodeColor(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.color+"/NO_COLOR="+tt.noColor, func(t *testing.T) {
 			t.Setenv("NO_COLOR", tt.noColor)
-			out, errs, code := runCLI(t, "", "decode", "--symbolize=false", "--color", tt.color, demoLog)
+			out, errs, code := runCLI(t, "", "decode", "--symbolize=false", "--color="+tt.color, demoLog)
 			if code != exitFound {
 				t.Fatalf("exit code %d; stderr:\n%s", code, errs)
 			}
@@ -226,7 +226,7 @@ func TestDecodeColor(t *testing.T) {
 // TestDecodeSourceContext: --source-context reads the source through the
 // prefix map.
 func TestDecodeSourceContext(t *testing.T) {
-	out, errs, code := runCLI(t, "", "decode", "--color", "never", "--source-context", "1", "--prefix-map", demoMap, demoLog)
+	out, errs, code := runCLI(t, "", "decode", "--color=never", "--source-context", "1", "--prefix-map", demoMap, demoLog)
 	if code != exitFound {
 		t.Fatalf("exit code %d; stderr:\n%s", code, errs)
 	}
@@ -243,7 +243,7 @@ func TestDecodeStreams(t *testing.T) {
 	pr, pw := io.Pipe()
 	out := &notifyWriter{grew: make(chan struct{}, 1)}
 	root := newRootCmd(pr, out, io.Discard)
-	root.SetArgs([]string{"decode", "--symbolize=false", "--color", "never"})
+	root.SetArgs([]string{"decode", "--symbolize=false", "--color=never"})
 	done := make(chan error, 1)
 	go func() { done <- root.Execute() }()
 	if _, err := io.WriteString(pw, readFile(t, demoLog)+"more program output\n"); err != nil {

@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
 
 	"github.com/sanitrace/sanitrace/report"
@@ -26,7 +24,7 @@ func (v *viewFlags) add(f *pflag.FlagSet) {
 	f.BoolVar(&v.passthrough, "passthrough", false, "write the whole input back, each report replaced by its completed rendering (default when stdin is a pipe and stdout a terminal)")
 	f.StringSliceVar(&v.tools, "tool", nil, "show only reports of these `tools` (AddressSanitizer or asan, tsan, msan, lsan, ubsan, hwasan, ...; repeatable, comma-separated)")
 	f.StringSliceVar(&v.kinds, "kind", nil, "show only reports of these `kinds` as the runtime names them (heap-use-after-free, data race, ...; repeatable, comma-separated)")
-	f.StringVar(&v.frames, "frames", "all", "frames in text: all, or user (each run of runtime, interceptor, libc and C++ runtime frames collapsed into one line)")
+	enumFlag(f, &v.frames, "frames", "all", []string{"all", "user"}, false, "frames in text: all, or user (each run of runtime, interceptor, libc and C++ runtime frames collapsed into one line)")
 	f.BoolVarP(&v.quiet, "quiet", "q", false, "print nothing on stdout: only the exit status says whether reports were found (input errors still go to stderr)")
 }
 
@@ -96,10 +94,4 @@ func (v *viewFlags) wantPassthrough(f *pflag.FlagSet, args []string, stdin io.Re
 		}
 	}
 	return isTerminal(stdout) && !isTerminal(stdin)
-}
-
-// isTerminal reports whether x is a terminal (an *os.File on a tty).
-func isTerminal(x any) bool {
-	f, ok := x.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

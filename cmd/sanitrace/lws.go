@@ -32,7 +32,7 @@ with --obj, into a symbolized call path; "lws heapmap" aggregates a heap dump
 into one row per distinct backtrace. See docs/lws.md.`,
 	}
 	cmd.AddCommand(newLWSDecodeCmd(), newLWSHeapmapCmd())
-	return cmd
+	return groupCmd(cmd)
 }
 
 func addLWSFlags(cmd *cobra.Command, o *lwsOptions) {
@@ -67,7 +67,7 @@ decode. --format json prints the object of docs/lws.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLWS(cmd, args, &o, true) },
 	}
 	addLWSFlags(cmd, &o)
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	enumFlag(cmd.Flags(), &o.format, "format", "text", []string{"text", "json"}, false, "output format: text or json")
 	return cmd
 }
 
@@ -86,6 +86,9 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 	}
 	if sym != nil {
 		defer sym.Close()
+	}
+	if len(args) == 0 || containsStdin(args) {
+		stdinHint(cmd)
 	}
 	run := &pipeline.LWS{
 		Static: sym,
@@ -124,7 +127,7 @@ func openObj(obj, base string, stderr io.Writer, who string, finder *debuginfo.F
 	}
 	m, err := resolve.OpenPCSymbolizer(obj, addr, finder)
 	if m == nil {
-		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", err)}
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", fileProblem(obj, err))}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sanitrace: %s%v\n", who, err)

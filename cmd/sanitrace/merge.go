@@ -1,8 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"reflect"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +27,7 @@ run would have written, in any of batch's formats.
 Exit status: with --fail-on any or new, 1 as for batch; the default, none,
 exits 0, since the shards usually gate already. 2 on a usage error or an
 unreadable input.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: atLeastOne("a FILE (a batch --format json output)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.check(); err != nil {
 				return &exitError{code: exitUsage, err: err}
@@ -60,8 +65,50 @@ func readBatchJSON(name string) (*render.BatchDocument, error) {
 	}
 	defer f.Close()
 	d, err := render.ReadBatchJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	var pe *fs.PathError
+	switch {
+	case err == nil:
+	case errors.As(err, &pe):
+		return nil, pe // it names the file already
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, fmt.Errorf("%s: empty or cut short: not a whole batch --format json output", name)
+	default:
+		return nil, fmt.Errorf("%s: %w", name, jsonProblem(err))
 	}
 	return d, nil
+}
+
+// jsonProblem says what is wrong with a JSON input in the project's words
+// (encoding/json speaks of Go struct fields).
+func jsonProblem(err error) error {
+	var (
+		syn *json.SyntaxError
+		typ *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("not JSON (byte %d: %v)", syn.Offset, err)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "the document"
+		}
+		return fmt.Errorf("not a batch --format json output: %s is a JSON %s, want %s", field, typ.Value, jsonKind(typ.Type.Kind()))
+	}
+	return err
+}
+
+// jsonKind names a Go kind as the JSON value it decodes from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	}
+	return "a number"
 }

@@ -2,10 +2,15 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/render"
 )
 
 // moduleFlags say where the modules a log or core names are found: the
@@ -15,12 +20,23 @@ type moduleFlags struct {
 	prefixMaps []string
 	sysroot    string
 	debugDirs  []string
+	set        *pflag.FlagSet // to tell a flag given from its default
 }
+
+// The environment variables that give --binary-dir and --prefix-map their
+// defaults, for CI jobs that set them once for every step. Each holds a
+// list separated as PATH is (':' on Unix); a flag given on the command
+// line replaces the variable's list.
+const (
+	envBinaryDir = "SANITRACE_BINARY_DIR"
+	envPrefixMap = "SANITRACE_PREFIX_MAP"
+)
 
 // add registers the flags. named completes "directory searched for the
 // modules..." ("a log names"); sysrootDebug says that the sysroot's
 // usr/lib/debug is searched for debug files too.
 func (m *moduleFlags) add(f *pflag.FlagSet, named string, sysrootDebug bool) {
+	m.set = f
 	modules := "the modules"
 	if named != "" {
 		modules += " " + named
@@ -29,22 +45,50 @@ func (m *moduleFlags) add(f *pflag.FlagSet, named string, sysrootDebug bool) {
 	if sysrootDebug {
 		sysroot += " (and its usr/lib/debug for debug files)"
 	}
-	f.StringArrayVar(&m.binaryDirs, "binary-dir", nil, "directory searched for "+modules+", by base name then by build-id (repeatable)")
-	f.StringArrayVar(&m.prefixMaps, "prefix-map", nil, "rewrite a path prefix of modules and source files, `FROM=TO` (repeatable)")
+	f.StringArrayVar(&m.binaryDirs, "binary-dir", nil, "directory searched for "+modules+", by base name then by build-id (repeatable; default $"+envBinaryDir+")")
+	f.StringArrayVar(&m.prefixMaps, "prefix-map", nil, "rewrite a path prefix of modules and source files, `FROM=TO` (repeatable; default $"+envPrefixMap+")")
 	f.StringVar(&m.sysroot, "sysroot", "", sysroot)
 	f.StringArrayVar(&m.debugDirs, "debug-file-directory", nil, "directory searched for .build-id/xx/rest.debug and debuglink targets (repeatable)")
+	for _, name := range []string{"binary-dir", "sysroot", "debug-file-directory"} {
+		_ = cobra.MarkFlagDirname(f, name) // shell completion offers directories
+	}
 }
 
+// parsePrefixMaps parses the prefix maps, taking --binary-dir and
+// --prefix-map from the environment first when they were not given.
 func (m *moduleFlags) parsePrefixMaps() ([]debuginfo.PrefixMap, error) {
+	src := "--prefix-map"
+	if m.set != nil {
+		if !m.set.Changed("binary-dir") {
+			m.binaryDirs = envList(envBinaryDir)
+		}
+		if !m.set.Changed("prefix-map") {
+			if m.prefixMaps = envList(envPrefixMap); len(m.prefixMaps) > 0 {
+				src = envPrefixMap
+			}
+		}
+	}
 	var maps []debuginfo.PrefixMap
 	for _, s := range m.prefixMaps {
 		pm, err := debuginfo.ParsePrefixMap(s)
 		if err != nil {
-			return nil, fmt.Errorf("--prefix-map: %w", err)
+			return nil, fmt.Errorf("%s: %w", src, err)
 		}
 		maps = append(maps, pm)
 	}
 	return maps, nil
+}
+
+// envList splits the environment variable name as PATH is split, without
+// empty entries.
+func envList(name string) []string {
+	var list []string
+	for _, s := range strings.Split(os.Getenv(name), string(filepath.ListSeparator)) {
+		if s != "" {
+			list = append(list, s)
+		}
+	}
+	return list
 }
 
 // outputFlags choose the output: --format and --color.
@@ -54,6 +98,7 @@ type outputFlags struct {
 }
 
 func (o *outputFlags) add(f *pflag.FlagSet) {
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
-	f.StringVar(&o.color, "color", "auto", "colors: auto (on a terminal, unless NO_COLOR is set), always or never")
+	enumFlag(f, &o.format, "format", "text", render.Formats(), false, "output format: "+oneOf(render.Formats()))
+	enumFlag(f, &o.color, "color", "auto", colorModes, true,
+		"colors, given as --color=WHEN: auto (on a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR or CLICOLOR_FORCE force them), always or never")
 }

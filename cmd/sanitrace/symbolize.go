@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,34 +15,30 @@ import (
 // The drop-in faces as subcommands. Their flags follow the reference
 // tools' own syntax (llvm-symbolizer 14's -f=short, -demangle=false and
 // grouped short options; binutils' getopt), which pflag cannot express, so
-// cobra hands the arguments over untouched and dropin parses them.
+// cobra hands the arguments over untouched and dropin parses them. Their
+// long help is the face's --help, so that the man pages, which cobra
+// writes from the commands, describe the options too.
 
 func newSymbolizeCmd() *cobra.Command {
-	return faceCmd(dropin.RunLLVMSymbolizer, "symbolize [flags] [addresses...]",
+	return faceCmd(dropin.RunLLVMSymbolizer, "symbolize [options] [addresses...]",
 		"Symbolize addresses: a drop-in for llvm-symbolizer 14",
-		`symbolize answers addresses as llvm-symbolizer 14 does, byte for byte:
-addresses on the command line, else one query per stdin line
-("0x401136", "MODULE 0xOFF", "CODE|DATA|FRAME \"MODULE\" 0xOFF"),
-flushed after each answer. Flags are llvm-symbolizer's (run with --help).
-Invoked through a link named llvm-symbolizer*, sanitrace behaves as this
-command, so ASAN_SYMBOLIZER_PATH and friends can point at it.`)
+		dropin.LLVMSymbolizerHelp(), symbolizeOptions)
 }
 
 func newAddr2lineCmd() *cobra.Command {
-	return faceCmd(dropin.RunAddr2line, "addr2line [-afiCps] [-e FILE] [-j SECTION] [addresses...]",
+	return faceCmd(dropin.RunAddr2line, "addr2line [-afiCpsrR] [-e FILE] [-j SECTION] [addresses...]",
 		"Translate addresses into file:line: a drop-in for GNU addr2line 2.40",
-		`addr2line answers hexadecimal addresses (argv, else one per stdin line)
-exactly as binutils 2.40 addr2line does. Run with --help for its flags.
-Invoked through a link named addr2line, sanitrace behaves as this command.`)
+		dropin.Addr2lineHelp("addr2line"), addr2lineOptions)
 }
 
 // faceCmd is the subcommand of a face; its exit code comes through.
-func faceCmd(face func([]string, dropin.Env) int, use, short, long string) *cobra.Command {
+func faceCmd(face func([]string, dropin.Env) int, use, short, long string, opts faceOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:                use,
 		Short:              short,
 		Long:               long,
 		DisableFlagParsing: true,
+		ValidArgsFunction:  opts.complete,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if code := face(args, faceEnv(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())); code != 0 {
 				return &exitError{code: code}
@@ -72,4 +70,75 @@ func faceEnv(stdin io.Reader, stdout, stderr io.Writer) dropin.Env {
 		Getenv: os.Getenv, Open: dropin.OpenEngine, Version: version,
 		Fetch: debuginfodFetcher(os.Getenv, stderr),
 	}
+}
+
+// faceOptions is what shell completion knows of a face's options, which
+// cobra does not parse: their names, the values of the enumerated ones,
+// and which take a file or a directory.
+type faceOptions struct {
+	names  []string
+	values map[string][]string // by name, for "--name=" and "--name VALUE"
+	files  []string
+	dirs   []string
+}
+
+// complete is the face command's ValidArgsFunction.
+func (o faceOptions) complete(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	valueOf := func(name string) ([]string, cobra.ShellCompDirective, bool) {
+		switch {
+		case o.values[name] != nil:
+			return o.values[name], cobra.ShellCompDirectiveNoFileComp, true
+		case slices.Contains(o.files, name):
+			return nil, cobra.ShellCompDirectiveDefault, true
+		case slices.Contains(o.dirs, name):
+			return nil, cobra.ShellCompDirectiveFilterDirs, true
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp, false
+	}
+	if name, _, ok := strings.Cut(toComplete, "="); ok && strings.HasPrefix(name, "-") {
+		vs, d, _ := valueOf(name) // the shell scripts keep the "--name=" part
+		return vs, d
+	}
+	if len(args) > 0 && !strings.HasPrefix(toComplete, "-") {
+		if vs, d, ok := valueOf(args[len(args)-1]); ok {
+			return vs, d
+		}
+	}
+	if strings.HasPrefix(toComplete, "-") {
+		var match []string
+		for _, n := range o.names {
+			if strings.HasPrefix(n, toComplete) {
+				match = append(match, n)
+			}
+		}
+		d := cobra.ShellCompDirectiveNoFileComp
+		if len(match) == 1 && strings.HasSuffix(match[0], "=") {
+			d |= cobra.ShellCompDirectiveNoSpace // the value follows
+		}
+		return match, d
+	}
+	return nil, cobra.ShellCompDirectiveNoFileComp // addresses
+}
+
+var symbolizeOptions = faceOptions{
+	names: []string{"--addresses", "--adjust-vma=", "--basenames", "--debug-file-directory=", "--demangle",
+		"--no-demangle", "--dwp=", "--exe=", "--fallback-debug-path=", "--functions", "--functions=", "--help",
+		"--inlines", "--no-inlines", "--obj=", "--output-style=", "--pretty-print", "--print-address",
+		"--print-source-context-lines=", "--relativenames", "--verbose", "--version"},
+	values: map[string][]string{
+		"--output-style": {"LLVM", "GNU", "JSON"},
+		"--functions":    {"linkage", "short", "none"},
+		"-f":             {"linkage", "short", "none"},
+	},
+	files: []string{"--obj", "--exe", "-e", "--dwp"},
+	dirs:  []string{"--debug-file-directory", "--fallback-debug-path"},
+}
+
+var addr2lineOptions = faceOptions{
+	names: []string{"--addresses", "--basenames", "--demangle", "--demangle=", "--exe=", "--functions", "--help",
+		"--inlines", "--pretty-print", "--section=", "--target=", "--version"},
+	values: map[string][]string{
+		"--demangle": {"auto", "gnu-v3", "rust", "java", "gnat", "dlang", "none"},
+	},
+	files: []string{"--exe", "-e"},
 }

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"debug/elf"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReleaseInstall runs "make install" as the README says (into a
+// temporary DESTDIR) and checks what it installs: one statically linked
+// binary (no program interpreter, no shared libraries: it runs on any
+// x86-64 Linux), its man pages and the shell completions.
+func TestReleaseInstall(t *testing.T) {
+	makePath, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make not installed: ", err)
+	}
+	if _, err := os.Stat(filepath.Join(repoRoot, "Makefile")); err != nil {
+		t.Skip("no Makefile at the module root: ", err)
+	}
+	tmp := t.TempDir()
+	dest := filepath.Join(tmp, "dest")
+	cmd := exec.Command(makePath, "-s", "install", "DESTDIR="+dest, "PREFIX=/usr",
+		"BIN="+filepath.Join(tmp, "build", "sanitrace"), "MANOUT="+filepath.Join(tmp, "man"))
+	cmd.Dir = repoRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make install: %v\n%s", err, out)
+	}
+	bin := filepath.Join(dest, "usr", "bin", "sanitrace")
+	checkStatic(t, bin)
+
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "sanitrace ") || !strings.Contains(string(out), "CGO_ENABLED=0") {
+		t.Errorf("installed sanitrace version: %v\n%s", err, out)
+	}
+	for _, page := range []string{"sanitrace.1", "sanitrace-decode.1", "sanitrace-symbolize.1", "sanitrace-addr2line.1", "sanitrace-lws-heapmap.1", "sanitrace-batch.1"} {
+		b, err := os.ReadFile(filepath.Join(dest, "usr", "share", "man", "man1", page))
+		if err != nil {
+			t.Errorf("man page: %v", err)
+			continue
+		}
+		if !strings.HasPrefix(string(b), ".nh\n.TH ") || !strings.Contains(string(b), ".SH NAME") {
+			t.Errorf("%s is not a man page:\n%.300s", page, b)
+		}
+	}
+	for _, f := range []string{"bash-completion/completions/sanitrace", "zsh/site-functions/_sanitrace", "fish/vendor_completions.d/sanitrace.fish"} {
+		if b, err := os.ReadFile(filepath.Join(dest, "usr", "share", f)); err != nil || !strings.Contains(string(b), "__complete") {
+			t.Errorf("completion %s: %v\n%.200s", f, err, b)
+		}
+	}
+}
+
+// checkStatic fails unless bin is statically linked.
+func checkStatic(t *testing.T, bin string) {
+	t.Helper()
+	problems, err := staticProblems(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// staticProblems lists what makes bin dynamically linked: a PT_INTERP
+// segment, DT_NEEDED entries.
+func staticProblems(bin string) ([]string, error) {
+	f, err := elf.Open(bin)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var problems []string
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			problems = append(problems, bin+" has a program interpreter")
+		}
+	}
+	libs, err := f.ImportedLibraries()
+	if err != nil {
+		return nil, err
+	}
+	if len(libs) > 0 {
+		problems = append(problems, fmt.Sprintf("%s needs shared libraries %q", bin, libs))
+	}
+	return problems, nil
+}
+
+// TestStaticProblems: the check sees a dynamically linked program (a
+// fixture built by gcc with default flags) for what it is.
+func TestStaticProblems(t *testing.T) {
+	problems, err := staticProblems(filepath.Join(demoDir, "session"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 2 {
+		t.Errorf("the demo binary, dynamically linked: %q", problems)
+	}
+}

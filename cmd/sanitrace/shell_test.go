@@ -1,0 +1,107 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCompletionScripts: "sanitrace completion SHELL" writes a script
+// for bash, zsh and fish that asks sanitrace itself (__complete).
+func TestCompletionScripts(t *testing.T) {
+	for shell, marker := range map[string]string{
+		"bash": "complete -o default -F __start_sanitrace sanitrace",
+		"zsh":  "#compdef sanitrace",
+		"fish": "complete -c sanitrace",
+	} {
+		out, errs, code := runCLI(t, "", "completion", shell)
+		if code != 0 || errs != "" {
+			t.Errorf("completion %s: exit %d, stderr %q", shell, code, errs)
+		}
+		if !strings.Contains(out, marker) || !strings.Contains(out, "__complete") {
+			t.Errorf("completion %s lacks %q or __complete:\n%.400s", shell, marker, out)
+		}
+	}
+}
+
+// TestCompletionValues: what the scripts get back from __complete: the
+// values of enumerated flags (cobra's flag=value and "flag value" forms,
+// the faces' own options), directories or files where those go, nothing
+// where nothing fits. The last line is cobra's directive (":4" no file
+// completion, ":0" the shell's default, files; ":16" directories only).
+func TestCompletionValues(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"decode", "--format", ""}, "text\njson\n:4"},
+		{[]string{"decode", "--color="}, "auto\nalways\nnever\n:4"},
+		{[]string{"core", "--color="}, "auto\nalways\nnever\n:4"},
+		{[]string{"batch", "--format", ""}, "json\nsarif\nmarkdown\nhtml\ntext\n:4"},
+		{[]string{"batch", "--fail-on", ""}, "any\nnew\nnone\n:4"},
+		{[]string{"batch", "--progress="}, "auto\nalways\nnever\n:4"},
+		{[]string{"merge", "--format", ""}, "json\nsarif\nmarkdown\nhtml\ntext\n:4"},
+		{[]string{"cfi", "--format", ""}, "text\njson\n:4"},
+		{[]string{"lws", "heapmap", "--format", ""}, "text\njson\n:4"},
+		{[]string{"symbolize", "--output-style="}, "LLVM\nGNU\nJSON\n:4"},
+		{[]string{"symbolize", "--output-style", ""}, "LLVM\nGNU\nJSON\n:4"},
+		{[]string{"symbolize", "-f="}, "linkage\nshort\nnone\n:4"},
+		{[]string{"symbolize", "--outp"}, "--output-style=\n:6"},
+		{[]string{"symbolize", "--obj="}, ":0"},
+		{[]string{"symbolize", "--debug-file-directory="}, ":16"},
+		{[]string{"symbolize", "--obj=x", "0x10"}, ":4"},
+		{[]string{"addr2line", "-e", ""}, ":0"},
+		{[]string{"addr2line", "--demangle="}, "auto\ngnu-v3\nrust\njava\ngnat\ndlang\nnone\n:4"},
+		{[]string{"decode", ""}, ":0"},          // the logs: files
+		{[]string{"decode", "--obj", ""}, ":0"}, // a file
+		{[]string{"decode", "--binary-dir", ""}, ":16"},
+		{[]string{"core", "--sysroot", ""}, ":16"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, _, code := runCLI(t, "", append([]string{"__complete"}, tt.args...)...)
+			if got := strings.TrimSuffix(out, "\n"); code != 0 || got != tt.want {
+				t.Errorf("exit %d, offered\n%s\nwant\n%s", code, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestManPages: the man pages are generated from the commands without
+// error, one per command, each a page man can read and none for the
+// hidden generator itself.
+func TestManPages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "man")
+	t.Setenv("SOURCE_DATE_EPOCH", "1795000000")
+	if _, errs, code := runCLI(t, "", "man", dir); code != 0 {
+		t.Fatalf("man: exit %d: %s", code, errs)
+	}
+	for _, name := range []string{"sanitrace", "sanitrace-decode", "sanitrace-symbolize", "sanitrace-addr2line",
+		"sanitrace-lws", "sanitrace-lws-decode", "sanitrace-lws-heapmap", "sanitrace-core", "sanitrace-cfi",
+		"sanitrace-batch", "sanitrace-merge", "sanitrace-version", "sanitrace-completion"} {
+		b, err := os.ReadFile(filepath.Join(dir, name+".1"))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		page := string(b)
+		title := strings.ToUpper(name)
+		if !strings.Contains(page, `.TH "`+title+`" "1" "Nov 2026"`) || !strings.Contains(page, ".SH SYNOPSIS") {
+			t.Errorf("%s.1 is not a dated man page:\n%.300s", name, page)
+		}
+	}
+	decode, _ := os.ReadFile(filepath.Join(dir, "sanitrace-decode.1"))
+	for _, want := range []string{"\\fB--color\\fP[=auto]", "\\fB--prefix-map\\fP", "SANITRACE_PREFIX_MAP"} {
+		if !strings.Contains(string(decode), want) {
+			t.Errorf("sanitrace-decode.1 does not describe %s", want)
+		}
+	}
+	sym, _ := os.ReadFile(filepath.Join(dir, "sanitrace-symbolize.1"))
+	if !strings.Contains(string(sym), "--output-style=LLVM|GNU|JSON") {
+		t.Errorf("sanitrace-symbolize.1 does not describe the face's options")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sanitrace-man.1")); err == nil {
+		t.Errorf("a page for the hidden man command")
+	}
+}
