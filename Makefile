@@ -51,14 +51,27 @@ install: build man
 # Unit and integration tests (integration tests skip, with a reason, when a
 # tool or ../shared is missing), then a few seconds of every fuzz target.
 # testreport prints a line per package, failing tests' output and every
-# skip with its reason (plain go test shows reasons only with -v).
-test: unit race fuzz-short
+# skip with its reason (plain go test shows reasons only with -v). All
+# three run even when one fails; the last line counts what passed, failed
+# and skipped in all of them.
+COUNTS := bin/test-counts
+test: bin/testreport
+	@rm -f $(COUNTS); status=0; \
+	$(MAKE) --no-print-directory unit TESTCOUNTS=$(COUNTS) || status=1; \
+	$(MAKE) --no-print-directory race TESTCOUNTS=$(COUNTS) || status=1; \
+	$(MAKE) --no-print-directory fuzz-short TESTCOUNTS=$(COUNTS) || status=1; \
+	bin/testreport -summary $(COUNTS) || status=1; \
+	exit $$status
 
 bin/testreport: $(wildcard internal/cmd/testreport/*.go)
 	$(GO) build -o $@ ./internal/cmd/testreport
 
+# With TESTCOUNTS set (make test), testreport adds its counts there
+# instead of printing them.
+REPORT = bin/testreport $(if $(TESTCOUNTS),-counts $(TESTCOUNTS))
+
 unit: bin/testreport
-	$(GO) test -count=1 -timeout 8m -json ./... | bin/testreport
+	$(GO) test -count=1 -timeout 8m -json ./... | $(REPORT)
 
 # The packages with concurrent lookups (symbolize's lazy caches, dropin's
 # parallel batches, resolve's per-module fan-out) under the race detector,
@@ -67,11 +80,11 @@ RACE_PKGS := ./symbolize/ ./dropin/ ./resolve/ ./batch/
 race: bin/testreport
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
 		echo "$(GO) test -race $(RACE_PKGS)"; \
-		$(GO) test -race -count=1 -timeout 8m -json $(RACE_PKGS) | bin/testreport; \
+		$(GO) test -race -count=1 -timeout 8m -json $(RACE_PKGS) | $(REPORT); \
 	else echo "race: skipped: the race detector needs cgo and a C compiler ($$($(GO) env CC))"; fi
 
 fuzz-short:
-	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
+	FUZZTIME=$(FUZZTIME) TESTCOUNTS=$(TESTCOUNTS) ./scripts/fuzz.sh
 
 # A longer fuzz session: make fuzz-long FUZZTIME=10m
 fuzz-long:

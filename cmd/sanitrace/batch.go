@@ -88,7 +88,7 @@ change the exit status.`,
 	f.IntVarP(&fl.jobs, "jobs", "j", runtime.NumCPU(), "logs decoded at once")
 	fl.output.register(cmd, "any")
 	f.StringVar(&fl.shard, "shard", "", "take shard `I/N` of the input logs (1-based; the same share on every machine)")
-	enumFlag(f, &fl.progress, "progress", "auto", colorModes, true, "progress bar on stderr, given as --progress=WHEN: auto (on a terminal, unless TERM=dumb), always or never")
+	enumFlag(f, &fl.progress, "progress", "auto", colorModes, true, "progress bar on stderr, given as --progress=WHEN: auto (on a terminal), always or never")
 	f.StringVar(&fl.maxEntry, "max-entry-size", humanize.Bytes(artifact.DefaultEntry), "largest inflated archive member or compressed file")
 	f.StringVar(&fl.maxArchive, "max-archive-size", humanize.Bytes(artifact.DefaultArchive), "largest inflated total of one archive")
 	return cmd
@@ -150,7 +150,7 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	case "auto":
 		// Not wantDecoration: FORCE_COLOR asks for colors, not for a bar
 		// redrawn in a CI log.
-		if isTerminal(stderr) && os.Getenv("TERM") != "dumb" {
+		if isTerminal(stderr) {
 			opts.Progress = newProgressBar(stderr)
 		}
 	}

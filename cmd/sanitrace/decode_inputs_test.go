@@ -18,7 +18,7 @@ import (
 // compressed log is never a silent "no reports".
 func TestDecodeCompressedLogs(t *testing.T) {
 	plain := readFile(t, demoLog)
-	want, _, code := runCLI(t, "", "decode", "--symbolize=false", "--color", "never", demoLog)
+	want, _, code := runCLI(t, "", "decode", "--symbolize=false", "--color=never", demoLog)
 	if code != exitFound {
 		t.Fatalf("plain log: exit %d", code)
 	}
@@ -49,11 +49,11 @@ func TestDecodeCompressedLogs(t *testing.T) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out, errs, code := runCLI(t, "", "decode", "--symbolize=false", "--color", "never", p)
+		out, errs, code := runCLI(t, "", "decode", "--symbolize=false", "--color=never", p)
 		if code != exitFound || out != want {
 			t.Errorf("%s: exit %d, stderr %q, output differs from the plain log's:\n%s", name, code, errs, out)
 		}
-		out, _, code = runCLI(t, string(data), "decode", "--symbolize=false", "--color", "never")
+		out, _, code = runCLI(t, string(data), "decode", "--symbolize=false", "--color=never")
 		if code != exitFound || out != want {
 			t.Errorf("%s on stdin: exit %d", name, code)
 		}
@@ -62,7 +62,7 @@ func TestDecodeCompressedLogs(t *testing.T) {
 	// input error (exit 2) naming the file.
 	cut := filepath.Join(dir, "cut.gz")
 	os.WriteFile(cut, gz.Bytes()[:gz.Len()*3/4], 0o644)
-	out, errs, code := runCLI(t, "", "decode", "--symbolize=false", "--color", "never", cut)
+	out, errs, code := runCLI(t, "", "decode", "--symbolize=false", "--color=never", cut)
 	if code != exitUsage || !strings.Contains(errs, cut+": gzip data: unexpected EOF") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("cut gzip: exit %d, stderr %q", code, errs)
 	}
@@ -91,7 +91,7 @@ func TestDecodeRefusesNonLogs(t *testing.T) {
 		{bin, "not a log: binary data"},
 		{dir, "is a directory; decode reads log files, use \"sanitrace batch " + dir + "\""},
 	} {
-		out, errs, code := runCLI(t, "", "decode", "--symbolize=false", "--color", "never", c.input, demoLog)
+		out, errs, code := runCLI(t, "", "decode", "--symbolize=false", "--color=never", c.input, demoLog)
 		if code != exitUsage {
 			t.Errorf("%s: exit %d, want %d", c.input, code, exitUsage)
 		}
@@ -113,7 +113,7 @@ func TestDecodeRefusesNonLogs(t *testing.T) {
 // counted (case-insensitively, short tool names too); --frames user
 // collapses the frames outside the program; -q prints nothing.
 func TestDecodeFilters(t *testing.T) {
-	base := []string{"decode", "--symbolize=false", "--color", "never"}
+	base := []string{"decode", "--symbolize=false", "--color=never"}
 	run := func(flags ...string) (string, string, int) {
 		t.Helper()
 		return runCLI(t, "", append(append(append([]string{}, base...), flags...), demoLog, ubsanLog)...)

@@ -38,7 +38,7 @@ func interleavedLog(t *testing.T) string {
 // libraries as the log printed them (the empty sysroot): the output does
 // not depend on this machine's libc.
 func passthroughFlags(t *testing.T) []string {
-	return []string{"decode", "--passthrough", "--color", "never", "--prefix-map", demoMap, "--sysroot", t.TempDir()}
+	return []string{"decode", "--passthrough", "--color=never", "--prefix-map", demoMap, "--sysroot", t.TempDir()}
 }
 
 // TestDecodePassthroughGolden: the whole input comes back in order, each
@@ -98,7 +98,7 @@ func TestDecodePassthroughStreams(t *testing.T) {
 	pr, pw := io.Pipe()
 	out := &notifyWriter{grew: make(chan struct{}, 1)}
 	root := newRootCmd(pr, out, io.Discard)
-	root.SetArgs([]string{"decode", "--passthrough", "--symbolize=false", "--color", "never"})
+	root.SetArgs([]string{"decode", "--passthrough", "--symbolize=false", "--color=never"})
 	done := make(chan error, 1)
 	go func() { done <- root.Execute() }()
 	deadline := time.After(2 * time.Minute) // a hang guard, not a performance bound
@@ -149,7 +149,7 @@ func TestDecodePassthroughEdges(t *testing.T) {
 		t.Errorf("--passthrough --format json: exit %d, stderr %q", code, errs)
 	}
 	in := interleavedLog(t)
-	out, _, code := runCLI(t, in, "decode", "--passthrough", "--symbolize=false", "--color", "never", "--tool", "ubsan")
+	out, _, code := runCLI(t, in, "decode", "--passthrough", "--symbolize=false", "--color=never", "--tool", "ubsan")
 	if code != exitFound {
 		t.Errorf("--tool ubsan: exit %d", code)
 	}
@@ -184,7 +184,7 @@ func TestDecodePassthroughDefaultOnTerminal(t *testing.T) {
 		out, _ := exec.Command(script, "-qec", cmdline, "/dev/null").CombinedOutput()
 		return strings.ReplaceAll(string(out), "\r\n", "\n")
 	}
-	base := exe + " decode --symbolize=false --color never "
+	base := exe + " decode --symbolize=false --color=never "
 	if out := onTTY(base + "< " + log); !strings.Contains(out, "[  FAILED  ] session.login") || !strings.Contains(out, "Marked byte") {
 		t.Errorf("piped log on a terminal: not passed through:\n%s", out)
 	}
@@ -197,7 +197,7 @@ func TestDecodePassthroughDefaultOnTerminal(t *testing.T) {
 	if out := onTTY(base + "--passthrough=false < " + log); strings.Contains(out, "[  FAILED  ]") {
 		t.Errorf("--passthrough=false on a terminal: passed through:\n%s", out)
 	}
-	if out, _, _ := runCLI(t, interleavedLog(t), "decode", "--symbolize=false", "--color", "never"); strings.Contains(out, "[  FAILED  ]") {
+	if out, _, _ := runCLI(t, interleavedLog(t), "decode", "--symbolize=false", "--color=never"); strings.Contains(out, "[  FAILED  ]") {
 		t.Errorf("stdout not a terminal: passed through:\n%s", out)
 	}
 }
@@ -210,7 +210,7 @@ var frameRE = regexp.MustCompile(`^    #(\d+) 0x[0-9a-f]+ in (\S+) (\S+):(\d+):(
 // " (sanitrace)" without colors too, the frames the runtime symbolized do
 // not, and both still read as the runtime's frame lines.
 func TestDecodePlainTextMarkers(t *testing.T) {
-	out, errs, code := runCLI(t, "", "decode", "--color", "never", "--prefix-map", demoMap, "--sysroot", t.TempDir(), demoLog, ubsanLog)
+	out, errs, code := runCLI(t, "", "decode", "--color=never", "--prefix-map", demoMap, "--sysroot", t.TempDir(), demoLog, ubsanLog)
 	if code != exitFound {
 		t.Fatalf("exit %d; stderr:\n%s", code, errs)
 	}
@@ -250,7 +250,7 @@ func TestDecodeTruncatedNote(t *testing.T) {
 		name, in string
 		want     bool
 	}{{"cut", cut, true}, {"whole", whole, false}} {
-		out, _, code := runCLI(t, c.in, "decode", "--symbolize=false", "--color", "never")
+		out, _, code := runCLI(t, c.in, "decode", "--symbolize=false", "--color=never")
 		if code != exitFound {
 			t.Errorf("%s: exit %d", c.name, code)
 		}
@@ -258,7 +258,7 @@ func TestDecodeTruncatedNote(t *testing.T) {
 			t.Errorf("%s: truncation note %v, want %v:\n%s", c.name, got, c.want, out)
 		}
 	}
-	out, _, _ := runCLI(t, cut, "decode", "--passthrough", "--symbolize=false", "--color", "never")
+	out, _, _ := runCLI(t, cut, "decode", "--passthrough", "--symbolize=false", "--color=never")
 	if !strings.HasSuffix(out, render.TruncatedNote+"\n") {
 		t.Errorf("passthrough of a cut report does not end with the note:\n%s", out)
 	}
@@ -268,7 +268,7 @@ func TestDecodeTruncatedNote(t *testing.T) {
 // line that counts what the reports show and what sanitrace did; one
 // input gets neither.
 func TestDecodeSeveralFiles(t *testing.T) {
-	flags := []string{"decode", "--color", "never", "--prefix-map", demoMap, "--sysroot", t.TempDir()}
+	flags := []string{"decode", "--color=never", "--prefix-map", demoMap, "--sysroot", t.TempDir()}
 	out, errs, code := runCLI(t, "", append(flags, demoLog, ubsanLog)...)
 	if code != exitFound {
 		t.Fatalf("exit %d; stderr:\n%s", code, errs)
@@ -289,7 +289,7 @@ func TestDecodeSeveralFiles(t *testing.T) {
 	if strings.Contains(one, "==> ") || strings.Contains(one, "reports in") {
 		t.Errorf("one input has a header or a closing line:\n%s", one)
 	}
-	stdin, _, _ := runCLI(t, readFile(t, ubsanLog), "decode", "--symbolize=false", "--color", "never", demoLog, "-")
+	stdin, _, _ := runCLI(t, readFile(t, ubsanLog), "decode", "--symbolize=false", "--color=never", demoLog, "-")
 	if !strings.Contains(stdin, "==> standard input <==") || !strings.Contains(stdin, "2 reports in 2 files; 0 frames symbolized\n") {
 		t.Errorf("stdin as the second input:\n%s", stdin)
 	}

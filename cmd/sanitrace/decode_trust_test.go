@@ -29,7 +29,7 @@ func TestDecodeSourceNotFound(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("DEBUGINFOD_URLS", "")
-			args := append([]string{"decode", "--color", "never"}, tc.args...)
+			args := append([]string{"decode", "--color=never"}, tc.args...)
 			out, errs, code := runCLI(t, "", append(args, demoLog)...)
 			if code != exitFound {
 				t.Fatalf("exit code %d; stderr:\n%s", code, errs)
@@ -57,7 +57,7 @@ func TestDecodeSourceNotFoundDebuginfod(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("DEBUGINFOD_URLS", srv.URL)
 	t.Setenv("DEBUGINFOD_CACHE_PATH", t.TempDir())
-	_, errs, _ := runCLI(t, "", "decode", "--color", "never", "--source-context", "1", "--binary-dir", demoDir, demoLog)
+	_, errs, _ := runCLI(t, "", "decode", "--color=never", "--source-context", "1", "--binary-dir", demoDir, demoLog)
 	want := "sanitrace: source /build/demo/session.c not found nor on the debuginfod servers; try --prefix-map /build/demo=DIR"
 	n := 0
 	for _, l := range lines(errs) {
@@ -107,7 +107,7 @@ func TestDecodeUnverifiedHostLibraries(t *testing.T) {
 	}
 
 	t.Run("no build-id", func(t *testing.T) {
-		out, errs, _ := runCLI(t, twice, "decode", "--color", "never", "--prefix-map", demoMap)
+		out, errs, _ := runCLI(t, twice, "decode", "--color=never", "--prefix-map", demoMap)
 		libs, other := notes(errs)
 		if !slices.Contains(libs, libc) {
 			t.Errorf("libc not named as unverified; stderr:\n%s", errs)
@@ -131,7 +131,7 @@ func TestDecodeUnverifiedHostLibraries(t *testing.T) {
 	})
 	t.Run("build-id verified", func(t *testing.T) {
 		in := withID(twice, libc, id)
-		out, errs, _ := runCLI(t, in, "decode", "--color", "never", "--prefix-map", demoMap)
+		out, errs, _ := runCLI(t, in, "decode", "--color=never", "--prefix-map", demoMap)
 		libs, _ := notes(errs)
 		for _, l := range libs {
 			if l == libc {
@@ -144,7 +144,7 @@ func TestDecodeUnverifiedHostLibraries(t *testing.T) {
 	})
 	t.Run("wrong build-id", func(t *testing.T) {
 		in := withID(log, libc, []byte("not libc's build-id"))
-		_, errs, _ := runCLI(t, in, "decode", "--color", "never", "--prefix-map", demoMap, "--debug-file-directory", t.TempDir())
+		_, errs, _ := runCLI(t, in, "decode", "--color=never", "--prefix-map", demoMap, "--debug-file-directory", t.TempDir())
 		libs, other := notes(errs)
 		for _, l := range libs {
 			if l == libc {
@@ -160,7 +160,7 @@ func TestDecodeUnverifiedHostLibraries(t *testing.T) {
 		if err := os.MkdirAll(root+"/lib/x86_64-linux-gnu", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		_, errs, _ := runCLI(t, log, "decode", "--color", "never", "--prefix-map", demoMap, "--sysroot", root)
+		_, errs, _ := runCLI(t, log, "decode", "--color=never", "--prefix-map", demoMap, "--sysroot", root)
 		if libs, _ := notes(errs); len(libs) != 0 {
 			t.Errorf("host libraries named under --sysroot: %q", libs)
 		}

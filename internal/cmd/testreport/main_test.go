@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -75,4 +76,52 @@ func TestReport(t *testing.T) {
 func quote(s string) string {
 	r := strings.NewReplacer(`"`, `\"`, "\n", `\n`, "\t", `\t`, `\`, `\\`)
 	return `"` + r.Replace(s) + `"`
+}
+
+// TestCounts: the tests and subtests are counted by outcome, and the
+// counts of several runs and of the fuzz targets add up to one line.
+func TestCounts(t *testing.T) {
+	const p = "github.com/sanitrace/sanitrace/parse"
+	ev := func(action, test string) string {
+		return `{"Action":"` + action + `","Package":"` + p + `","Test":"` + test + `"}` + "\n"
+	}
+	in := ev("pass", "TestA") + ev("pass", "TestB/x") + ev("pass", "TestB") + ev("skip", "TestC") + ev("fail", "TestD") +
+		`{"Action":"fail","Package":"` + p + `"}` + "\n"
+	r := &report{out: &strings.Builder{}, outputs: map[testKey][]string{}, skips: map[testKey]*skipGroup{}}
+	if err := r.read(strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	if want := (counts{passed: 3, failed: 1, skipped: 1}); r.counts != want {
+		t.Errorf("counts %+v, want %+v", r.counts, want)
+	}
+	if got, want := r.counts.line(), "tests: 3 passed, 1 failed, 1 skipped"; got != want {
+		t.Errorf("line %q, want %q", got, want)
+	}
+
+	file := t.TempDir() + "/counts"
+	if err := appendCounts(file, r.counts); err != nil {
+		t.Fatal(err)
+	}
+	if err := appendCounts(file, counts{passed: 10, skipped: 2}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("fuzz pass FuzzA\nfuzz fail FuzzB\nfuzz pass FuzzC\n")
+	f.Close()
+	c, err := readCounts(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.line(), "tests: 13 passed, 1 failed, 3 skipped; fuzz targets: 3 run, 1 failed"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	if err := os.WriteFile(file, []byte("tests 1 x 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readCounts(file); err == nil {
+		t.Errorf("a malformed counts line was accepted")
+	}
 }
