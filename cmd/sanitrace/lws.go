@@ -48,7 +48,12 @@ func newLWSDecodeCmd() *cobra.Command {
 		Long: `Reads logs (files, or stdin when none or "-") and prints every ~m# record,
 wherever it starts on its line, as "~b#size: N, 0x... 0x...". ~b# lines in
 the input are printed again (and symbolized with --obj). A malformed record
-gets one line on stderr naming input, line and error class; decoding goes on.`,
+gets one line on stderr naming input, line and error class; decoding goes on.
+
+Exit status: 0 when the inputs were read, malformed records included (they
+are reported on stderr, not failures of the run); 2 for a usage error (a
+bad flag, --base without --obj, an --obj that cannot be opened) or an input
+that cannot be read (the other inputs are still decoded).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLWS(cmd, args, &o, false) },
 	}
 	addLWSFlags(cmd, &o)
@@ -63,7 +68,11 @@ func newLWSHeapmapCmd() *cobra.Command {
 		Long: `Reads heap dumps (files, or stdin when none or "-"), groups the ~m# (and ~b#)
 records by backtrace and prints one row per distinct backtrace with its live
 allocation count and bytes, largest first, plus the records that failed to
-decode. --format json prints the object of docs/lws.md.`,
+decode. --format json prints the object of docs/lws.md.
+
+Exit status: 0 when the inputs were read, malformed records included (they
+are counted and listed, not failures of the run); 2 for a usage error or an
+input that cannot be read.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLWS(cmd, args, &o, true) },
 	}
 	addLWSFlags(cmd, &o)

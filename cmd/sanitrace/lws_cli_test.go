@@ -144,6 +144,14 @@ func TestLWSExitCodes(t *testing.T) {
 			t.Errorf("%v: no error message on stderr: %q", tt.args, stderr)
 		}
 	}
+	// The exit status of a run with malformed records is in --help (and
+	// docs/lws.md); TestLWSDecodeInvalidRows checks it is 0.
+	for _, sub := range []string{"decode", "heapmap"} {
+		out, _, _ := runCLI(t, "", "lws", sub, "--help")
+		if !strings.Contains(out, "Exit status: 0 when the inputs were read, malformed records included") {
+			t.Errorf("lws %s --help does not give the exit status on malformed records:\n%s", sub, out)
+		}
+	}
 }
 
 // TestLWSDecodeInvalidRows: every row of invalid.jsonl, each followed by a
