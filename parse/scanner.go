@@ -236,6 +236,12 @@ func (s *Scanner) feed(line []byte, no int) {
 	s.held = nil
 	queued := len(s.redo)
 	s.feedNow([]byte(h.text), h.no)
+	if len(s.redo) == queued {
+		// Nothing released: line is next, as it would be from redo,
+		// without copying it there and back.
+		s.feed(line, no)
+		return
+	}
 	s.requeue(line, no, queued)
 }
 

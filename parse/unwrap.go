@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
@@ -31,18 +32,18 @@ const (
 // mayWrapLen reports whether a wrapper of 72 to 80 columns could have
 // broken a line of n bytes before next's first word (n < 0: the line was
 // one word longer than the width).
-func mayWrapLen(n int, next string) bool {
+func mayWrapLen[T string | []byte](n int, next T) bool {
 	if n < 0 {
 		return true // after a word longer than the width, which stood alone
 	}
 	if n > wrapMax {
 		return false
 	}
-	w := next
-	if i := strings.IndexAny(w, " \t"); i >= 0 {
-		w = w[:i]
+	w := 0
+	for w < len(next) && next[w] != ' ' && next[w] != '\t' {
+		w++
 	}
-	return n+1+len(w) > wrapMin
+	return n+1+w > wrapMin
 }
 
 // joinWrapped returns held and next as one line when next continues held.
@@ -53,15 +54,16 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 			return "", false // another writer's line ("db_1  | ..."), not a rest
 		}
 	}
-	n := b.bodyOf(next)
-	n = strings.TrimSpace(n)
 	last := len(strings.TrimRight(held, " "))
 	if seg != 0 {
 		last = seg // the line is already joined: its last piece was wrapped
 	}
-	if n == "" || !mayWrapLen(last, n) {
+	// Most lines fail on length: tested before next is copied to a string.
+	nb := bytes.TrimSpace(b.bodyBytes(next))
+	if len(nb) == 0 || !mayWrapLen(last, nb) {
 		return "", false
 	}
+	n := string(nb)
 	l := strings.TrimSpace(b.bodyOf([]byte(held)))
 	if l == "" || b.standsAlone(n) {
 		return "", false
@@ -79,6 +81,11 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 // bodyOf is a line without the report's prefix (when it carries it) and
 // indentation.
 func (b *builder) bodyOf(line []byte) string {
+	return string(b.bodyBytes(line))
+}
+
+// bodyBytes is bodyOf without the copy: a part of line.
+func (b *builder) bodyBytes(line []byte) []byte {
 	body, ok := b.pfx.strip(line)
 	if !ok {
 		body = line
@@ -86,7 +93,7 @@ func (b *builder) bodyOf(line []byte) string {
 			body = line[splitKnownPrefix(line):]
 		}
 	}
-	return string(body)
+	return body
 }
 
 // standsAlone reports whether t is a line the open report knows by itself:
