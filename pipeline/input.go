@@ -173,10 +173,10 @@ func (d dataReader) Read(p []byte) (int, error) {
 // never waits for a full sniffLen of a live pipe. At the end of the input
 // (or an empty one) it returns what there is.
 func peekAvailable(br *bufio.Reader) ([]byte, error) {
-	head, err := br.Peek(1)
+	_, err := br.Peek(1)
 	for err == nil {
 		n := br.Buffered()
-		head, _ = br.Peek(n)
+		head, _ := br.Peek(n)
 		if n >= maxMagic || n >= sniffLen || !magicPrefix(head) {
 			break
 		}
@@ -185,7 +185,7 @@ func peekAvailable(br *bufio.Reader) ([]byte, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	head, _ = br.Peek(min(br.Buffered(), sniffLen))
+	head, _ := br.Peek(min(br.Buffered(), sniffLen))
 	return head, nil
 }
 
