@@ -120,6 +120,9 @@ func (d *Decode) input(name string, stats *render.RunStats) error {
 		pt = &passthrough{tee: tee, out: d.Out, foreign: map[int]bool{}}
 	}
 	sc := parse.NewScanner(r, name)
+	if pt == nil {
+		return d.inputParallel(sc, stats)
+	}
 	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, e) })
 	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, e) })
 	if pt != nil {
@@ -198,4 +201,101 @@ func countSymbolized(rep *report.Report) int {
 		}
 	}
 	return n
+}
+
+// inputParallel is input without passthrough: parsing and the rest
+// (selecting, symbolizing, rendering, writing) run on two goroutines
+// joined by a short queue, so that a large log keeps two cores busy; each
+// half is about half of decode's CPU. The queue also carries the scanner's
+// notices, so that stderr keeps a single thread's order. (Passthrough
+// writes the input's lines as the parser settles them, in between the
+// reports, and stays on one goroutine.)
+func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats) error {
+	items := make(chan decodeItem, decodeQueue)
+	stop := make(chan struct{})
+	werr := make(chan error, 1)
+	go func() { werr <- d.writeItems(items, stop, stats) }()
+	send := func(it decodeItem) bool {
+		select {
+		case items <- it:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	sc.OnRecordError(func(e *parse.RecordError) { send(decodeItem{note: e.Error()}) })
+	sc.OnDamage(func(e *parse.Damage) { send(decodeItem{note: e.Error()}) })
+	var rerr error
+	for {
+		rep, err := sc.Next()
+		if err != nil {
+			if err != io.EOF {
+				rerr = err // the scanner's error names the input
+			}
+			break
+		}
+		// Flush when the next report may have to wait for input (a live
+		// pipe); a file or a burst of input is written in large blocks.
+		if !send(decodeItem{rep: rep, flush: sc.Buffered() == 0}) {
+			break
+		}
+	}
+	close(items)
+	if err := <-werr; err != nil {
+		return err
+	}
+	return rerr
+}
+
+// decodeQueue is how many reports the parser may run ahead of the writer:
+// enough to even out their pace, few enough that memory stays bounded by
+// a few reports.
+const decodeQueue = 32
+
+// decodeItem is a parsed report or a notice for stderr, in input order.
+type decodeItem struct {
+	rep   *report.Report
+	flush bool   // flush the output after this report
+	note  string // a line for stderr
+}
+
+// writeItems does for each item what input does after parsing, until the
+// queue closes or a write fails: then it closes stop (the parser gives
+// up), drains the queue and returns the *WriteError.
+func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats *render.RunStats) error {
+	fail := func(err error) error {
+		close(stop)
+		for range items { // the parser's last sends
+		}
+		return &WriteError{err}
+	}
+	for it := range items {
+		rep := it.rep
+		if rep == nil {
+			fmt.Fprintln(d.Stderr, it.note)
+			continue
+		}
+		if d.Keep == nil || d.Keep(rep) {
+			if !report.IsHeapDump(rep) {
+				stats.Reports++ // heap dumps are not bug reports
+			} else {
+				stats.HeapDumps++
+			}
+			if !d.Quiet {
+				if d.Resolver != nil {
+					d.Resolver.Report(rep)
+				}
+				stats.Symbolized += countSymbolized(rep)
+				if err := d.Writer.Report(rep); err != nil {
+					return fail(err)
+				}
+			}
+		}
+		if it.flush {
+			if err := d.Out.Flush(); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	return nil
 }
