@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -42,6 +43,9 @@ var (
 )
 
 const mutationTimeout = 5 * time.Second
+
+// bareEOF matches a message that ends in an EOF without saying of what.
+var bareEOF = regexp.MustCompile(`(^|: )(unexpected )?EOF($|;| \()`)
 
 // mutationFixtures: C, C++, Rust and Go binaries, DWARF 4 and 5, gcc and
 // clang, zlib, zstd and .zdebug sections.
@@ -211,10 +215,11 @@ func (mf *mutationFixture) insideDWARF(m mutation) bool {
 
 // ourNames opens path and names addrs as llvm-symbolizer would
 // (--no-inlines), within mutationTimeout.
-func ourNames(path string, addrs []uint64) (names []string, err error, hung bool) {
+func ourNames(path string, addrs []uint64) (names []string, msgs []string, err error, hung bool) {
 	type result struct {
 		names []string
 		err   error
+		msgs  []string // the open error and the damage line
 	}
 	done := make(chan result, 1)
 	go func() {
@@ -226,11 +231,17 @@ func ourNames(path string, addrs []uint64) (names []string, err error, hung bool
 			done <- res
 		}()
 		o, err := Open(path, noDebugDirs())
+		if err != nil {
+			res.msgs = append(res.msgs, err.Error())
+		}
 		if o == nil {
 			res.err = err
 			return
 		}
 		defer o.Close()
+		if d := o.Damage(); d != nil {
+			res.msgs = append(res.msgs, d.Error())
+		}
 		if err != nil && !strings.Contains(err.Error(), ErrNoDebugInfo.Error()) {
 			res.err = err
 		}
@@ -248,9 +259,9 @@ func ourNames(path string, addrs []uint64) (names []string, err error, hung bool
 	}()
 	select {
 	case res := <-done:
-		return res.names, res.err, false
+		return res.names, res.msgs, res.err, false
 	case <-time.After(mutationTimeout):
-		return nil, nil, true
+		return nil, nil, nil, true
 	}
 }
 
@@ -313,13 +324,20 @@ func TestMutation(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := fmt.Sprintf("mutant %d (seed %d) of %s, %s", i, *mutationSeed, mf.name, m.what)
-		ours, err, hung := ourNames(path, mf.addrs)
+		ours, msgs, err, hung := ourNames(path, mf.addrs)
 		if hung {
 			t.Fatalf("%s: no answer within %v", id, mutationTimeout)
 		}
 		if err != nil && strings.Contains(err.Error(), "panic") {
 			t.Errorf("%s: %v", id, err)
 			continue
+		}
+		for _, m := range msgs {
+			// Errors say what is wrong and where: never a bare EOF, one
+			// line per module.
+			if bareEOF.MatchString(m) || strings.Contains(m, "\n") {
+				t.Errorf("%s: message %q", id, m)
+			}
 		}
 		for _, n := range ours {
 			if n != "" {

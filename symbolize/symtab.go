@@ -52,8 +52,11 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 		// debug/elf inflates a symbol or string table flagged
 		// SHF_COMPRESSED; llvm reads them as they are (only debug
 		// sections are compressed), and so does rawSymbols.
-		if raw, rerr := rawSymbols(f, data, elf.SHT_SYMTAB); rerr == nil && len(raw) > 0 {
+		raw, rerr := rawSymbols(f, data, elf.SHT_SYMTAB)
+		if rerr == nil && len(raw) > 0 {
 			syms, err = raw, nil
+		} else if rerr != nil {
+			err = rerr // says which part lies where
 		}
 	}
 	if err != nil || len(syms) == 0 {
@@ -267,14 +270,18 @@ func rawSymbols(f *elf.File, data []byte, typ elf.SectionType) ([]elf.Symbol, er
 	}
 	tab, ok := within(sec)
 	if !ok {
-		return nil, fmt.Errorf("%s goes past the end of the file", sec.Name)
+		return nil, fmt.Errorf("the table goes past the end of the file (offset 0x%x, size 0x%x, file size 0x%x)", sec.Offset, sec.FileSize, len(data))
 	}
-	var strs []byte
-	if int(sec.Link) < len(f.Sections) {
-		strs, _ = within(f.Sections[sec.Link])
+	if int(sec.Link) >= len(f.Sections) || sec.Link == 0 {
+		return nil, fmt.Errorf("its string table's section index %d is out of range", sec.Link)
+	}
+	ss := f.Sections[sec.Link]
+	strs, ok := within(ss)
+	if !ok {
+		return nil, fmt.Errorf("its string table (section %d) goes past the end of the file (offset 0x%x, size 0x%x, file size 0x%x)", sec.Link, ss.Offset, ss.FileSize, len(data))
 	}
 	if len(strs) == 0 {
-		return nil, fmt.Errorf("%s: no string table (link %d)", sec.Name, sec.Link)
+		return nil, fmt.Errorf("its string table (section %d) is empty", sec.Link)
 	}
 	bo := f.ByteOrder
 	size := 24
