@@ -253,14 +253,13 @@ func readForm(b *dwarfbuf.Reader, form uint64, in lineProgramInput, dwarf64 bool
 		s = b.CString()
 	case formLineStrp, formStrp:
 		off := b.UintN(offSize)
-		sec, name := in.lineStr, ".debug_line_str"
+		sec := in.lineStr
 		if form == formStrp {
-			sec, name = in.str, ".debug_str"
+			sec = in.str
 		}
 		// A string that cannot be found (its section damaged or
 		// absent) costs that name, not the table's rows: the name is
 		// "", as llvm-symbolizer reads it.
-		_ = name
 		s, _ = dwarfbuf.CStringAt(sec, off)
 	case formUdata:
 		u = b.Uleb()
