@@ -95,6 +95,7 @@ func TestIsolation(t *testing.T) {
 	type check struct {
 		fn       string
 		wantLine bool // file:line still known (the DWARF still answers)
+		wantDecl bool // the function's DIE still found (its DW_AT_decl_line)
 	}
 	cases := []struct {
 		name    string
@@ -110,7 +111,7 @@ func TestIsolation(t *testing.T) {
 			d.put32(h, 0xffffff)
 		},
 		wantDamage: "bad section name index 0xffffff; the section has no name",
-		checks:     []check{{"main", true}, {"fill", true}},
+		checks:     []check{{fn: "main", wantLine: true}, {fn: "fill", wantLine: true}},
 	}, {
 		name: "section header: bad name index on .strtab, the symbol table still reads it", fixture: "c-O2-stripped",
 		damage: func(d *damaged) {
@@ -118,21 +119,21 @@ func TestIsolation(t *testing.T) {
 			d.put32(h, 0xffffff)
 		},
 		wantDamage: "bad section name index 0xffffff; the section has no name",
-		checks:     []check{{"main", false}, {"fill", false}},
+		checks:     []check{{fn: "main", wantLine: false}, {fn: "fill", wantLine: false}},
 	}, {
 		name: "program headers past the end of the file: sections still read", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {
 			d.put16(0x38, 0xffff)
 		},
 		wantDamage: "program header table goes past the end of the file (offset 0x40, size 0x37ffc8); program headers ignored",
-		checks:     []check{{"main", true}},
+		checks:     []check{{fn: "main", wantLine: true}},
 	}, {
 		name: "program header offset past 2^63", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {
 			d.put64(0x20, ^uint64(0))
 		},
 		wantDamage: "program header table goes past the end of the file (offset 0xffffffffffffffff, size 0x2d8)",
-		checks:     []check{{"main", true}},
+		checks:     []check{{fn: "main", wantLine: true}},
 	}, {
 		name: ".debug_str past the end of the file: names from the symbol table", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {
@@ -140,7 +141,7 @@ func TestIsolation(t *testing.T) {
 			d.put64(h+24, 0x7fff0000)
 		},
 		wantDamage: ".debug_str: section goes past the end of the file (offset 0x7fff0000, size 0x2bf",
-		checks:     []check{{"main", true}, {"fill", true}},
+		checks:     []check{{fn: "main", wantLine: true}, {fn: "fill", wantLine: true}},
 	}, {
 		name: "zlib checksum: .debug_line_str lost, rows kept", fixture: "c-O2-zlib",
 		damage: func(d *damaged) {
@@ -148,7 +149,7 @@ func TestIsolation(t *testing.T) {
 			d.data[s.Offset+s.FileSize-1] ^= 0xff // the Adler-32 trailer
 		},
 		wantDamage: ".debug_line_str: zlib decompression: zlib: invalid checksum; section ignored",
-		checks:     []check{{"main", true}, {"fill", true}},
+		checks:     []check{{fn: "main", wantLine: true}, {fn: "fill", wantLine: true}},
 	}, {
 		name: "zstd: .debug_info lost, the symbol table answers", fixture: "c-O2-zstd",
 		damage: func(d *damaged) {
@@ -156,7 +157,7 @@ func TestIsolation(t *testing.T) {
 			clear(d.data[s.Offset+24 : s.Offset+64]) // past the compression header
 		},
 		wantDamage: ".debug_info: zstd decompression:",
-		checks:     []check{{"main", false}, {"fill", false}},
+		checks:     []check{{fn: "main", wantLine: false}, {fn: "fill", wantLine: false}},
 	}, {
 		name: ".zdebug: .zdebug_line lost, functions from DWARF", fixture: "c-O2-zdebug",
 		damage: func(d *damaged) {
@@ -164,7 +165,7 @@ func TestIsolation(t *testing.T) {
 			clear(d.data[s.Offset+12 : s.Offset+40]) // past "ZLIB" and the size
 		},
 		wantDamage: ".zdebug_line: zlib decompression (.zdebug): ",
-		checks:     []check{{"main", false}, {"fill", false}},
+		checks:     []check{{fn: "main", wantLine: false}, {fn: "fill", wantLine: false}},
 	}, {
 		name: ".symtab unreadable: .dynsym and DWARF answer", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {
@@ -172,14 +173,14 @@ func TestIsolation(t *testing.T) {
 			d.put32(h+40, 0xfff) // sh_link: no such string table
 		},
 		wantDamage: ".symtab: its string table's section index 4095 is out of range; symbol table ignored",
-		checks:     []check{{"main", true}, {"fill", true}},
+		checks:     []check{{fn: "main", wantLine: true}, {fn: "fill", wantLine: true}},
 	}, {
 		name: ".strtab flagged compressed: read as it is, as llvm does", fixture: "c-O2-stripped",
 		damage: func(d *damaged) {
 			_, h := d.sec(".strtab")
 			d.put64(h+8, uint64(elf.SHF_COMPRESSED))
 		},
-		checks: []check{{"main", false}, {"fill", false}},
+		checks: []check{{fn: "main", wantLine: false}, {fn: "fill", wantLine: false}},
 	}, {
 		name: ".debug_abbrev lost: the unit is lost, the symbol table answers", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {
@@ -187,14 +188,14 @@ func TestIsolation(t *testing.T) {
 			d.put64(h+32, 0x7fff0000)
 		},
 		wantDamage: ".debug_abbrev: section goes past the end of the file",
-		checks:     []check{{"main", false}},
+		checks:     []check{{fn: "main", wantLine: false}},
 	}, {
 		name: ".debug_line damaged: the unit's rows lost, functions kept", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {
 			s, _ := d.sec(".debug_line")
 			d.put16(s.Offset+4, 0) // the line program's version
 		},
-		checks: []check{{"main", false}, {"fill", false}},
+		checks: []check{{fn: "main", wantLine: false}, {fn: "fill", wantLine: false}},
 	}, {
 		name: ".debug_rnglists lost: unit ranges from the line table", fixture: "c-O2-dw5-clang",
 		damage: func(d *damaged) {
@@ -202,7 +203,17 @@ func TestIsolation(t *testing.T) {
 			d.put64(h+24, 0x7fff0000)
 		},
 		wantDamage: ".debug_rnglists: section goes past the end of the file",
-		checks:     []check{{"main", true}, {"fill", true}},
+		checks:     []check{{fn: "main", wantLine: true}, {fn: "fill", wantLine: true}},
+	}, {
+		name: ".debug_rnglists and .debug_line lost: unit ranges from its functions", fixture: "c-O2-dw5-clang",
+		damage: func(d *damaged) {
+			for _, n := range []string{".debug_rnglists", ".debug_line"} {
+				_, h := d.sec(n)
+				d.put64(h+24, 0x7fff0000)
+			}
+		},
+		wantDamage: ".debug_line: section goes past the end of the file",
+		checks:     []check{{fn: "main", wantLine: false, wantDecl: true}, {fn: "fill", wantLine: false, wantDecl: true}},
 	}, {
 		name: ".debug_addr lost: addresses of DIEs unknown, lines and symbols answer", fixture: "c-O2-dw5-clang",
 		damage: func(d *damaged) {
@@ -210,7 +221,7 @@ func TestIsolation(t *testing.T) {
 			d.put64(h+24, 0x7fff0000)
 		},
 		wantDamage: ".debug_addr: section goes past the end of the file",
-		checks:     []check{{"main", true}, {"fill", true}},
+		checks:     []check{{fn: "main", wantLine: true}, {fn: "fill", wantLine: true}},
 	}, {
 		name: ".debug_str_offsets lost: names from the symbol table", fixture: "c-O2-dw5-clang",
 		damage: func(d *damaged) {
@@ -218,7 +229,7 @@ func TestIsolation(t *testing.T) {
 			d.put64(h+24, 0x7fff0000)
 		},
 		wantDamage: ".debug_str_offsets: section goes past the end of the file",
-		checks:     []check{{"main", true}, {"fill", true}},
+		checks:     []check{{fn: "main", wantLine: true}, {fn: "fill", wantLine: true}},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -246,6 +257,9 @@ func TestIsolation(t *testing.T) {
 				f := answer(t, o, addrs[i])
 				if f.Function != c.fn {
 					t.Errorf("0x%x: function %q, want %q (damage: %s)", addrs[i], f.Function, c.fn, got)
+				}
+				if c.wantDecl && f.StartLine == 0 {
+					t.Errorf("0x%x (%s): no DW_AT_decl_line; the unit's DIEs should still be found (damage: %s)", addrs[i], c.fn, got)
 				}
 				if c.wantLine && f.Line == 0 {
 					t.Errorf("0x%x (%s): no line; the DWARF should still answer (damage: %s)", addrs[i], c.fn, got)
