@@ -205,7 +205,7 @@ func TestIsolation(t *testing.T) {
 		wantDamage: ".debug_rnglists: section goes past the end of the file",
 		checks:     []check{{fn: "main", wantLine: true}, {fn: "fill", wantLine: true}},
 	}, {
-		name: ".debug_rnglists and .debug_line lost: unit ranges from its functions", fixture: "c-O2-dw5-clang",
+		name: ".debug_rnglists and .debug_line lost: unit ranges from its functions", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {
 			for _, n := range []string{".debug_rnglists", ".debug_line"} {
 				_, h := d.sec(n)
