@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // batchFormats are the whole-run formats by name, in the order usage
@@ -107,7 +108,42 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// oneLine keeps log-derived text on one line of the summary.
+// oneLine keeps log-derived text (and archive member names) on one line
+// of the summary, and keeps it from talking to the terminal: line breaks
+// become spaces, other control characters (C0, DEL, C1: escape sequences,
+// bells, title changes) are spelled \xHH.
 func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\r' || r == '\n':
+			b.WriteByte(' ')
+		case isControl(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteString(s[i : i+n]) // invalid UTF-8 passes as it was
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// SafeLine is oneLine for messages the commands print about their inputs
+// (stderr warnings naming archive members and modules).
+func SafeLine(s string) string { return oneLine(s) }
+
+// isControl: the C0 controls but tab, DEL and the C1 controls.
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0
 }

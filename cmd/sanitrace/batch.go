@@ -137,7 +137,9 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 		return usage(err)
 	}
 	stderr := cmd.ErrOrStderr()
-	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) }
+	// Warnings name archive members and modules from the logs: one line
+	// each, no control characters.
+	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", render.SafeLine(msg)) }
 	if opts.BarePCs, err = openObj(fl.obj, fl.base, stderr, "", finder); err != nil {
 		return err
 	}

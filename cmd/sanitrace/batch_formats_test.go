@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -331,4 +332,41 @@ func renderInChromium(t *testing.T, chromium, page string) (string, []string) {
 		}
 	}
 	return stdout.String(), errs
+}
+
+// TestBatchTextControlCharacters: archive member names reach the text
+// summary and stderr without their control characters (escape sequences
+// would drive the terminal of whoever reads a CI log), spelled \xHH.
+func TestBatchTextControlCharacters(t *testing.T) {
+	report, err := os.ReadFile(filepath.Join(fixtureCases(t)[0].dir, "symbolized.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	name := "run\x1b[31m\x1b]0;pwned\x07\u009b2J.log"
+	w, _ := zw.Create(name)
+	w.Write(report)
+	w.Write([]byte("~m#\n")) // a record error: a warning naming the member
+	zw.Close()
+	in := filepath.Join(t.TempDir(), "ci.zip")
+	os.WriteFile(in, zb.Bytes(), 0o644)
+	out, stderr, code := runCLI(t, "", "batch", "--format", "text", in)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, `run\x1b[31m\x1b]0;pwned\x07\x9b2J.log`) {
+		t.Errorf("the member name is not in the summary, spelled out:\n%s", out)
+	}
+	if !strings.Contains(stderr, `run\x1b[31m`) {
+		t.Errorf("no warning naming the member: %q", stderr)
+	}
+	for what, s := range map[string]string{"stdout": out, "stderr": stderr} {
+		for _, r := range s {
+			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+				t.Errorf("%s holds the control character %U", what, r)
+				break
+			}
+		}
+	}
 }
