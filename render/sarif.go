@@ -43,9 +43,9 @@ func WriteSARIF(w io.Writer, doc *BatchDocument, opts BatchOptions) error {
 			// GitHub code scanning shows the descriptions and the help
 			// with each alert (the multitool's GH2012 asks for both).
 			// Plain text only: tool and kind come from the log.
-			rule.WithShortDescription(sarif.NewMultiformatMessageString(b.Tool + ": " + b.Kind))
-			rule.WithFullDescription(sarif.NewMultiformatMessageString(b.Tool + " reported " + b.Kind + " at run time."))
-			rule.WithTextHelp(b.Tool + " reported " + b.Kind + ". sanitrace groups the reports of a batch run into buckets by signature " +
+			rule.WithShortDescription(sarif.NewMultiformatMessageString(sarifText(b.Tool + ": " + b.Kind)))
+			rule.WithFullDescription(sarif.NewMultiformatMessageString(sarifText(b.Tool + " reported " + b.Kind + " at run time.")))
+			rule.WithTextHelp(sarifText(b.Tool+" reported "+b.Kind) + ". sanitrace groups the reports of a batch run into buckets by signature " +
 				"(tool, kind and the first three frames of user code); each result of this rule is one bucket, located at its top user frame, " +
 				"with the stacks of its first report as stacks and code flows, its signature and report count in its properties, " +
 				"and its bucket id as the partial fingerprint " + sarifFingerprint + ".")
@@ -58,12 +58,12 @@ func WriteSARIF(w io.Writer, doc *BatchDocument, opts BatchOptions) error {
 		}
 		res := run.CreateResultForRule(b.Kind).
 			WithLevel("error").
-			WithMessage(sarif.NewTextMessage(msg)).
+			WithMessage(sarif.NewTextMessage(sarifText(msg))).
 			WithPartialFingerPrints(map[string]interface{}{sarifFingerprint: b.ID})
 		res.Properties = sarif.Properties{"signature": b.Signature, "count": b.Count, "new": b.New, "firstSeen": b.First.Name()}
 		res.AddLocation(primaryLocation(r, opts.SourceRoot))
 		seen := make(map[string]bool) // SARIF wants a result's stacks unique
-		flow := sarif.NewCodeFlow().WithMessage(sarif.NewTextMessage(msg))
+		flow := sarif.NewCodeFlow().WithMessage(sarif.NewTextMessage(sarifText(msg)))
 		for _, s := range r.Stacks {
 			if len(s.Frames) == 0 {
 				continue
@@ -72,8 +72,8 @@ func WriteSARIF(w io.Writer, doc *BatchDocument, opts BatchOptions) error {
 			if title == "" {
 				title = s.Role
 			}
-			st := sarif.NewStack().WithMessage(sarif.NewTextMessage(title))
-			tf := sarif.NewThreadFlow().WithMessage(sarif.NewTextMessage(title))
+			st := sarif.NewStack().WithMessage(sarif.NewTextMessage(sarifText(title)))
+			tf := sarif.NewThreadFlow().WithMessage(sarif.NewTextMessage(sarifText(title)))
 			for _, f := range s.Frames {
 				sf := sarif.NewStackFrame().WithLocation(frameLocation(f, opts.SourceRoot))
 				tl := sarif.NewThreadFlowLocation().WithLocation(frameLocation(f, opts.SourceRoot))
@@ -144,7 +144,7 @@ func primaryLocation(r *BatchReport, root string) *sarif.Location {
 		WithArtifactLocation(sarif.NewSimpleArtifactLocation(fileURI(r.Source.Path, ""))).
 		WithRegion(sarif.NewRegion().WithStartLine(max(r.Source.FirstLine, 1)))
 	return sarif.NewLocation().WithPhysicalLocation(loc).
-		WithMessage(sarif.NewTextMessage("reported in " + r.Source.Name()))
+		WithMessage(sarif.NewTextMessage(sarifText("reported in " + r.Source.Name())))
 }
 
 // frameLocation: file:line:column of a frame, its function as a logical
@@ -173,7 +173,7 @@ func frameLocation(f JSONFrame, root string) *sarif.Location {
 			text += "+" + *f.Offset
 		}
 	}
-	return loc.WithMessage(sarif.NewTextMessage(text))
+	return loc.WithMessage(sarif.NewTextMessage(sarifText(text)))
 }
 
 // fileURI makes a path a URI reference: relative to root when it lies
@@ -197,4 +197,15 @@ func fileURI(p, root string) string {
 		return (&url.URL{Scheme: "file", Path: p}).String()
 	}
 	return (&url.URL{Path: p}).String()
+}
+
+// sarifText escapes log text for a SARIF plain-text message, where
+// "[text](target)" is an embedded link that viewers such as GitHub code
+// scanning render (SARIF 2.1.0 §3.11.6): "\\", "[" and "]" are escaped with
+// a backslash, as the spec provides, so that a log cannot add a link.
+func sarifText(s string) string {
+	if !strings.ContainsAny(s, `\[]`) {
+		return s
+	}
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
 }

@@ -78,7 +78,9 @@ func TestBatchSARIFValidates(t *testing.T) {
 	for i, r := range s.Runs[0].Results {
 		b := doc.Buckets[i]
 		rep := doc.Reports[b.Reports[0]]
-		if r.RuleID != b.Kind || r.Message.Text != rep.Headline || r.PartialFingerprints["sanitraceBucket/v1"] != b.ID {
+		// The headline, its "\\", "[" and "]" escaped (SARIF's embedded links).
+		headline := strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(rep.Headline)
+		if r.RuleID != b.Kind || r.Message.Text != headline || r.PartialFingerprints["sanitraceBucket/v1"] != b.ID {
 			t.Errorf("result %d: rule %q message %q fingerprints %v; bucket %s %q", i, r.RuleID, r.Message.Text, r.PartialFingerprints, b.ID, b.Kind)
 		}
 		if len(r.Locations) != 1 || r.Locations[0].PhysicalLocation.Region.StartLine < 1 {
@@ -100,6 +102,37 @@ func TestBatchSARIFValidates(t *testing.T) {
 	}
 	if relative == 0 {
 		t.Errorf("no location was made relative to --source-root")
+	}
+	// No message holds an embedded link ("[text](target)", which code
+	// scanning renders): the hostile log's brackets are escaped.
+	var tree any
+	json.Unmarshal([]byte(out), &tree)
+	link := regexp.MustCompile(`(^|[^\\])\[[^\]]*[^\\]\]\(`)
+	escaped := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && (k == "text" || k == "markdown") {
+					if link.MatchString(s) {
+						t.Errorf("a SARIF message holds an embedded link: %q", s)
+					}
+					if strings.Contains(s, `\[click\](https://evil.example/x)`) {
+						escaped++
+					}
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(tree)
+	if escaped == 0 {
+		t.Errorf("the hostile headline's link is not in the SARIF messages, escaped")
 	}
 
 	tool, ghRules := sarifMultitool()
