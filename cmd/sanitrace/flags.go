@@ -226,3 +226,18 @@ func fileProblem(path string, err error) error {
 	}
 	return err
 }
+
+// strictHelp makes cobra's help command fail as a usage error on a name
+// that is no command ("sanitrace help bogus"), where cobra prints
+// "Unknown help topic" and exits 0.
+func strictHelp(help *cobra.Command) {
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(c *cobra.Command, args []string) error {
+		if target, rest, err := c.Root().Find(args); err != nil || target == nil || len(rest) > 0 {
+			return usageErr(c, "has no topic %q (the topics are the commands)", strings.Join(args, " "))
+		}
+		show(c, args)
+		return nil
+	}
+}

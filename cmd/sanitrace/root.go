@@ -69,6 +69,18 @@ result as colored text or JSON.`,
 		newManCmd(),
 	)
 	completeEnums(root)
+	// cobra adds "completion" and "help" when it runs; made here, they
+	// answer an unknown name as the other commands do (exit 2).
+	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "completion":
+			groupCmd(c)
+		case "help":
+			strictHelp(c)
+		}
+	}
 	return root
 }
 
