@@ -254,6 +254,9 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		frames = append(frames, f)
 	default:
 		var callFile, callLine, callCol, discr int64
+		// One frame per chain entry: sized once (C++ chains run to a
+		// dozen frames, and growing by doubling copied each frame twice).
+		frames = make([]Frame, 0, len(chain))
 		for i, id := range chain {
 			di := &fi.dies[id]
 			var f Frame

@@ -1,6 +1,7 @@
 package cxxfilt
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -102,18 +103,32 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 	if !simple {
 		return false
 	}
-	done := make(map[*demangle.Template]bool, len(templates))
-	for _, t := range templates {
-		if done[t] {
+	// A template reached twice (a substitution) is marked once.
+	var done map[*demangle.Template]bool
+	if len(templates) > 16 {
+		done = make(map[*demangle.Template]bool, len(templates))
+	}
+	for i, t := range templates {
+		if done != nil {
+			if done[t] {
+				continue
+			}
+			done[t] = true
+		} else if slices.Contains(templates[:i], t) {
 			continue
 		}
-		done[t] = true
 		if endsInLess(t.Name) {
 			t.Name = seq(t.Name, markNoSpace)
 			e.marked = true
 		}
-		if m := e.markArgs(t); m != nil {
-			t.Args = m.(*demangle.Template).Args
+		last := len(t.Args) - 1
+		for last >= 0 && isEmpty(t.Args[last]) {
+			last--
+		}
+		if last >= 0 {
+			// The parser gave each template its own argument slice.
+			t.Args[last] = seq(t.Args[last], argEndMark)
+			e.marked = true
 		}
 	}
 	return true
