@@ -118,19 +118,36 @@ func (d *dumper) badReg(reg uint64) bool {
 }
 
 func (d *dumper) section() {
+	d.printf("Contents of the %s section:\n\n", d.sec.name)
+	d.walk(func(off int, c *CIE, f *FDE) {
+		if c == nil && f == nil {
+			d.printf("\n%08x ZERO terminator\n\n", off)
+		}
+	})
+	d.printf("\n")
+}
+
+// walk reads the section's entries in order, as readelf does: each CIE
+// and FDE is dumped (d.cie, d.fde, which also gather its JSON rows) and
+// then handed to visit; a zero terminator is visited with neither, and
+// the zeros after it are skipped. A CIE or FDE that cannot be read costs
+// a warning and is not visited; a header that cannot be read ends the
+// walk.
+func (d *dumper) walk(visit func(off int, c *CIE, f *FDE)) {
 	s := d.sec
 	d.cies = map[int]*CIE{}
-	d.printf("Contents of the %s section:\n\n", s.name)
 	off := 0
 	for off < len(s.data) {
 		e, err := s.readRaw(off)
 		if err != nil {
 			d.warn(err)
-			break
+			return
 		}
+		d.rows = []jsonRow{}
+		d.truncated = false
 		switch e.kind {
 		case kindZero:
-			d.printf("\n%08x ZERO terminator\n\n", off)
+			visit(off, nil, nil)
 			off = e.end
 			for off < len(s.data) && s.data[off] == 0 {
 				off++
@@ -140,15 +157,17 @@ func (d *dumper) section() {
 			c, err := s.cieAt(off, d.cies)
 			if err != nil {
 				d.warn(err)
-			} else {
-				d.cie(c)
+				break
 			}
+			d.cie(c)
+			visit(off, c, nil)
 		case kindFDE:
-			d.fde(e)
+			if f := d.fde(e); f != nil {
+				visit(off, nil, f)
+			}
 		}
 		off = e.end
 	}
-	d.printf("\n")
 }
 
 func (d *dumper) cie(c *CIE) {

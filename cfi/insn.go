@@ -103,27 +103,17 @@ func (d *decoder) next() (insn, error) {
 		in.u = r.Uleb()
 	case cfaDefCFAOffset, cfaGNUArgsSize:
 		in.u = r.Uleb()
-	case cfaDefCFAExpression:
+	case cfaDefCFAExpression, cfaExpression, cfaValExpression:
+		if b != cfaDefCFAExpression {
+			in.reg = r.Uleb()
+		}
 		n := r.Uleb()
+		in.u = n
 		if r.Err() == nil && n > uint64(r.Left()) {
-			in.u = n
 			in.bad = "corrupt len"
 			stop(r)
 			return in, nil
 		}
-		in.u = n
-		in.exprOff = r.Pos()
-		in.expr = r.Bytes(int(n))
-	case cfaExpression, cfaValExpression:
-		in.reg = r.Uleb()
-		n := r.Uleb()
-		if r.Err() == nil && n > uint64(r.Left()) {
-			in.u = n
-			in.bad = "corrupt len"
-			stop(r)
-			return in, nil
-		}
-		in.u = n
 		in.exprOff = r.Pos()
 		in.expr = r.Bytes(int(n))
 	case cfaOffsetExtendedSf, cfaValOffsetSf, cfaDefCFASf:

@@ -70,44 +70,18 @@ func DumpJSON(f *elf.File, name string, warn func(error)) *JSONFile {
 // entries walks the section like section() but hands each entry over as
 // data instead of printing it.
 func (d *dumper) entries(emit func(JSONEntry)) {
-	s := d.sec
-	d.cies = map[int]*CIE{}
 	d.w = bufio.NewWriter(io.Discard)
-	off := 0
-	for off < len(s.data) {
-		e, err := s.readRaw(off)
-		if err != nil {
-			d.warn(err)
-			return
-		}
-		d.rows = []jsonRow{}
-		d.truncated = false
-		switch e.kind {
-		case kindZero:
-			off = e.end
-			for off < len(s.data) && s.data[off] == 0 {
-				off++
-			}
-			continue
-		case kindCIE:
-			c, err := s.cieAt(off, d.cies)
-			if err != nil {
-				d.warn(err)
-				break
-			}
-			d.cie(c)
+	d.walk(func(_ int, c *CIE, f *FDE) {
+		switch {
+		case c != nil:
 			aug, ca, da, ra := c.Augmentation, c.CodeAlign, c.DataAlign, c.RA
 			emit(JSONEntry{Offset: hexStr(c.Offset), Kind: "CIE", Augmentation: &aug, CodeAlign: &ca, DataAlign: &da, RA: &ra, Rows: d.rows})
-		case kindFDE:
-			f := d.fde(e)
-			if f != nil {
-				// The CIE's fields are repeated so that an FDE reads on its own.
-				c := f.CIE
-				aug, ca, da, ra := c.Augmentation, c.CodeAlign, c.DataAlign, c.RA
-				emit(JSONEntry{Offset: hexStr(f.Offset), Kind: "FDE", CIE: hexStr(c.Offset), PCBegin: hexStr(f.Begin), PCEnd: hexStr(f.End),
-					Augmentation: &aug, CodeAlign: &ca, DataAlign: &da, RA: &ra, Rows: d.rows})
-			}
+		case f != nil:
+			// The CIE's fields are repeated so that an FDE reads on its own.
+			c := f.CIE
+			aug, ca, da, ra := c.Augmentation, c.CodeAlign, c.DataAlign, c.RA
+			emit(JSONEntry{Offset: hexStr(f.Offset), Kind: "FDE", CIE: hexStr(c.Offset), PCBegin: hexStr(f.Begin), PCEnd: hexStr(f.End),
+				Augmentation: &aug, CodeAlign: &ca, DataAlign: &da, RA: &ra, Rows: d.rows})
 		}
-		off = e.end
-	}
+	})
 }

@@ -45,6 +45,31 @@ func applyRelocations(f *elf.File, target *elf.Section, data []byte) error {
 	return firstErr
 }
 
+// relocKind is what a relocation type does: the size of the field it
+// writes (0: nothing, R_*_NONE) and whether its value is PC-relative.
+type relocKind struct {
+	size  int
+	pcrel bool
+}
+
+// relocKinds are the relocation types compilers emit in CFI, by machine;
+// the others are reported as unsupported. Read only.
+var relocKinds = map[elf.Machine]map[uint32]relocKind{
+	elf.EM_X86_64: {
+		uint32(elf.R_X86_64_NONE): {},
+		uint32(elf.R_X86_64_64):   {size: 8},
+		uint32(elf.R_X86_64_PC32): {size: 4, pcrel: true},
+		uint32(elf.R_X86_64_32):   {size: 4},
+		uint32(elf.R_X86_64_32S):  {size: 4},
+		uint32(elf.R_X86_64_PC64): {size: 8, pcrel: true},
+	},
+	elf.EM_386: {
+		uint32(elf.R_386_NONE): {},
+		uint32(elf.R_386_32):   {size: 4},
+		uint32(elf.R_386_PC32): {size: 4, pcrel: true},
+	},
+}
+
 func relocate(f *elf.File, rs *elf.Section, rd []byte, syms []elf.Symbol, base uint64, data []byte) error {
 	bo := f.ByteOrder
 	rela := rs.Type == elf.SHT_RELA
@@ -79,32 +104,11 @@ func relocate(f *elf.File, rs *elf.Section, rd []byte, syms []elf.Symbol, base u
 				addend = int64(int32(bo.Uint32(rd[p+8:])))
 			}
 		}
-		var size int
-		pcrel := false
-		switch {
-		case f.Machine == elf.EM_X86_64:
-			switch elf.R_X86_64(typ) {
-			case elf.R_X86_64_NONE:
-				continue
-			case elf.R_X86_64_64:
-				size = 8
-			case elf.R_X86_64_PC32:
-				size, pcrel = 4, true
-			case elf.R_X86_64_32, elf.R_X86_64_32S:
-				size = 4
-			case elf.R_X86_64_PC64:
-				size, pcrel = 8, true
-			}
-		case f.Machine == elf.EM_386:
-			switch elf.R_386(typ) {
-			case elf.R_386_NONE:
-				continue
-			case elf.R_386_32:
-				size = 4
-			case elf.R_386_PC32:
-				size, pcrel = 4, true
-			}
+		k, known := relocKinds[f.Machine][typ]
+		if known && k.size == 0 {
+			continue // R_*_NONE
 		}
+		size, pcrel := k.size, k.pcrel
 		if size == 0 {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("%s: unsupported relocation type %d at 0x%x", rs.Name, typ, off)

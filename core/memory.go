@@ -29,27 +29,18 @@ func (c *File) AttachFile(path string, r io.ReaderAt) {
 // bytes, else from the attached file of the mapping. It reads across
 // adjacent segments; a short read returns an error, ErrUnmapped when the
 // address is nowhere.
-func (c *File) ReadAt(p []byte, addr uint64) (int, error) {
-	n := 0
-	for n < len(p) {
-		m, err := c.readOne(p[n:], addr+uint64(n), true)
-		n += m
-		if err != nil {
-			return n, err
-		}
-		if m == 0 {
-			return n, ErrUnmapped // callers name the address
-		}
-	}
-	return n, nil
-}
+func (c *File) ReadAt(p []byte, addr uint64) (int, error) { return c.read(p, addr, true) }
 
 // ReadCoreAt is ReadAt without the attached files: the bytes the core
 // itself holds (used to check a module's build-id against the core).
-func (c *File) ReadCoreAt(p []byte, addr uint64) (int, error) {
+func (c *File) ReadCoreAt(p []byte, addr uint64) (int, error) { return c.read(p, addr, false) }
+
+// read fills p from addr on, place after place (files: the attached files
+// too).
+func (c *File) read(p []byte, addr uint64, files bool) (int, error) {
 	n := 0
 	for n < len(p) {
-		m, err := c.readOne(p[n:], addr+uint64(n), false)
+		m, err := c.readOne(p[n:], addr+uint64(n), files)
 		n += m
 		if err != nil {
 			return n, err

@@ -210,9 +210,13 @@ func cutHexAddr(s string) (report.Addr, string, bool) {
 
 // asanRegion reads "is located 4 bytes inside of 400-byte region
 // [0x...,0x...)" anywhere in t.
-func asanRegion(t string) (asanLocation, bool) {
+func asanRegion(t string) (asanLocation, bool) { return asanLocatedIn(t, asanRegionAt) }
+
+// asanLocatedIn tries at on every "is located " of t, first to last, and
+// returns the first location it reads.
+func asanLocatedIn(t string, at func(string) (asanLocation, bool)) (asanLocation, bool) {
 	for i := strings.Index(t, "is located "); i >= 0; {
-		if r, ok := asanRegionAt(t[i:]); ok {
+		if r, ok := at(t[i:]); ok {
 			return r, true
 		}
 		j := strings.Index(t[i+1:], "is located ")
@@ -252,19 +256,7 @@ func asanRegionAt(s string) (asanLocation, bool) {
 // asanGlobal reads "is located 0 bytes to the right of global variable
 // 'g' defined in 'g.c:1:5' (0x...) of size 40" anywhere in t. The name may
 // hold quotes: it ends at the last "' defined in '" that the rest follows.
-func asanGlobal(t string) (asanLocation, bool) {
-	for i := strings.Index(t, "is located "); i >= 0; {
-		if r, ok := asanGlobalAt(t[i:]); ok {
-			return r, true
-		}
-		j := strings.Index(t[i+1:], "is located ")
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	return asanLocation{}, false
-}
+func asanGlobal(t string) (asanLocation, bool) { return asanLocatedIn(t, asanGlobalAt) }
 
 func asanGlobalAt(s string) (asanLocation, bool) {
 	var r asanLocation
