@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
@@ -22,7 +23,7 @@ func TestCorpusReadelf(t *testing.T) {
 	}
 	var files []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && isELF(p) {
+		if err == nil && d.Type().IsRegular() && debuginfo.IsELF(p) {
 			files = append(files, p)
 		}
 		return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
@@ -102,7 +103,7 @@ func TestLiveReadelf(t *testing.T) {
 	}
 	var files []string
 	filepath.WalkDir(filepath.Join("..", "testdata", "elf"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && isELF(p) {
+		if err == nil && d.Type().IsRegular() && debuginfo.IsELF(p) {
 			files = append(files, p)
 		}
 		return nil
@@ -115,16 +116,6 @@ func TestLiveReadelf(t *testing.T) {
 	}
 }
 
-func isELF(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [4]byte
-	_, err = f.Read(magic[:])
-	return err == nil && string(magic[:]) == elf.ELFMAG
-}
 
 func compareWithReadelf(t *testing.T, path string) {
 	t.Helper()

@@ -156,3 +156,17 @@ func (f *File) debugLink() (name string, crc uint32, ok bool) {
 
 // crc is the .gnu_debuglink checksum (IEEE CRC-32) of the whole file.
 func (f *File) crc() uint32 { return crc32.ChecksumIEEE(f.Bytes()) }
+
+// IsELF reports whether the file at path starts with the ELF magic.
+func IsELF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [4]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil {
+		return false
+	}
+	return string(magic[:]) == elf.ELFMAG
+}

@@ -74,20 +74,13 @@ func (p *plainPrinter) frame(r request, locals []symbolize.Local) {
 func (p *jsonPrinter) frame(r request, locals []symbolize.Local) {
 	frame := make([]jsonValue, 0, len(locals))
 	for _, l := range locals {
-		size, tag := "", ""
-		if l.HasSize {
-			size = hex(l.Size)
-		}
-		if l.HasTagOffset {
-			tag = hex(l.TagOffset)
-		}
 		fo := jsonObject{
 			"FunctionName": l.FunctionName,
 			"Name":         l.Name,
 			"DeclFile":     l.DeclFile,
 			"DeclLine":     int64(l.DeclLine),
-			"Size":         size,
-			"TagOffset":    tag,
+			"Size":         hexIf(l.HasSize, l.Size),
+			"TagOffset":    hexIf(l.HasTagOffset, l.TagOffset),
 		}
 		if l.HasFrameOffset {
 			fo["FrameOffset"] = l.FrameOffset

@@ -194,6 +194,14 @@ type jsonPrinter struct {
 
 func hex(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
 
+// hexIf is hex(v) when v is known, else "" (JSONPrinter's unknown values).
+func hexIf(known bool, v uint64) string {
+	if !known {
+		return ""
+	}
+	return hex(v)
+}
+
 func (p *jsonPrinter) requestObject(r request) jsonObject {
 	o := jsonObject{"ModuleName": r.module}
 	if r.hasAddr {
@@ -216,15 +224,11 @@ func (p *jsonPrinter) emit(v jsonObject) {
 func (p *jsonPrinter) code(r request, frames []symbolize.Frame) {
 	syms := make([]jsonValue, 0, len(frames))
 	for _, f := range frames {
-		start := ""
-		if f.HasStartAddress {
-			start = hex(f.StartAddress)
-		}
 		o := jsonObject{
 			"FunctionName":  f.Function,
 			"StartFileName": f.StartFile,
 			"StartLine":     f.StartLine,
-			"StartAddress":  start,
+			"StartAddress":  hexIf(f.HasStartAddress, f.StartAddress),
 			"FileName":      f.File,
 			"Line":          f.Line,
 			"Column":        f.Column,

@@ -4,7 +4,6 @@ import (
 	"container/list"
 	hexenc "encoding/hex"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -145,7 +144,7 @@ func llvmErrorMessage(path string, err error) string {
 	if errors.Is(err, fs.ErrNotExist) {
 		return "No such file or directory"
 	}
-	if !isELF(path) {
+	if !debuginfo.IsELF(path) {
 		return "The file was not recognized as a valid object file"
 	}
 	return err.Error()
@@ -158,16 +157,3 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// isELF reports whether path starts with the ELF magic.
-func isELF(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [4]byte
-	if _, err := io.ReadFull(f, magic[:]); err != nil {
-		return false
-	}
-	return string(magic[:]) == "\x7fELF"
-}

@@ -233,7 +233,8 @@ func parseOptTable(table []optInfo, args []string) *parsedArgs {
 
 // accept tries option o against args[i] (which o's spelling prefixes). It
 // returns the index after the consumed arguments, or ok=false if o does not
-// accept the argument; missing is true when the value is missing.
+// accept the argument; missing is true when the value is missing, which
+// it records in p.
 func accept(o optInfo, args []string, i int, p *parsedArgs) (next int, ok, missing bool) {
 	sp := o.prefix + o.name
 	a := args[i]
@@ -252,6 +253,7 @@ func accept(o optInfo, args []string, i int, p *parsedArgs) (next int, ok, missi
 			return 0, false, false
 		}
 		if i+1 >= len(args) {
+			p.missing = sp
 			return 0, false, true
 		}
 		p.opts = append(p.opts, parsedArg{id: o.id, spelling: sp, value: args[i+1]})
@@ -262,6 +264,7 @@ func accept(o optInfo, args []string, i int, p *parsedArgs) (next int, ok, missi
 			return i + 1, true, false
 		}
 		if i+1 >= len(args) {
+			p.missing = sp
 			return 0, false, true
 		}
 		p.opts = append(p.opts, parsedArg{id: o.id, spelling: sp, value: args[i+1]})
@@ -276,13 +279,8 @@ func parseLong(table []optInfo, args []string, i int, p *parsedArgs) (int, bool)
 		if !strings.HasPrefix(a, o.prefix+o.name) || o.prefix != "--" {
 			continue
 		}
-		next, ok, missing := accept(o, args, i, p)
-		if missing {
-			p.missing = o.prefix + o.name
-			return 0, false
-		}
-		if ok {
-			return next, true
+		if next, ok, missing := accept(o, args, i, p); ok || missing {
+			return next, ok
 		}
 	}
 	p.unknown = append(p.unknown, a)
@@ -301,13 +299,8 @@ func parseGrouped(table []optInfo, args []string, i int, p *parsedArgs) (int, bo
 			if o.prefix != "-" || !strings.HasPrefix(a, "-"+o.name) {
 				continue
 			}
-			next, ok, missing := accept(o, args, i, p)
-			if missing {
-				p.missing = o.prefix + o.name
-				return 0, false
-			}
-			if ok {
-				return next, true
+			if next, ok, missing := accept(o, args, i, p); ok || missing {
+				return next, ok
 			}
 			if len(o.name) == 1 && o.kind == optFlag {
 				fallback = &table[k]

@@ -25,13 +25,19 @@ func boostStart(t, prev string) (grammar, *report.Report) {
 	if !ok || f.Index != 0 {
 		return nil, nil
 	}
+	return boostGrammar{}, backtraceReport(ToolBoost, prev, f)
+}
+
+// backtraceReport starts the report of a bare backtrace whose first frame
+// is f: its title is the line before it (prev), else the tool's name.
+func backtraceReport(tool, prev string, f report.Frame) *report.Report {
 	title := prev
 	if title == "" {
-		title = ToolBoost
+		title = tool
 	}
-	r := &report.Report{Tool: ToolBoost, Kind: "backtrace", Headline: title, Message: title}
+	r := &report.Report{Tool: tool, Kind: "backtrace", Headline: title, Message: title}
 	r.Stacks = []report.Stack{{Title: title, Role: "other", RoleDetail: "other", Frames: []report.Frame{f}}}
-	return boostGrammar{}, r
+	return r
 }
 
 func (boostGrammar) line(b *builder, t string) verdict {

@@ -77,13 +77,7 @@ func backtraceStart(t, prev string) (grammar, *report.Report) {
 	if !ok || f.Module == "" {
 		return nil, nil
 	}
-	title := prev
-	if title == "" {
-		title = ToolGlibc
-	}
-	r := &report.Report{Tool: ToolGlibc, Kind: "backtrace", Headline: title, Message: title}
-	r.Stacks = []report.Stack{{Title: title, Role: "other", RoleDetail: "other", Frames: []report.Frame{f}}}
-	return &glibcGrammar{dumping: true}, r
+	return &glibcGrammar{dumping: true}, backtraceReport(ToolGlibc, prev, f)
 }
 
 func (g *glibcGrammar) line(b *builder, t string) verdict {
