@@ -1,8 +1,13 @@
 package batch
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"reflect"
 
 	"github.com/sanitrace/sanitrace/render"
 )
@@ -50,11 +55,81 @@ func Merge(docs []*render.BatchDocument, baseline map[string]bool) (*render.Batc
 	return assemble(inputs, items, errs, isNew), nil
 }
 
-// LoadBaseline reads the bucket ids of a previous batch JSON output.
+// MergeFiles is Merge over the batch JSON outputs in the files at paths.
+// The error of a file that cannot be read names it.
+func MergeFiles(paths []string, baseline map[string]bool) (*render.BatchDocument, error) {
+	docs := make([]*render.BatchDocument, 0, len(paths))
+	for _, p := range paths {
+		d, err := readDocument(p)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return Merge(docs, baseline)
+}
+
+func readDocument(path string) (*render.BatchDocument, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d, err := render.ReadBatchJSON(f)
+	var pe *fs.PathError
+	switch {
+	case err == nil:
+	case errors.As(err, &pe):
+		return nil, pe // it names the file already
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, fmt.Errorf("%s: empty or cut short: not a whole batch --format json output", path)
+	default:
+		return nil, fmt.Errorf("%s: %w", path, documentProblem(err))
+	}
+	return d, nil
+}
+
+// documentProblem says what is wrong with a batch JSON input in the
+// project's words (encoding/json speaks of Go struct fields).
+func documentProblem(err error) error {
+	var (
+		syn *json.SyntaxError
+		typ *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("not JSON (byte %d: %v)", syn.Offset, err)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "the document"
+		}
+		return fmt.Errorf("not a batch --format json output: %s is a JSON %s, want %s", field, typ.Value, jsonKind(typ.Type.Kind()))
+	}
+	return err
+}
+
+// jsonKind names a Go kind as the JSON value it decodes from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// LoadBaseline reads the bucket ids of a previous batch JSON output; its
+// error says what is wrong in the project's words.
 func LoadBaseline(r io.Reader) (map[string]bool, error) {
 	doc, err := render.ReadBatchJSON(r)
 	if err != nil {
-		return nil, err
+		return nil, documentProblem(err)
 	}
 	ids := make(map[string]bool, len(doc.Buckets))
 	for _, b := range doc.Buckets {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 )
@@ -169,6 +170,32 @@ func (f *Finder) BuildIDs() [][]byte {
 		}
 	}
 	return out
+}
+
+// A SourceFetcher is a Fetcher that also serves sources by build-id
+// (debuginfod's /buildid/ID/source/PATH).
+type SourceFetcher interface {
+	Source(ctx context.Context, id []byte, path string) (string, error)
+}
+
+// SourcePath maps a source path as a report names it to a file to read
+// (--source-context): through the prefix maps when that file exists here,
+// else the copy the Fetcher (a SourceFetcher) has for one of the modules
+// the run has read. found is false when neither has it; path is then the
+// mapped path.
+func (f *Finder) SourcePath(p string) (path string, found bool) {
+	q, _ := Apply(f.PrefixMaps, p)
+	if _, err := os.Stat(q); err == nil {
+		return q, true
+	}
+	if src, ok := f.Fetch.(SourceFetcher); ok && filepath.IsAbs(p) {
+		for _, id := range f.BuildIDs() {
+			if got, err := src.Source(context.Background(), id, p); err == nil {
+				return got, true
+			}
+		}
+	}
+	return q, false
 }
 
 // fetch asks the Fetcher for the file with build-id id.

@@ -57,8 +57,8 @@ func (l *LWS) Decode(inputs []string) (failed bool, err error) {
 }
 
 // Heapmap aggregates the records of the inputs into one heap map and
-// writes it as text or, with asJSON, as JSON.
-func (l *LWS) Heapmap(inputs []string, asJSON bool) (failed bool, err error) {
+// writes it in format (render.CheckHeapMapFormat: text or json).
+func (l *LWS) Heapmap(inputs []string, format string) (failed bool, err error) {
 	hm := lwsheap.New()
 	failed, err = l.records(inputs, func(in lwsInput, rec *decompress.Record) error {
 		return hm.Add(in.source(), rec.Line, rec.Backtrace)
@@ -74,12 +74,7 @@ func (l *LWS) Heapmap(inputs []string, asJSON bool) (failed bool, err error) {
 		frames = func(g *lwsheap.Group) []report.Frame { return l.Static.Frames(g.PCs) }
 	}
 	doc := render.HeapMapOf(hm, lwsSource(ins), len(ins) > 1, frames)
-	if asJSON {
-		err = render.WriteHeapMapJSON(l.Out, doc)
-	} else {
-		err = render.WriteHeapMapText(l.Out, doc)
-	}
-	if err != nil {
+	if err := render.WriteHeapMap(l.Out, format, doc); err != nil {
 		return failed, &WriteError{err}
 	}
 	if err := l.Out.Flush(); err != nil {

@@ -28,7 +28,7 @@ func TestLWSDecodeAndHeapmap(t *testing.T) {
 	out.Reset()
 	stderr.Reset()
 	l = &LWS{Out: bufio.NewWriter(&out), Stdin: strings.NewReader(log), Stderr: &stderr}
-	if failed, err := l.Heapmap([]string{"-"}, true); err != nil || failed {
+	if failed, err := l.Heapmap([]string{"-"}, "json"); err != nil || failed {
 		t.Fatalf("failed %v, err %v", failed, err)
 	}
 	var hm render.HeapMap

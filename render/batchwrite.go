@@ -8,13 +8,10 @@ import (
 	"unicode/utf8"
 )
 
-// batchFormats are the whole-run formats by name, in the order usage
-// messages list them: the document of a batch or merge run in, bytes out.
-// (New's table holds the formats that stream reports one at a time.)
-var batchFormats = []struct {
-	name  string
-	write func(io.Writer, *BatchDocument, BatchOptions) error
-}{
+// batchFormats are the whole-run formats: the document of a batch or
+// merge run in, bytes out. (New's table holds the formats that stream
+// reports one at a time.)
+var batchFormats = byName[func(io.Writer, *BatchDocument, BatchOptions) error]{
 	{"json", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteBatchJSON(w, d) }},
 	{"sarif", WriteSARIF},
 	{"markdown", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteMarkdown(w, d) }},
@@ -23,13 +20,7 @@ var batchFormats = []struct {
 }
 
 // BatchFormats lists the formats WriteBatch accepts.
-func BatchFormats() []string {
-	names := make([]string, len(batchFormats))
-	for i, f := range batchFormats {
-		names[i] = f.name
-	}
-	return names
-}
+func BatchFormats() []string { return batchFormats.names() }
 
 // BatchOptions configure the batch writers.
 type BatchOptions struct {
@@ -42,22 +33,17 @@ type BatchOptions struct {
 
 // CheckBatchFormat says whether WriteBatch knows format.
 func CheckBatchFormat(format string) error {
-	for _, f := range batchFormats {
-		if f.name == format {
-			return nil
-		}
-	}
-	return fmt.Errorf("format %q: want %s", format, oneOf(BatchFormats()))
+	_, err := batchFormats.lookup(format)
+	return err
 }
 
 // WriteBatch writes doc in format (one of BatchFormats).
 func WriteBatch(w io.Writer, format string, doc *BatchDocument, opts BatchOptions) error {
-	for _, f := range batchFormats {
-		if f.name == format {
-			return f.write(w, doc, opts)
-		}
+	write, err := batchFormats.lookup(format)
+	if err != nil {
+		return err
 	}
-	return CheckBatchFormat(format)
+	return write(w, doc, opts)
 }
 
 // WriteBatchText writes a summary for people: one block per bucket, most

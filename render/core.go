@@ -60,6 +60,27 @@ type JSONCoreModule struct {
 	Error   string  `json:"error,omitempty"`
 }
 
+// coreFormats are the formats of a core's report (core --format).
+var coreFormats = byName[func(io.Writer, *core.Report, Options) error]{
+	{"text", CoreText},
+	{"json", func(w io.Writer, r *core.Report, _ Options) error { return CoreJSON(w, r) }},
+}
+
+// CheckCoreFormat says whether WriteCore knows format.
+func CheckCoreFormat(format string) error {
+	_, err := coreFormats.lookup(format)
+	return err
+}
+
+// WriteCore writes r in format: text or json.
+func WriteCore(w io.Writer, format string, r *core.Report, opts Options) error {
+	write, err := coreFormats.lookup(format)
+	if err != nil {
+		return err
+	}
+	return write(w, r, opts)
+}
+
 // CoreJSON writes r as JSON.
 func CoreJSON(w io.Writer, r *core.Report) error {
 	doc := JSONCore{

@@ -88,6 +88,27 @@ func HeapMapOf(m *lwsheap.Map, source string, multi bool, frames func(*lwsheap.G
 	return r
 }
 
+// heapMapFormats are the formats of a heap map (lws heapmap --format).
+var heapMapFormats = byName[func(io.Writer, HeapMap) error]{
+	{"text", WriteHeapMapText},
+	{"json", WriteHeapMapJSON},
+}
+
+// CheckHeapMapFormat says whether WriteHeapMap knows format.
+func CheckHeapMapFormat(format string) error {
+	_, err := heapMapFormats.lookup(format)
+	return err
+}
+
+// WriteHeapMap writes r in format: text or json.
+func WriteHeapMap(w io.Writer, format string, r HeapMap) error {
+	write, err := heapMapFormats.lookup(format)
+	if err != nil {
+		return err
+	}
+	return write(w, r)
+}
+
 // WriteHeapMapJSON writes the JSON object, indented.
 func WriteHeapMapJSON(w io.Writer, r HeapMap) error {
 	enc := json.NewEncoder(w)

@@ -46,31 +46,49 @@ type Options struct {
 
 // formats are the report formats by name, in the order usage messages
 // list them.
-var formats = []struct {
-	name string
-	new  func(io.Writer, Options) Writer
-}{
+var formats = byName[func(io.Writer, Options) Writer]{
 	{"text", func(w io.Writer, o Options) Writer { return NewText(w, o) }},
 	{"json", func(w io.Writer, _ Options) Writer { return NewJSON(w) }},
 }
 
 // Formats lists the names New accepts.
-func Formats() []string {
-	names := make([]string, len(formats))
-	for i, f := range formats {
+func Formats() []string { return formats.names() }
+
+// New returns the Writer of the format called name, writing to w.
+func New(name string, w io.Writer, opts Options) (Writer, error) {
+	f, err := formats.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return f(w, opts), nil
+}
+
+// byName is a table of output formats, each name with what writes it,
+// in the order usage messages list them. Every kind of document (a
+// stream of reports, a batch run, a heap map, a core) has one.
+type byName[F any] []struct {
+	name  string
+	write F
+}
+
+func (t byName[F]) names() []string {
+	names := make([]string, len(t))
+	for i, f := range t {
 		names[i] = f.name
 	}
 	return names
 }
 
-// New returns the Writer of the format called name, writing to w.
-func New(name string, w io.Writer, opts Options) (Writer, error) {
-	for _, f := range formats {
+// lookup returns the writer of the format called name, or the error a
+// usage message shows: `format "x": want a, b or c`.
+func (t byName[F]) lookup(name string) (F, error) {
+	for _, f := range t {
 		if f.name == name {
-			return f.new(w, opts), nil
+			return f.write, nil
 		}
 	}
-	return nil, fmt.Errorf("format %q: want %s", name, oneOf(Formats()))
+	var none F
+	return none, fmt.Errorf("format %q: want %s", name, oneOf(t.names()))
 }
 
 // oneOf spells a choice: "a", "a or b", "a, b or c".

@@ -12,7 +12,6 @@ import (
 
 	"github.com/sanitrace/sanitrace/batch"
 	"github.com/sanitrace/sanitrace/batch/artifact"
-	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/humanize"
 	"github.com/sanitrace/sanitrace/render"
 )
@@ -96,16 +95,11 @@ change the exit status.`,
 
 func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
-	maps, err := fl.parsePrefixMaps()
-	if err != nil {
-		return usage(err)
-	}
 	// One finder for the run, as decode has: the inputs' own binaries
 	// come first (batch.Options), then these rules.
-	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot,
-		Fetch: debuginfodFetcher(os.Getenv, cmd.ErrOrStderr())}
-	if len(fl.debugDirs) > 0 {
-		finder.DebugDirs = fl.debugDirs
+	finder, err := fl.finder(cmd.ErrOrStderr())
+	if err != nil {
+		return usage(err)
 	}
 	defer finder.Close()
 	opts := batch.Options{
@@ -214,7 +208,7 @@ func (o *batchOutput) loadBaseline() (map[string]bool, error) {
 	defer f.Close()
 	ids, err := batch.LoadBaseline(f)
 	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %w", o.baseline, jsonProblem(err))
+		return nil, fmt.Errorf("--baseline %s: %w", o.baseline, err)
 	}
 	return ids, nil
 }

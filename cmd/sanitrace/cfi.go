@@ -2,13 +2,11 @@ package main
 
 import (
 	"bufio"
-	"debug/elf"
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/sanitrace/sanitrace/cfi"
+	"github.com/sanitrace/sanitrace/pipeline"
 )
 
 func newCFICmd() *cobra.Command {
@@ -41,30 +39,16 @@ func runCFI(cmd *cobra.Command, args []string, raw bool, format string) error {
 	if raw && format == "json" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--raw is a text form; --format json gives the rows")}
 	}
-	out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-	defer out.Flush()
-	stderr := cmd.ErrOrStderr()
-	failed := false
-	for _, path := range args {
-		warn := func(err error) { fmt.Fprintf(stderr, "sanitrace: cfi: %s: %v\n", path, err) }
-		f, err := elf.Open(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "sanitrace: cfi: %v\n", fileProblem(path, err))
-			failed = true
-			continue
-		}
-		if format == "json" {
-			err = json.NewEncoder(out).Encode(cfi.DumpJSON(f, path, warn))
-		} else {
-			if len(args) > 1 {
-				fmt.Fprintf(out, "\nFile: %s\n", path)
-			}
-			err = cfi.Dump(out, f, cfi.DumpOptions{Interp: !raw, Warn: warn})
-		}
-		f.Close()
-		if err != nil {
-			return err
-		}
+	run := &pipeline.CFI{
+		JSON:    format == "json",
+		Raw:     raw,
+		Out:     bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10),
+		Stderr:  cmd.ErrOrStderr(),
+		Problem: fileProblem,
+	}
+	failed, err := run.Run(args)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
 	}
 	if failed {
 		return &exitError{code: exitUsage}

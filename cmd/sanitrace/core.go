@@ -2,15 +2,13 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/sanitrace/sanitrace/core"
-	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
-	"github.com/sanitrace/sanitrace/resolve"
 )
 
 // coreFlags are the flags of "sanitrace core" (CONTRACT.md).
@@ -50,52 +48,33 @@ unwound to its end costs a line on stderr, not the run.`,
 }
 
 func runCore(cmd *cobra.Command, path string, fl *coreFlags) error {
-	maps, err := fl.parsePrefixMaps()
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	finder, err := fl.finder(stderr)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	defer finder.Close()
 	useCol, err := useColor(fl.color, stdout)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	if fl.format != "text" && fl.format != "json" {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", fl.format)}
+	if err := render.CheckCoreFormat(fl.format); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
 	}
-	c, err := core.Open(path)
-	if err != nil {
-		return &exitError{code: exitUsage, err: fileProblem(path, err)}
+	run := &pipeline.Core{
+		Finder:  finder,
+		Exe:     fl.exe,
+		Format:  fl.format,
+		Options: render.Options{Color: useCol},
+		Out:     bufio.NewWriter(stdout),
+		Stderr:  stderr,
 	}
-	defer c.Close()
-	for _, e := range c.Errors {
-		fmt.Fprintf(stderr, "sanitrace: %s: %v\n", path, e)
-	}
-	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot, Fetch: debuginfodFetcher(os.Getenv, stderr)}
-	if len(fl.debugDirs) > 0 {
-		finder.DebugDirs = fl.debugDirs // else the sysroot's, or the system's
-	}
-	defer finder.Close()
-	rep := resolve.Core(c, resolve.CoreOptions{
-		Finder: finder,
-		Exe:    fl.exe,
-		Warn:   func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
-	})
-	for _, t := range rep.Threads {
-		if t.Err != "" {
-			fmt.Fprintf(stderr, "sanitrace: %s: thread %d: %s\n", path, t.TID, t.Err)
+	if err := run.Run(path); err != nil {
+		var we *pipeline.WriteError
+		if !errors.As(err, &we) {
+			err = fileProblem(path, err) // the core could not be read
 		}
-	}
-	out := bufio.NewWriter(stdout)
-	if fl.format == "json" {
-		err = render.CoreJSON(out, rep)
-	} else {
-		err = render.CoreText(out, rep, render.Options{Color: useCol})
-	}
-	if err == nil {
-		err = out.Flush()
-	}
-	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("write output: %w", err)}
+		return &exitError{code: exitUsage, err: err}
 	}
 	return nil
 }

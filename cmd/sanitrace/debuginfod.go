@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -36,50 +34,32 @@ func warnLines(w io.Writer) func(string) {
 	}
 }
 
-// sourceFetcher is a Fetcher that also serves sources (debuginfod's
-// /buildid/ID/source/PATH).
-type sourceFetcher interface {
-	Source(ctx context.Context, id []byte, path string) (string, error)
-}
-
 // sourcePath maps a source path as a report names it to a file to read
-// (--source-context): through the prefix maps when that file exists here,
-// else the copy a debuginfod server has for one of the run's modules. A
-// file found nowhere gets one note on stderr (once per path), so a user
-// who asked for source context learns why there is none and what to pass.
-func sourcePath(maps []debuginfo.PrefixMap, finder *debuginfo.Finder, stderr io.Writer) func(string) string {
-	src, _ := finder.Fetch.(sourceFetcher)
+// (--source-context, debuginfo.Finder.SourcePath). A file found nowhere
+// gets one note on stderr (once per path), so a user who asked for source
+// context learns why there is none and what to pass.
+func sourcePath(finder *debuginfo.Finder, stderr io.Writer) func(string) string {
+	_, servers := finder.Fetch.(debuginfo.SourceFetcher)
 	var mu sync.Mutex
 	noted := map[string]bool{}
-	missing := func(p, q string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if noted[p] {
-			return
-		}
-		noted[p] = true
-		where := "not found"
-		if q != p {
-			where = "not found (looked at " + q + ")"
-		}
-		if src != nil {
-			where += " nor on the debuginfod servers"
-		}
-		fmt.Fprintf(stderr, "sanitrace: source %s %s; try --prefix-map %s=DIR\n", p, where, filepath.Dir(p))
-	}
 	return func(p string) string {
-		q, _ := debuginfo.Apply(maps, p)
-		if _, err := os.Stat(q); err == nil {
+		q, found := finder.SourcePath(p)
+		if found {
 			return q
 		}
-		if src != nil && filepath.IsAbs(p) {
-			for _, id := range finder.BuildIDs() {
-				if got, err := src.Source(context.Background(), id, p); err == nil {
-					return got
-				}
+		mu.Lock()
+		defer mu.Unlock()
+		if !noted[p] {
+			noted[p] = true
+			where := "not found"
+			if q != p {
+				where = "not found (looked at " + q + ")"
 			}
+			if servers {
+				where += " nor on the debuginfod servers"
+			}
+			fmt.Fprintf(stderr, "sanitrace: source %s %s; try --prefix-map %s=DIR\n", p, where, filepath.Dir(p))
 		}
-		missing(p, q)
 		return q
 	}
 }

@@ -3,12 +3,10 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
@@ -79,26 +77,21 @@ are still processed).`,
 }
 
 func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
-	maps, err := fl.parsePrefixMaps()
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	// One finder for the run: every module and debug file is found by
+	// the same rules and read once.
+	finder, err := fl.finder(stderr)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
+	defer finder.Close()
 	if fl.sourceContext < 0 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--source-context %d: must not be negative", fl.sourceContext)}
 	}
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	color, err := useColor(fl.color, stdout)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-
-	// One finder for the run: every module and debug file is found by
-	// the same rules and read once.
-	finder := &debuginfo.Finder{BinaryDirs: fl.binaryDirs, PrefixMaps: maps, Sysroot: fl.sysroot, Fetch: debuginfodFetcher(os.Getenv, stderr)}
-	if len(fl.debugDirs) > 0 {
-		finder.DebugDirs = fl.debugDirs
-	}
-	defer finder.Close()
 
 	userFrames, err := fl.view.userFrames()
 	if err != nil {
@@ -116,7 +109,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	w, err := render.New(strings.ToLower(fl.format), out, render.Options{
 		Color:         color,
 		SourceContext: fl.sourceContext,
-		SourcePath:    sourcePath(maps, finder, stderr),
+		SourcePath:    sourcePath(finder, stderr),
 		Passthrough:   passthrough,
 		UserFrames:    userFrames,
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/pipeline"
+	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
 )
 
@@ -81,8 +82,10 @@ input that cannot be read.`,
 }
 
 func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) error {
-	if heapmap && o.format != "text" && o.format != "json" {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", o.format)}
+	if heapmap {
+		if err := render.CheckHeapMapFormat(o.format); err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
+		}
 	}
 	var finder *debuginfo.Finder
 	if fetch := debuginfodFetcher(os.Getenv, cmd.ErrOrStderr()); fetch != nil {
@@ -107,7 +110,7 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 	}
 	var failed bool
 	if heapmap {
-		failed, err = run.Heapmap(args, o.format == "json")
+		failed, err = run.Heapmap(args, o.format)
 	} else {
 		failed, err = run.Decode(args)
 	}

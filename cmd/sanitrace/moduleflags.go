@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,21 @@ func (m *moduleFlags) add(f *pflag.FlagSet, named string, sysrootDebug bool) {
 	for _, name := range []string{"binary-dir", "sysroot", "debug-file-directory"} {
 		_ = cobra.MarkFlagDirname(f, name) // shell completion offers directories
 	}
+}
+
+// finder returns the run's one debuginfo.Finder over these flags, asking
+// debuginfod (DEBUGINFOD_URLS) last; its warnings go to stderr. The error
+// is a usage error (a malformed --prefix-map).
+func (m *moduleFlags) finder(stderr io.Writer) (*debuginfo.Finder, error) {
+	maps, err := m.parsePrefixMaps()
+	if err != nil {
+		return nil, err
+	}
+	f := &debuginfo.Finder{BinaryDirs: m.binaryDirs, PrefixMaps: maps, Sysroot: m.sysroot, Fetch: debuginfodFetcher(os.Getenv, stderr)}
+	if len(m.debugDirs) > 0 {
+		f.DebugDirs = m.debugDirs // else the sysroot's, or the system's
+	}
+	return f, nil
 }
 
 // parsePrefixMaps parses the prefix maps, taking --binary-dir and
