@@ -3,7 +3,6 @@ package cfi
 import (
 	"debug/elf"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -18,9 +17,7 @@ import (
 // RowAt equal to the dump's row at every row's location.
 func TestCorpusReadelf(t *testing.T) {
 	root := sharedtest.Dir(t, "corpus")
-	if _, err := exec.LookPath("readelf"); err != nil {
-		t.Skip("readelf not installed: the corpus differential needs binutils 2.40")
-	}
+	needReadelf240(t)
 	var files []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() && debuginfo.IsELF(p) {

@@ -5,13 +5,13 @@ import (
 	"debug/elf"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // goldenFixtures are the committed binaries whose dumps are kept as
@@ -50,20 +50,13 @@ func dumpFile(t testing.TB, path string, interp bool) (string, []error) {
 	return out.String(), warns
 }
 
-// readelf runs binutils readelf's frames dump of path.
-func readelf(t testing.TB, path, debugDump string) (string, error) {
+// readelf runs binutils readelf's frames dump of path. readelf exits 1
+// over unrelated complaints (a debug file's missing program interpreter)
+// after printing the frames in full, so its exit code is not looked at.
+func readelf(t testing.TB, path, debugDump string) string {
 	t.Helper()
-	cmd := exec.Command("readelf", "-wN", "--debug-dump="+debugDump, "-W", path)
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	// readelf exits 1 over unrelated complaints (a debug file's missing
-	// program interpreter) after printing the frames in full.
-	if err := cmd.Run(); err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			return "", fmt.Errorf("readelf %s: %v", path, err)
-		}
-	}
-	return out.String(), nil
+	out, _, _ := reftool.Run(t, "readelf", []string{"-wN", "--debug-dump=" + debugDump, "-W", path}, "")
+	return out
 }
 
 func goldenPath(fixture, debugDump string) string {
@@ -80,11 +73,7 @@ func TestGolden(t *testing.T) {
 				path := filepath.Join("..", "testdata", "elf", fx)
 				got, _ := dumpFile(t, path, m.interp)
 				golden.CheckWant(t, goldenPath(fx, m.debugDump), got, func() string {
-					want, err := readelf(t, path, m.debugDump)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return want
+					return readelf(t, path, m.debugDump)
 				})
 			})
 		}
@@ -95,12 +84,7 @@ func TestGolden(t *testing.T) {
 // testdata/elf, goldens or not (go-trimpath's compressed Go .debug_frame,
 // split DWARF files without CFI, the stripped and debug-only files).
 func TestLiveReadelf(t *testing.T) {
-	if _, err := exec.LookPath("readelf"); err != nil {
-		t.Skip("readelf not installed: the live differential needs binutils 2.40")
-	}
-	if v, _ := exec.Command("readelf", "--version").Output(); !bytes.Contains(v, []byte(" 2.40")) {
-		t.Skipf("readelf is not binutils 2.40: %s", bytes.SplitN(v, []byte("\n"), 2)[0])
-	}
+	needReadelf240(t)
 	var files []string
 	filepath.WalkDir(filepath.Join("..", "testdata", "elf"), func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() && debuginfo.IsELF(p) {
@@ -116,15 +100,10 @@ func TestLiveReadelf(t *testing.T) {
 	}
 }
 
-
 func compareWithReadelf(t *testing.T, path string) {
 	t.Helper()
 	for _, m := range modes {
-		want, err := readelf(t, path, m.debugDump)
-		if err != nil {
-			t.Errorf("%v", err)
-			continue
-		}
+		want := readelf(t, path, m.debugDump)
 		got, _ := dumpFile(t, path, m.interp)
 		if d := golden.FirstDiff(want, got); d != "" {
 			t.Errorf("%s: %s differs from readelf: %s", path, m.debugDump, d)
@@ -214,5 +193,15 @@ func TestRowAtAgreesWithDump(t *testing.T) {
 	}
 	if n < 100 {
 		t.Fatalf("only %d rows checked", n)
+	}
+}
+
+// needReadelf240 skips the test unless binutils 2.40's readelf is
+// installed: the dumps match that version's.
+func needReadelf240(t testing.TB) {
+	t.Helper()
+	v, _, _ := reftool.Run(t, reftool.Need(t, "readelf"), []string{"--version"}, "")
+	if !strings.Contains(v, " 2.40") {
+		t.Skipf("readelf is not binutils 2.40: %s", strings.SplitN(v, "\n", 2)[0])
 	}
 }

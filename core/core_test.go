@@ -2,32 +2,18 @@ package core
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // fixtureCore is the committed gcore core (testdata/Makefile's core target).
 func fixtureCore(t testing.TB) []byte {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "core", "core.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return fixture.Gunzip(t, filepath.Join("..", "testdata", "core", "core.gz"))
 }
 
 func TestParseFixture(t *testing.T) {

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // fixtures lists the committed ELF files of the repository.
@@ -36,18 +37,15 @@ var readelfBuildID = regexp.MustCompile(`Build ID: ([0-9a-f]+)`)
 
 // TestBuildIDReadelf checks the build-id reader against readelf -n.
 func TestBuildIDReadelf(t *testing.T) {
-	readelf, err := exec.LookPath("readelf")
-	if err != nil {
-		t.Skip("readelf not installed: ", err)
-	}
+	readelf := reftool.Need(t, "readelf")
 	for _, p := range fixtures(t) {
-		out, err := exec.Command(readelf, "-n", "-W", p).Output()
-		if err != nil {
-			t.Errorf("readelf -n %s: %v", p, err)
+		out, stderr, code := reftool.Run(t, readelf, []string{"-n", "-W", p}, "")
+		if code != 0 {
+			t.Errorf("readelf -n %s: exit %d: %s", p, code, stderr)
 			continue
 		}
 		want := ""
-		if m := readelfBuildID.FindSubmatch(out); m != nil {
+		if m := readelfBuildID.FindSubmatch([]byte(out)); m != nil {
 			want = string(m[1])
 		}
 		f, err := Open(p)

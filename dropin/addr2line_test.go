@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 func runA2L(args []string, stdin string) (stdout, stderr string, code int) {
@@ -104,16 +106,7 @@ func TestAddr2lineErrors(t *testing.T) {
 			if real == "" {
 				return
 			}
-			cmd := exec.Command(real, tt.args...)
-			cmd.Args[0] = "addr2line"
-			var e bytes.Buffer
-			cmd.Stderr = &e
-			err := cmd.Run()
-			rc := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				rc = ee.ExitCode()
-			}
-			want := e.String()
+			_, want, rc := reftool.RunAs(t, "addr2line", real, tt.args, "")
 			if strings.Contains(want, "\nUsage: ") {
 				// After an option error binutils prints its whole help,
 				// sanitrace a usage line of its own (docs/differences.md):

@@ -1,8 +1,6 @@
 package dropin
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
@@ -22,20 +21,7 @@ func faceSharedDir(t testing.TB) string {
 
 func faceReadGzip(t testing.TB, path string) string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("open %s: %v", path, err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("read %s: %v", path, err)
-	}
-	var b strings.Builder
-	if _, err := bufio.NewReader(z).WriteTo(&b); err != nil {
-		t.Fatalf("read %s: %v", path, err)
-	}
-	return b.String()
+	return string(fixture.Gunzip(t, path))
 }
 
 // faceMinIdentical is the share of answers that must be byte-identical to the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestSymbolizeFallbackDebugPath: --fallback-debug-path=DIR finds a
@@ -45,14 +46,11 @@ func TestSymbolizeFallbackDebugPath(t *testing.T) {
 	if err != nil {
 		t.Skip("llvm-symbolizer not installed: compared with the next-to-the-binary answers only")
 	}
-	cmd := exec.Command(ref, args...)
-	cmd.Stdin = strings.NewReader(addrs)
-	cmd.Env = []string{"LLVM_SYMBOLIZER_OPTS="}
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v", ref, err)
+	out, stderr, code := reftool.Run(t, ref, args, addrs)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", ref, code, stderr)
 	}
-	if got != string(out) {
+	if got != out {
 		t.Errorf("sanitrace:\n%s\nllvm-symbolizer:\n%s", got, out)
 	}
 }

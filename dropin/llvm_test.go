@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 func runLLVM(args []string, stdin string, env map[string]string) (stdout, stderr string, code int) {
@@ -157,17 +159,9 @@ func TestLLVMFlagErrors(t *testing.T) {
 			if real == "" {
 				return
 			}
-			cmd := exec.Command(real, tt.args...)
-			cmd.Env = []string{"LLVM_SYMBOLIZER_OPTS="}
-			var e bytes.Buffer
-			cmd.Stderr = &e
-			err := cmd.Run()
-			rc := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				rc = ee.ExitCode()
-			}
-			if e.String() != tt.stderr || rc != tt.code {
-				t.Errorf("the reference now says (%q, %d)", e.String(), rc)
+			_, e, rc := reftool.Run(t, real, tt.args, "")
+			if e != tt.stderr || rc != tt.code {
+				t.Errorf("the reference now says (%q, %d)", e, rc)
 			}
 		})
 	}

@@ -21,14 +21,8 @@ import (
 // parse of each (expected.json, made by the corpus's own tools/sanlog.py
 // and cross-checked against a third verification run).
 
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	sharedtest.Dir(t, "corpus", "cases")
-	return sharedtest.Dir(t)
-}
-
 func corpusCases(t testing.TB) []string {
-	dirs, err := filepath.Glob(filepath.Join(sharedDir(t), "corpus", "cases", "*"))
+	dirs, err := filepath.Glob(filepath.Join(sharedtest.Dir(t, "corpus", "cases"), "*"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no corpus cases: %v", err)
 	}

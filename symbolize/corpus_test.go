@@ -2,7 +2,7 @@ package symbolize
 
 import (
 	"bufio"
-	"compress/gzip"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
 // llvmJSON is one line of llvm-symbolizer --output-style=JSON.
@@ -23,17 +26,8 @@ type llvmJSON struct {
 
 func readGzipLines(t *testing.T, path string) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	var lines []string
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(bytes.NewReader(fx.Gunzip(t, path)))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
@@ -136,7 +130,7 @@ func parseAddr2line(lines []string) map[uint64]string {
 }
 
 func TestCorpusDifferential(t *testing.T) {
-	root := filepath.Join(sharedDir(t), "corpus", "symbolize")
+	root := sharedtest.Dir(t, "corpus", "symbolize")
 	sets, err := os.ReadDir(root)
 	if err != nil {
 		t.Skipf("no symbolizer corpus: %v", err)

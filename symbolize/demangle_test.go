@@ -6,7 +6,6 @@ import (
 	"debug/elf"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -56,13 +55,11 @@ var gnuFilterArgs = []string{"-i"}
 // filterAll pipes names, one per line, through a c++filt-like tool.
 func filterAll(t *testing.T, bin string, names []string, args ...string) []string {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin = strings.NewReader(strings.Join(names, "\n") + "\n")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v", bin, err)
+	out, stderr, code := reftool.Run(t, bin, args, strings.Join(names, "\n")+"\n")
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", bin, code, stderr)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != len(names) {
 		t.Fatalf("%s: %d lines for %d names", bin, len(lines), len(names))
 	}

@@ -6,7 +6,6 @@ import (
 	"debug/elf"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -43,14 +42,12 @@ func runLLVM(t *testing.T, bin, obj string, addrs []uint64, flags ...string) []l
 		fmt.Fprintf(&in, "0x%x\n", a)
 	}
 	args := append([]string{"--obj=" + obj, "--output-style=JSON"}, flags...)
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin = &in
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s %v: %v", bin, args, err)
+	out, stderr, code := reftool.Run(t, bin, args, in.String())
+	if code != 0 {
+		t.Fatalf("%s %v: exit %d: %s", bin, args, code, stderr)
 	}
 	var res []llvmJSON
-	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		var j llvmJSON
@@ -155,11 +152,9 @@ func TestDataAgainstLLVM(t *testing.T) {
 			for _, a := range addrs {
 				fmt.Fprintf(&in, "DATA 0x%x\n", a)
 			}
-			cmd := exec.Command(bin, "--obj="+path, "--output-style=JSON")
-			cmd.Stdin = &in
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatal(err)
+			out, stderr, code := reftool.Run(t, bin, []string{"--obj=" + path, "--output-style=JSON"}, in.String())
+			if code != 0 {
+				t.Fatalf("%s: exit %d: %s", bin, code, stderr)
 			}
 			obj, err := Open(path, noDebugDirs())
 			if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"flag"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -72,23 +71,11 @@ func readRustNames(t *testing.T) [][3]string {
 // the file.
 func recordRustNames(t *testing.T, rows [][3]string) [][3]string {
 	t.Helper()
-	var in strings.Builder
-	for _, r := range rows {
-		in.WriteString(r[0] + "\n")
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r[0]
 	}
-	run := func(name string, args ...string) []string {
-		cmd := exec.Command(reftool.Need(t, name), args...)
-		cmd.Stdin = strings.NewReader(in.String())
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-		if len(lines) != len(rows) {
-			t.Fatalf("%s: %d lines for %d names", name, len(lines), len(rows))
-		}
-		return lines
-	}
+	run := func(name string, args ...string) []string { return filterAll(t, reftool.Need(t, name), names, args...) }
 	llvm, gnu := run("llvm-cxxfilt-14"), run("c++filt", "-i")
 	var out strings.Builder
 	for i := range rows {

@@ -3,26 +3,10 @@ package symbolize
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 )
-
-// sharedDir returns the shared reference tree (../shared from the module
-// root, or $SANITRACE_SHARED) or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("SANITRACE_SHARED"); d != "" {
-		return d
-	}
-	_, file, _, _ := runtime.Caller(0)
-	d := filepath.Join(filepath.Dir(file), "..", "..", "shared")
-	if _, err := os.Stat(filepath.Join(d, "corpus")); err != nil {
-		t.Skipf("shared reference tree not found at %s (set SANITRACE_SHARED): %v", d, err)
-	}
-	return d
-}
 
 // fixture returns the path of a committed fixture under testdata/elf.
 func fixture(t testing.TB, name string) string {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/render"
 )
@@ -97,23 +96,7 @@ func compareWithGDB(t *testing.T, got render.JSONCore, gdb map[int][]gdbFrame) {
 // gunzipTo writes the gzip file src, unpacked, to dst.
 func gunzipTo(t *testing.T, src, dst string, mode os.FileMode) {
 	t.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
+	if err := os.WriteFile(dst, fixture.Gunzip(t, src), mode); err != nil {
 		t.Fatal(err)
 	}
 }

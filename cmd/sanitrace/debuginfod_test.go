@@ -5,7 +5,6 @@ import (
 	"debug/dwarf"
 	"debug/elf"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -264,31 +262,7 @@ func TestDebuginfodBadServers(t *testing.T) {
 	t.Setenv("DEBUGINFOD_CACHE_PATH", filepath.Join(t.TempDir(), "unused"))
 	plain, _ := c.run(t, bin)
 
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("no loopback listener: %v", err)
-	}
-	var mu sync.Mutex
-	var held []net.Conn
-	go func() {
-		for {
-			conn, err := silent.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, conn)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		silent.Close()
-		mu.Lock()
-		for _, c := range held {
-			c.Close()
-		}
-		mu.Unlock()
-	})
+	silent := debuginfodtest.Silent(t)
 	garbage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("<html>503 Service Unavailable</html>"))
 	}))
@@ -301,7 +275,7 @@ func TestDebuginfodBadServers(t *testing.T) {
 	for _, tc := range []struct {
 		name, url, want string
 	}{
-		{"silent", "http://" + silent.Addr().String(), "within DEBUGINFOD_TIMEOUT=1 s"},
+		{"silent", silent, "within DEBUGINFOD_TIMEOUT=1 s"},
 		{"garbage", garbage.URL, "not an ELF file"},
 		{"wrong build-id", other.URL, "not the one asked for"},
 	} {

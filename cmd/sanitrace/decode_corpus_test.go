@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/corpustest"
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 	"github.com/sanitrace/sanitrace/render"
 )
 
@@ -51,8 +52,7 @@ func (c *corpusTally) diff(format string, args ...any) {
 // binary the inline chain llvm-symbolizer 14 gives (function, file, line,
 // column).
 func TestDecodeCorpus(t *testing.T) {
-	shared := sharedDir(t)
-	corpus := filepath.Join(shared, "corpus")
+	corpus := filepath.Dir(sharedtest.Dir(t, "corpus", "cases"))
 	ids, err := filepath.Glob(filepath.Join(corpus, "cases", "*", "expected_unsymbolized.json"))
 	if err != nil || len(ids) == 0 {
 		t.Skipf("no corpus cases under %s", corpus)

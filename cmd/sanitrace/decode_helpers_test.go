@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/internal/sharedtest"
 	"github.com/sanitrace/sanitrace/render"
 )
 
@@ -50,11 +49,4 @@ func parseDecodeJSON(t *testing.T, out string) render.JSONDocument {
 		t.Fatalf("decode output: version %d, want %d", d.Version, render.JSONVersion)
 	}
 	return d
-}
-
-// sharedDir finds ../shared (or $SANITRACE_SHARED), or skips the test.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	sharedtest.Dir(t, "corpus", "cases")
-	return sharedtest.Dir(t)
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -158,33 +157,9 @@ func TestRealServer(t *testing.T) {
 // TestSilentServer: a server that accepts and never answers costs one
 // warning and one DEBUGINFOD_TIMEOUT, after which it is not asked again.
 func TestSilentServer(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("no loopback listener: %v", err)
-	}
-	var held []net.Conn
-	var mu sync.Mutex
-	go func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, conn)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		for _, c := range held {
-			c.Close()
-		}
-		mu.Unlock()
-	})
+	silent := debuginfodtest.Silent(t)
 	var w warnings
-	c := New(Config{URLs: []string{"http://" + l.Addr().String()}, CachePath: t.TempDir(), Timeout: time.Second}, debuginfo.ReadBuildID, w.add)
+	c := New(Config{URLs: []string{silent}, CachePath: t.TempDir(), Timeout: time.Second}, debuginfo.ReadBuildID, w.add)
 	id := buildID(t, filepath.Join(fixtures, "c-O2-dw5-pie"))
 	if _, err := c.Debuginfo(context.Background(), id); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("silent server: %v", err)

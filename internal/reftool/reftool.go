@@ -29,7 +29,15 @@ func Need(t testing.TB, name string) string {
 // cleared so that the answers depend on the arguments alone.
 func Run(t testing.TB, tool string, args []string, stdin string) (stdout, stderr string, code int) {
 	t.Helper()
+	return RunAs(t, tool, tool, args, stdin)
+}
+
+// RunAs is Run with argv[0] set to name, for the tools that name
+// themselves by it in messages (binutils).
+func RunAs(t testing.TB, name, tool string, args []string, stdin string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(tool, args...)
+	cmd.Args[0] = name
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Env = append(os.Environ(), "LLVM_SYMBOLIZER_OPTS=")
 	var o, e bytes.Buffer
