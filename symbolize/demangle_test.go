@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"debug/dwarf"
 	"debug/elf"
-	"flag"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
@@ -121,18 +121,16 @@ func TestDemangleMatchesReferenceTools(t *testing.T) {
 	}
 }
 
-// updateDemangle rewrites testdata/demangle/names.txt's reference columns
-// from the installed tools (llvm-cxxfilt-14 and c++filt -i), never from our
-// own output.
-var updateDemangle = flag.Bool("update-demangle", false, "rewrite testdata/demangle/names.txt from llvm-cxxfilt-14 and c++filt -i")
-
-// demangleCase is one line of testdata/demangle/names.txt: a real mangled
+// demangleCase is one line of demangleCorpus: a real mangled
 // name and what llvm-cxxfilt 14 and binutils 2.40 c++filt -i (addr2line -C) print for it.
 type demangleCase struct {
 	name, llvm, gnu string
 }
 
-const demangleCorpus = "testdata/demangle/names.txt"
+// demangleCorpus is a golden recorded from the reference tools: with
+// -update its reference columns are rewritten from the installed
+// llvm-cxxfilt-14 and c++filt -i, never from our own output.
+var demangleCorpus = filepath.Join(golden.Dir("symbolize"), "demangle-names.txt")
 
 // readDemangleCorpus reads the committed corpus; "#" lines are comments.
 func readDemangleCorpus(tb testing.TB) (header []string, cases []demangleCase) {
@@ -165,10 +163,10 @@ func readDemangleCorpus(tb testing.TB) (header []string, cases []demangleCase) {
 // cpp-heavy benchmark binary, libstdc++, libLLVM-14, libclang-14, Boost and
 // ICU, chosen to cover every class of difference fixed in
 // internal/cxxfilt) against the recorded outputs of both reference tools.
-// It needs no external tool; -update-demangle re-records the references.
+// It needs no external tool; -update re-records the references.
 func TestDemangleCorpus(t *testing.T) {
 	header, cases := readDemangleCorpus(t)
-	if *updateDemangle {
+	if golden.Updating() {
 		names := make([]string, len(cases))
 		for i, c := range cases {
 			names[i] = c.name

@@ -2,28 +2,29 @@ package symbolize
 
 import (
 	"bufio"
-	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
-var updateRustNames = flag.Bool("update-rust-names", false, "rewrite testdata/rustnames/names.tsv from llvm-cxxfilt-14 and c++filt")
-
-const rustNamesFile = "testdata/rustnames/names.tsv"
+// rustNamesFile is a golden recorded from the reference tools (-update
+// rewrites it from llvm-cxxfilt-14 and c++filt -i).
+var rustNamesFile = filepath.Join(golden.Dir("symbolize"), "rust-names.tsv")
 
 // TestRustNamesMatchReferenceTools checks Rust symbol names (the Rust
 // fixtures' symbols and DWARF linkage names, legacy names of a -O0 and an
 // -O3 build, a sample of rustc 1.95's own v0 names, and hand-made edge
-// cases) against the outputs recorded in testdata/rustnames/names.tsv:
+// cases) against the outputs recorded in rustNamesFile:
 // name, llvm-cxxfilt-14 (what llvm-symbolizer 14 prints) and c++filt -i
 // from binutils 2.40 (libiberty without DMGL_VERBOSE, as addr2line -C).
-// -update-rust-names re-records the two outputs from the tools.
+// -update re-records the two outputs from the tools.
 func TestRustNamesMatchReferenceTools(t *testing.T) {
 	rows := readRustNames(t)
-	if *updateRustNames {
+	if golden.Updating() {
 		rows = recordRustNames(t, rows)
 	}
 	var c demangleCache
