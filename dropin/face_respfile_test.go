@@ -1,7 +1,6 @@
 package dropin
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -17,13 +16,7 @@ func TestResponseFilesLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	inner := write("inner", "0x1929 '0x11d0'\n")
 	missing := filepath.Join(dir, "missing")
 	for _, tc := range []struct{ tool, argv0, file string }{

@@ -46,13 +46,7 @@ func TestTokenizeGNU(t *testing.T) {
 
 func TestExpandResponseFiles(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	inner := write("inner", "0x10 '0x20'")
 	outer := write("outer", "-e prog @"+inner+" -f")
 	self := write("self", "x @"+filepath.Join(dir, "self"))
@@ -126,4 +120,17 @@ func FuzzResponseFile(f *testing.F) {
 			t.Fatalf("%d arguments from %d tokens: unbounded expansion", len(got), len(toks))
 		}
 	})
+}
+
+// fileWriter returns a function that writes a file named name holding
+// text into dir and returns its path.
+func fileWriter(t *testing.T, dir string) func(name, text string) string {
+	return func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
 }

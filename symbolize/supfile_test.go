@@ -221,38 +221,52 @@ func FuzzSupplementary(f *testing.F) {
 		}
 		bins[v] = data
 	}
+	addrs := dwzSample(f)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, sup bool, data []byte) {
+		symbolizeDWZPair(t, dir, bins[sup], data, addrs)
+	})
+}
+
+// dwzSample is a sample of the dwz tmpl's addresses: it keeps executions
+// fast, and they all reach the shared DIEs.
+func dwzSample(f *testing.F) []uint64 {
 	addrs := dwzAddrs(f, "tmpl")
-	if len(addrs) > 24 { // a sample keeps executions fast; they all reach the shared DIEs
+	if len(addrs) > 24 {
 		step := len(addrs) / 24
 		for i := range 24 {
 			addrs[i] = addrs[i*step]
 		}
 		addrs = addrs[:24]
 	}
-	dir := f.TempDir()
-	f.Fuzz(func(t *testing.T, sup bool, data []byte) {
-		if err := os.WriteFile(filepath.Join(dir, "tmpl"), bins[sup], 0o600); err != nil {
-			t.Fatal(err)
+	return addrs
+}
+
+// symbolizeDWZPair writes bin and its supplementary file sup into dir and
+// symbolizes addrs in both styles: whatever the bytes, no panic, no hang,
+// and an object that opens answers every address with a frame.
+func symbolizeDWZPair(t *testing.T, dir string, bin, sup []byte, addrs []uint64) {
+	if err := os.WriteFile(filepath.Join(dir, "tmpl"), bin, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "common.debug"), sup, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
+	if o == nil {
+		if err == nil {
+			t.Fatal("nil object without error")
 		}
-		if err := os.WriteFile(filepath.Join(dir, "common.debug"), data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
-		if o == nil {
-			if err == nil {
-				t.Fatal("nil object without error")
+		return
+	}
+	defer o.Close()
+	for _, a := range addrs {
+		for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
+			if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style}); len(fr) == 0 {
+				t.Fatal("no frames")
 			}
-			return
 		}
-		defer o.Close()
-		for _, a := range addrs {
-			for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
-				if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style}); len(fr) == 0 {
-					t.Fatal("no frames")
-				}
-			}
-		}
-	})
+	}
 }
 
 // FuzzSupplementaryReferrer: the other side. The dwz-processed binary
@@ -272,36 +286,9 @@ func FuzzSupplementaryReferrer(f *testing.F) {
 			f.Skipf("dwz fixtures: %v", err)
 		}
 	}
-	addrs := dwzAddrs(f, "tmpl")
-	if len(addrs) > 24 {
-		step := len(addrs) / 24
-		for i := range 24 {
-			addrs[i] = addrs[i*step]
-		}
-		addrs = addrs[:24]
-	}
+	addrs := dwzSample(f)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, sup bool, bin []byte) {
-		if err := os.WriteFile(filepath.Join(dir, "tmpl"), bin, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "common.debug"), sups[sup], 0o600); err != nil {
-			t.Fatal(err)
-		}
-		o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
-		if o == nil {
-			if err == nil {
-				t.Fatal("nil object without error")
-			}
-			return
-		}
-		defer o.Close()
-		for _, a := range addrs {
-			for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
-				if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style}); len(fr) == 0 {
-					t.Fatal("no frames")
-				}
-			}
-		}
+		symbolizeDWZPair(t, dir, bin, sups[sup], addrs)
 	})
 }

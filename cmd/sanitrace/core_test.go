@@ -214,18 +214,7 @@ func TestCoreLive(t *testing.T) {
 			if _, serr := os.Stat(corePath); err != nil || serr != nil {
 				t.Skipf("gdb could not run the program and write a core here (ptrace not permitted?): %v %v\n%s", err, serr, outb)
 			}
-			gdbOut := string(outb)
-			if i := strings.Index(gdbOut, "\nThread "); i >= 0 {
-				gdbOut = gdbOut[i+1:]
-			}
-			out, stderr, code := runCLI(t, "", "core", "--format", "json", corePath)
-			if code != 0 {
-				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
-			}
-			compareWithGDB(t, parseCoreJSON(t, out), parseGDBBacktrace(t, gdbOut))
-			if t.Failed() {
-				t.Logf("gdb:\n%s\nsanitrace stderr:\n%s", gdbOut, stderr)
-			}
+			coreMatchesGDB(t, corePath, string(outb))
 		})
 	}
 }
@@ -273,7 +262,14 @@ func TestCoreKernelLive(t *testing.T) {
 	if err != nil {
 		t.Fatalf("gdb: %v\n%s", err, outb)
 	}
-	gdbOut := string(outb)
+	coreMatchesGDB(t, corePath, string(outb))
+}
+
+// coreMatchesGDB runs `sanitrace core --format json` on corePath and
+// compares its threads with gdb's "thread apply all bt" in gdbOut (a whole
+// gdb session's output: its backtraces start at the first "Thread").
+func coreMatchesGDB(t *testing.T, corePath, gdbOut string) {
+	t.Helper()
 	if i := strings.Index(gdbOut, "\nThread "); i >= 0 {
 		gdbOut = gdbOut[i+1:]
 	}
