@@ -28,41 +28,8 @@ func (v *viewFlags) add(f *pflag.FlagSet) {
 	f.BoolVarP(&v.quiet, "quiet", "q", false, "print nothing on stdout: only the exit status says whether reports were found (input errors still go to stderr)")
 }
 
-// toolAliases are the short names of the sanitizers, as their runtime
-// libraries and -fsanitize= spell them.
-var toolAliases = map[string]string{
-	"asan": "addresssanitizer", "address": "addresssanitizer",
-	"lsan": "leaksanitizer", "leak": "leaksanitizer",
-	"tsan": "threadsanitizer", "thread": "threadsanitizer",
-	"msan": "memorysanitizer", "memory": "memorysanitizer",
-	"ubsan": "undefinedbehaviorsanitizer", "undefined": "undefinedbehaviorsanitizer",
-	"hwasan": "hwaddresssanitizer", "hwaddress": "hwaddresssanitizer",
-}
-
 // keep returns the report filter of --tool and --kind (nil: keep all).
-// Both match case-insensitively; a report is kept when it matches one of
-// the tools given (if any) and one of the kinds given (if any).
-func (v *viewFlags) keep() func(*report.Report) bool {
-	if len(v.tools) == 0 && len(v.kinds) == 0 {
-		return nil
-	}
-	tools := map[string]bool{}
-	for _, t := range v.tools {
-		t = strings.ToLower(strings.TrimSpace(t))
-		if a, ok := toolAliases[t]; ok {
-			t = a
-		}
-		tools[t] = true
-	}
-	kinds := map[string]bool{}
-	for _, k := range v.kinds {
-		kinds[strings.ToLower(strings.TrimSpace(k))] = true
-	}
-	return func(r *report.Report) bool {
-		return (len(tools) == 0 || tools[strings.ToLower(r.Tool)]) &&
-			(len(kinds) == 0 || kinds[strings.ToLower(r.Kind)])
-	}
-}
+func (v *viewFlags) keep() func(*report.Report) bool { return report.Select(v.tools, v.kinds) }
 
 // userFrames resolves --frames.
 func (v *viewFlags) userFrames() (bool, error) {
