@@ -49,11 +49,14 @@ func (e *enumValue) Set(s string) error {
 
 func (e *enumValue) String() string { return *e.p }
 
+// Type is what the help shows after the flag: the choices ("--format
+// text|json"), or nothing for an eqOnly flag, whose usage spells its
+// "=" form (pflag shows no placeholder for a "bool").
 func (e *enumValue) Type() string {
 	if e.eqOnly {
 		return "bool" // see noValue
 	}
-	return "string"
+	return strings.Join(e.choices, "|")
 }
 
 // enumFlag registers --name on f with the given choices (stored in the
