@@ -111,6 +111,10 @@ func TestErrorsNameTheInputOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(dir, "missing")
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args []string
 		want string // a substring of stderr
@@ -119,6 +123,7 @@ func TestErrorsNameTheInputOnce(t *testing.T) {
 		{[]string{"lws", "decode", dir}, "sanitrace: lws: read " + dir + ": is a directory\n"},
 		{[]string{"cfi", dir}, "sanitrace: cfi: read " + dir + ": is a directory\n"},
 		{[]string{"cfi", demoLog}, "sanitrace: cfi: " + demoLog + ": not an ELF file\n"},
+		{[]string{"cfi", empty}, "sanitrace: cfi: " + empty + ": not an ELF file (too short)\n"},
 		{[]string{"decode", "--obj", missing}, "sanitrace: --obj: open " + missing + ": no such file or directory\n"},
 		{[]string{"decode", "--obj", demoLog}, "sanitrace: --obj: " + demoLog + ": not an ELF file\n"},
 		{[]string{"core", dir}, "sanitrace: read " + dir + ": is a directory\n"},

@@ -4,6 +4,7 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -221,6 +222,8 @@ func fileProblem(path string, err error) error {
 	switch {
 	case errors.As(err, &pe):
 		return pe
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%s: not an ELF file (too short)", path)
 	case errors.As(err, &fe):
 		if strings.HasPrefix(fe.Error(), "bad magic number") {
 			return fmt.Errorf("%s: not an ELF file", path)
