@@ -21,12 +21,15 @@ var stackCounts = []struct {
 	reports, stacks, frames int
 }{
 	{"asan_old_platforms.log", 5, 9, 30},
+	{"asan_print_stats.log", 1, 3, 10},
 	{"boost_stacktrace.log", 1, 1, 6},
 	{"boost_stacktrace_pie.log", 1, 1, 6},
+	{"chromium_sigsegv.log", 2, 2, 15}, // x86-64 and 32-bit register dumps
 	{"gdb_bt.log", 1, 1, 3},
 	{"gdb_glibc_abort.log", 2, 1, 10},     // glibc's message, then the gdb session
 	{"gdb_session_threads.log", 1, 4, 14}, // bt, bt full, thread apply all bt (2 threads)
 	{"glibc_backtrace_symbols.log", 1, 1, 7},
+	{"glibc_error_in_old.log", 1, 1, 6}, // glibc <= 2.25: Backtrace and Memory map
 	{"glibc_free_invalid.log", 1, 0, 0},
 	{"go_cgo_sigsegv.log", 1, 5, 29},
 	{"go_deadlock.log", 1, 1, 1},
@@ -94,6 +97,8 @@ var pastes = []struct {
 }{
 	{"quoted", func(ls []string) []string { return mapLines(ls, func(l string) string { return quote(l) }) }},
 	{"indented", func(ls []string) []string { return mapLines(ls, func(l string) string { return "    " + l }) }},
+	// A tracker's or chat's quote bar, and a log viewer's gutter.
+	{"barred", func(ls []string) []string { return mapLines(ls, func(l string) string { return "| " + l }) }},
 	// Colors do not survive a paste into a tracker: the width counts text.
 	{"wrapped72", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 72) }},
 	{"wrapped80", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 80) }},
@@ -147,8 +152,9 @@ func mapLines(ls []string, f func(string) string) []string {
 }
 
 // TestPasted: every sample log, and every shared corpus log when present,
-// quoted with "> ", indented by four blanks and fenced in a bug tracker's
-// markdown parses to the same reports as the log itself.
+// quoted with "> ", indented by four blanks, behind a "| " bar, wrapped at
+// 72 and 80 columns and fenced in a bug tracker's markdown parses to the
+// same reports as the log itself (but for wrapKnown).
 func TestPasted(t *testing.T) {
 	logs, _ := filepath.Glob(filepath.Join("..", "testdata", "reports", "*.log"))
 	checkPasted(t, logs)

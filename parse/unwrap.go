@@ -292,6 +292,9 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 			// "WARNING: CPU: 3 PID: 1187 at" and its "file.c:412 func+0x1b4/0x1f0"
 		case b.rep.Tool == ToolGoPanic && !strings.HasPrefix(n, "[") && !strings.Contains(n, ": "):
 			// a panic value wrapped; "[signal SIGSEGV: ...]" is the next line
+		case b.rep.Tool == ToolGlibc && strings.Contains(first, "*** Error in `") && !strings.HasSuffix(first, " ***") && strings.HasSuffix(n, "***"):
+			// glibc <= 2.25's "*** Error in `prog': free(): invalid
+			// pointer: 0x..." and its closing "***"
 		default:
 			return false // the other lines after a headline are the report's own
 		}
