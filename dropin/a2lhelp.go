@@ -14,6 +14,7 @@ GNU addr2line 2.40 prints for the same options. Addresses are hexadecimal
 (0x optional); with none on the command line, each line of standard input
 is an address, answered at once.
 
+Options:
   -e, --exe=FILE          the ELF file (default a.out); its separate debug
                           file (.gnu_debuglink, build-id, debuginfod with
                           DEBUGINFOD_URLS) is read too

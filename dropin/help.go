@@ -67,6 +67,7 @@ Accepted for compatibility, with no effect on x86-64 ELF files:
   --relative-address (an ELF file's image base counts as 0, as in
   llvm-symbolizer 14), --untag-addresses, --no-untag-addresses
 
+And:
   -h, --help            this help
   -v, --version         the version
   @FILE                 more options, read from FILE
