@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/sanitrace/sanitrace/core"
 	"github.com/sanitrace/sanitrace/debuginfo"
@@ -86,6 +87,7 @@ func Core(c *core.File, opts CoreOptions) *core.Report {
 	if exe != nil {
 		rep.Executable = exe.rep.Path
 	}
+	prefetchCoreModules(c, mods, loc)
 	var umods core.Modules
 	for _, m := range mods {
 		openCoreModule(c, m, m == exe, opts.Exe, loc, symOpts, warn)
@@ -117,6 +119,51 @@ func Core(c *core.File, opts CoreOptions) *core.Report {
 		rep.Threads = append(rep.Threads, tr)
 	}
 	return rep
+}
+
+// prefetchCoreModules asks the debuginfod servers, for all modules at
+// once, what openCoreModule would ask them one module after the other: the
+// binary a module's path does not lead to (by the build-id in the core)
+// and the debug file of a binary without DWARF. The downloads land in the
+// client's cache, where the sequential pass then finds them; the files
+// opened here are closed again, so nothing is shared between the two.
+func prefetchCoreModules(c *core.File, mods []*coreModule, loc *locator) {
+	if loc.finder.Fetch == nil || len(mods) < 2 {
+		return
+	}
+	ids := make([]string, len(mods))
+	for i, m := range mods {
+		id, _ := c.BuildIDAt(m.rep.Base)
+		ids[i] = hex.EncodeToString(id)
+	}
+	sem := make(chan struct{}, maxParallelOpens)
+	var wg sync.WaitGroup
+	for i, m := range mods {
+		if ids[i] == "" {
+			continue // not an ELF image in memory: nothing to ask for
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			l, err := loc.locate(m.rep.Path, ids[i], context{})
+			if err != nil {
+				return
+			}
+			f, err := loc.finder.Open(l.path)
+			if err != nil {
+				return
+			}
+			defer f.Close()
+			if !f.HasDWARF() {
+				if df, err := loc.finder.DebugFile(f); err == nil {
+					df.Close()
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // coreModules groups NT_FILE's mappings by file, in address order.

@@ -21,6 +21,7 @@ import (
 	"github.com/sanitrace/sanitrace/internal/debuginfodtest"
 	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
 // sampleAddresses picks up to maxFuncs function starts and middles and up
@@ -463,32 +464,7 @@ func TestDebuginfodConcurrentModules(t *testing.T) {
 		}
 		served[fmt.Sprintf("%x", id)] = p
 	}
-	var mu sync.Mutex
-	inFlight, most := 0, 0
-	both := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		parts := strings.Split(r.URL.Path, "/") // "", buildid, ID, debuginfo
-		if len(parts) != 4 || parts[3] != "debuginfo" || served[parts[2]] == "" {
-			http.NotFound(w, r)
-			return
-		}
-		mu.Lock()
-		inFlight++
-		most = max(most, inFlight)
-		if inFlight == 2 {
-			close(both)
-		}
-		mu.Unlock()
-		select {
-		case <-both:
-		case <-time.After(20 * time.Second): // a hang guard, not a performance bound
-		}
-		http.ServeFile(w, r, served[parts[2]])
-		mu.Lock()
-		inFlight--
-		mu.Unlock()
-	}))
-	defer srv.Close()
+	srvURL, inFlight := barrierServer(t, served, 2)
 
 	stripped, unstripped := t.TempDir(), t.TempDir()
 	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(stripped, "prog"))
@@ -518,7 +494,7 @@ func TestDebuginfodConcurrentModules(t *testing.T) {
 	t.Setenv("DEBUGINFOD_URLS", "")
 	t.Setenv("DEBUGINFOD_CACHE_PATH", filepath.Join(t.TempDir(), "cache"))
 	want, _ := run(unstripped)
-	t.Setenv("DEBUGINFOD_URLS", srv.URL)
+	t.Setenv("DEBUGINFOD_URLS", srvURL)
 	got, stderr := run(stripped)
 	if stderr != "" {
 		t.Errorf("stderr: %q", stderr)
@@ -526,10 +502,90 @@ func TestDebuginfodConcurrentModules(t *testing.T) {
 	if got != want {
 		t.Errorf("through debuginfod:\n%s", golden.FirstDiff(want, got))
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if most != 2 {
+	if most := inFlight(); most != 2 {
 		t.Errorf("at most %d downloads in flight at once; want the report's 2 modules fetched together", most)
+	}
+}
+
+// barrierServer serves /buildid/ID/debuginfo from served (build-id ->
+// file) and holds each request until n are in flight, or until a generous
+// deadline passes, so that a client asking one after the other fails a
+// test instead of hanging it. inFlight reports the most requests seen in
+// flight at once.
+func barrierServer(t *testing.T, served map[string]string, n int) (url string, inFlight func() int) {
+	t.Helper()
+	var mu sync.Mutex
+	now, most := 0, 0
+	all := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		parts := strings.Split(r.URL.Path, "/") // "", buildid, ID, debuginfo
+		if len(parts) != 4 || parts[3] != "debuginfo" || served[parts[2]] == "" {
+			http.NotFound(w, r)
+			return
+		}
+		mu.Lock()
+		now++
+		most = max(most, now)
+		if now == n {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(20 * time.Second): // a hang guard, not a performance bound
+		}
+		http.ServeFile(w, r, served[parts[2]])
+		mu.Lock()
+		now--
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return most
+	}
+}
+
+// TestDebuginfodCoreConcurrent: core asks for the debug files of a core's
+// libraries at once, and answers through the server as with the debug
+// files found locally (a core of the shared corpus, its sysroot's
+// .build-id tree served instead of read).
+func TestDebuginfodCoreConcurrent(t *testing.T) {
+	root := sharedtest.Dir(t, "corpus", "cores")
+	sysroot := filepath.Join(root, "sysroot")
+	dir := filepath.Join(root, "segv-chain-O2")
+	served := map[string]string{}
+	debugs, _ := filepath.Glob(filepath.Join(sysroot, "usr/lib/debug/.build-id/*/*.debug"))
+	for _, p := range debugs {
+		served[filepath.Base(filepath.Dir(p))+strings.TrimSuffix(filepath.Base(p), ".debug")] = p
+	}
+	if len(served) < 2 {
+		t.Skipf("fewer than two debug files under %s", sysroot)
+	}
+	srvURL, inFlight := barrierServer(t, served, len(served))
+	run := func(extra ...string) (string, string) {
+		args := append([]string{"core", "--format", "json", "--prefix-map", "/build/ci/cores/segv-chain-O2=" + dir, "--sysroot", sysroot}, extra...)
+		out, stderr, _ := runCLI(t, "", append(args, filepath.Join(dir, "core"))...)
+		return out, stderr
+	}
+	t.Setenv("DEBUGINFOD_URLS", "")
+	t.Setenv("DEBUGINFOD_CACHE_PATH", filepath.Join(t.TempDir(), "cache"))
+	want, _ := run()
+	plain, _ := run("--debug-file-directory=/nonexistent")
+	if plain == want {
+		t.Fatal("the libraries answer alike without their debug files: the test shows nothing")
+	}
+	t.Setenv("DEBUGINFOD_URLS", srvURL)
+	got, stderr := run("--debug-file-directory=/nonexistent")
+	if stderr != "" {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if got != want {
+		t.Errorf("core through debuginfod:\n%s", golden.FirstDiff(want, got))
+	}
+	if most := inFlight(); most != len(served) {
+		t.Errorf("at most %d downloads in flight at once; want the %d libraries' debug files fetched together", most, len(served))
 	}
 }
 
