@@ -28,9 +28,9 @@ func TestTerminalSession(t *testing.T) {
 	log := readFile(t, demoLog)
 
 	t.Setenv("TERM", "xterm-256color")
-	session := terminalSession(t, log, "decode", "--symbolize=false")
 	colored, _, _ := runCLI(t, "", "decode", "--symbolize=false", "--color=always", demoLog)
 	hint := "sanitrace: reading the log from standard input; Ctrl-D ends it\n"
+	session := terminalSession(t, log, len(hint+colored), "decode", "--symbolize=false")
 	if session != hint+colored {
 		t.Errorf("the terminal session is not the hint, then the report as --color=always renders it:\n%q", session)
 	}
@@ -38,12 +38,12 @@ func TestTerminalSession(t *testing.T) {
 
 	t.Setenv("TERM", "dumb")
 	plain, _, _ := runCLI(t, "", "decode", "--symbolize=false", "--color=never", demoLog)
-	if got := terminalSession(t, log, "decode", "--symbolize=false"); got != hint+plain {
+	if got := terminalSession(t, log, len(hint+plain), "decode", "--symbolize=false"); got != hint+plain {
 		t.Errorf("TERM=dumb: the session is not the hint, then the report without colors:\n%q", got)
 	}
 
 	t.Setenv("TERM", "xterm-256color")
-	if got := terminalSession(t, "", "decode", "--symbolize=false", demoLog); got != colored {
+	if got := terminalSession(t, "", len(colored), "decode", "--symbolize=false", demoLog); got != colored {
 		t.Errorf("a file argument at a terminal: the session is not the colored report alone:\n%q", got)
 	}
 }
@@ -51,9 +51,10 @@ func TestTerminalSession(t *testing.T) {
 // terminalSession runs sanitrace with args on a fresh pseudo-terminal,
 // types input into it followed by Ctrl-D once sanitrace has said it reads
 // the terminal (or at once when no hint is expected: input is empty), and
-// returns everything the terminal showed. Echo and the \n to \r\n mapping
-// are turned off so that the session is what sanitrace wrote.
-func terminalSession(t *testing.T, input string, args ...string) string {
+// returns everything the terminal showed, once it has shown at least want
+// bytes and no more come. Echo and the \n to \r\n mapping are turned off
+// so that the session is what sanitrace wrote.
+func terminalSession(t *testing.T, input string, want int, args ...string) string {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -118,8 +119,9 @@ func terminalSession(t *testing.T, input string, args ...string) string {
 	if rc != exitFound {
 		t.Errorf("exit %d, want 1", rc)
 	}
-	// What sanitrace wrote is in the terminal's buffer: read until it
-	// stops growing, then hang up.
+	// What sanitrace wrote is in the terminal's buffer: read until the
+	// expected length is there and nothing more comes, then hang up.
+	waitFor("the output did not arrive", func() bool { return len(shown()) >= want })
 	for last := -1; last != len(shown()); {
 		last = len(shown())
 		time.Sleep(100 * time.Millisecond)
