@@ -1,6 +1,9 @@
 package report
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // toolAliases are the short names of the sanitizers, as their runtime
 // libraries and -fsanitize= spell them, for Select.
@@ -38,4 +41,15 @@ func Select(tools, kinds []string) func(*Report) bool {
 		return (len(toolSet) == 0 || toolSet[strings.ToLower(r.Tool)]) &&
 			(len(kindSet) == 0 || kindSet[strings.ToLower(r.Kind)])
 	}
+}
+
+// ToolNames are the short tool names Select knows, sorted (what shell
+// completion offers for decode's --tool).
+func ToolNames() []string {
+	names := make([]string, 0, len(toolAliases))
+	for n := range toolAliases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // exitError carries a specific exit code out of a cobra command.
@@ -69,6 +71,9 @@ result as colored text or JSON.`,
 		newManCmd(),
 	)
 	completeEnums(root)
+	if d, _, err := root.Find([]string{"decode"}); err == nil && d.Flags().Lookup("tool") != nil {
+		_ = d.RegisterFlagCompletionFunc("tool", cobra.FixedCompletions(report.ToolNames(), cobra.ShellCompDirectiveNoFileComp))
+	}
 	// cobra adds "completion" and "help" when it runs; made here, they
 	// answer an unknown name as the other commands do (exit 2).
 	root.InitDefaultCompletionCmd()

@@ -56,6 +56,8 @@ func TestCompletionValues(t *testing.T) {
 		{[]string{"decode", ""}, ":0"},          // the logs: files
 		{[]string{"decode", "--obj", ""}, ":0"}, // a file
 		{[]string{"decode", "--binary-dir", ""}, ":16"},
+		{[]string{"decode", "--frames", ""}, "all\nuser\n:4"},
+		{[]string{"decode", "--tool", ""}, "address\nasan\nhwaddress\nhwasan\nleak\nlsan\nmemory\nmsan\nthread\ntsan\nubsan\nundefined\n:4"},
 		{[]string{"core", "--sysroot", ""}, ":16"},
 	}
 	for _, tt := range tests {
