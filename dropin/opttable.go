@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/internal/editdist"
 )
 
 // This file models the subset of LLVM's OptTable that llvm-symbolizer 14
@@ -348,7 +350,7 @@ func nearest(table []optInfo, arg string) (string, int) {
 			}
 		}
 		cand := o.prefix + o.name
-		d := editDistance(cand, normalized)
+		d := editdist.Levenshtein(cand, normalized, -1)
 		if rhs == "" && delim {
 			d++
 		}
@@ -357,28 +359,6 @@ func nearest(table []optInfo, arg string) (string, int) {
 		}
 	}
 	return bestS, best
-}
-
-// editDistance is the Levenshtein distance with replacements.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // unknownArgError is llvm-symbolizer's message for an unknown argument.

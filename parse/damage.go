@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/sanitrace/sanitrace/internal/editdist"
 )
 
 // Damaged report headers. A torn write, a NUL from a crashed writer or a
@@ -206,35 +208,10 @@ func repairHeader(line []byte) (fixed []byte, word string) {
 // distance2 is the Levenshtein distance of a and w in bytes when it is at
 // most two, else 3.
 func distance2(a []byte, w string) int {
-	if len(a) == 0 {
+	if len(a) == 0 || len(w) >= 40 {
 		return 3
 	}
-	var rows [2][40]int
-	if len(w)+1 > len(rows[0]) {
-		return 3
-	}
-	prev, cur := rows[0][:len(w)+1], rows[1][:len(w)+1]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		low := cur[0]
-		for j := 1; j <= len(w); j++ {
-			c := prev[j-1]
-			if a[i-1] != w[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-			low = min(low, c)
-		}
-		if low > 2 {
-			return 3
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(w)], 3)
+	return editdist.Levenshtein(a, w, 2)
 }
 
 // knownTools are the sanitizer runtimes' names as their headlines print
@@ -262,30 +239,9 @@ func canonicalTool(tool string) string {
 		}
 	}
 	for _, k := range knownTools {
-		if d := editDistance(tool, k); d <= limit {
+		if d := editdist.Levenshtein(tool, k, -1); d <= limit {
 			return k
 		}
 	}
 	return tool
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

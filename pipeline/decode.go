@@ -159,19 +159,8 @@ func (d *Decode) input(name string, stats *render.RunStats) error {
 			}
 		}
 		if keep {
-			if !report.IsHeapDump(rep) {
-				stats.Reports++ // heap dumps are not bug reports
-			} else {
-				stats.HeapDumps++
-			}
-			if !d.Quiet {
-				if d.Resolver != nil {
-					d.Resolver.Report(rep)
-				}
-				stats.Symbolized += countSymbolized(rep)
-				if err := d.Writer.Report(rep); err != nil {
-					return &WriteError{err}
-				}
+			if err := d.deliver(rep, stats); err != nil {
+				return &WriteError{err}
 			}
 		}
 		if pt != nil {
@@ -259,6 +248,24 @@ type decodeItem struct {
 	note  string // a line for stderr
 }
 
+// deliver counts a report that was kept and, unless Quiet, symbolizes it
+// and hands it to the Writer, whose error it returns.
+func (d *Decode) deliver(rep *report.Report, stats *render.RunStats) error {
+	if !report.IsHeapDump(rep) {
+		stats.Reports++ // heap dumps are not bug reports
+	} else {
+		stats.HeapDumps++
+	}
+	if d.Quiet {
+		return nil
+	}
+	if d.Resolver != nil {
+		d.Resolver.Report(rep)
+	}
+	stats.Symbolized += countSymbolized(rep)
+	return d.Writer.Report(rep)
+}
+
 // writeItems does for each item what input does after parsing, until the
 // queue closes or a write fails: then it closes stop (the parser gives
 // up), drains the queue and returns the *WriteError.
@@ -276,19 +283,8 @@ func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats
 			continue
 		}
 		if d.Keep == nil || d.Keep(rep) {
-			if !report.IsHeapDump(rep) {
-				stats.Reports++ // heap dumps are not bug reports
-			} else {
-				stats.HeapDumps++
-			}
-			if !d.Quiet {
-				if d.Resolver != nil {
-					d.Resolver.Report(rep)
-				}
-				stats.Symbolized += countSymbolized(rep)
-				if err := d.Writer.Report(rep); err != nil {
-					return fail(err)
-				}
+			if err := d.deliver(rep, stats); err != nil {
+				return fail(err)
 			}
 		}
 		if it.flush {
