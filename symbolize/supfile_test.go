@@ -153,14 +153,7 @@ func TestSupplementaryFile(t *testing.T) {
 		dir := t.TempDir()
 		relink(t, gnuBin, "/d/.dwz/c.db", filepath.Join(dir, "bin", "tmpl"))
 		fx.Copy(t, gnuSup, filepath.Join(dir, "debug", ".dwz", "c.db"))
-		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{Finder: &debuginfo.Finder{DebugDirs: []string{filepath.Join(dir, "debug")}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer o.Close()
-		if err := o.SupplementaryError(); err != nil {
-			t.Fatal(err)
-		}
+		supFound(t, filepath.Join(dir, "bin", "tmpl"), filepath.Join(dir, "debug"))
 	})
 	t.Run("by build-id", func(t *testing.T) {
 		dir := t.TempDir()
@@ -170,14 +163,7 @@ func TestSupplementaryFile(t *testing.T) {
 			t.Fatalf("supplementary file build-id: %v", err)
 		}
 		fx.Copy(t, gnuSup, debuginfo.BuildIDPath(filepath.Join(dir, "debug"), id))
-		o, err := Open(filepath.Join(dir, "bin", "tmpl"), &Options{Finder: &debuginfo.Finder{DebugDirs: []string{filepath.Join(dir, "debug")}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer o.Close()
-		if err := o.SupplementaryError(); err != nil {
-			t.Fatal(err)
-		}
+		supFound(t, filepath.Join(dir, "bin", "tmpl"), filepath.Join(dir, "debug"))
 	})
 	t.Run("wrong build-id", func(t *testing.T) {
 		dir := t.TempDir()
@@ -291,4 +277,18 @@ func FuzzSupplementaryReferrer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sup bool, bin []byte) {
 		symbolizeDWZPair(t, dir, bin, sups[sup], addrs)
 	})
+}
+
+// supFound opens bin with debugDir as the one debug-file directory and
+// fails unless its supplementary file was found and read.
+func supFound(t *testing.T, bin, debugDir string) {
+	t.Helper()
+	o, err := Open(bin, &Options{Finder: &debuginfo.Finder{DebugDirs: []string{debugDir}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if err := o.SupplementaryError(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -109,6 +109,28 @@ func (c debuginfodCase) run(t *testing.T, bin string) (string, string) {
 	return jsonModule.ReplaceAllString(out, `"ModuleName":""`), stderr
 }
 
+// checkThroughDebuginfod is the comparison of the debuginfod tests:
+// without a server, run(without) must answer otherwise than run(with)
+// (else the test shows nothing); with url as DEBUGINFOD_URLS, run(without)
+// must answer as run(with) did and say nothing on stderr. what names the
+// run in failures.
+func checkThroughDebuginfod(t *testing.T, url, what string, run func(string) (string, string), with, without string) {
+	t.Helper()
+	t.Setenv("DEBUGINFOD_URLS", "")
+	want, _ := run(with)
+	if plain, _ := run(without); plain == want {
+		t.Fatalf("%s answers alike without debuginfod: the test shows nothing", what)
+	}
+	t.Setenv("DEBUGINFOD_URLS", url)
+	got, stderr := run(without)
+	if stderr != "" {
+		t.Errorf("%s: stderr: %q", what, stderr)
+	}
+	if got != want {
+		t.Errorf("%s through debuginfod:\n%s", what, golden.FirstDiff(want, got))
+	}
+}
+
 // TestDebuginfodFaces: stripped copies of fixtures answer through a real
 // elfutils debuginfod exactly as the unstripped fixtures answer (llvm,
 // JSON, GNU styles and addr2line); a second run with the server stopped is
@@ -233,20 +255,7 @@ func TestDebuginfodDecode(t *testing.T) {
 				out, stderr, _ := runArgv0(t, "sanitrace", args, c.in)
 				return out, stderr
 			}
-			t.Setenv("DEBUGINFOD_URLS", "")
-			want, _ := run(unstripped)
-			plain, _ := run(stripped)
-			if plain == want {
-				t.Fatal("the stripped module answers alike without debuginfod: the test shows nothing")
-			}
-			t.Setenv("DEBUGINFOD_URLS", s.URL)
-			got, stderr := run(stripped)
-			if stderr != "" {
-				t.Errorf("stderr: %q", stderr)
-			}
-			if got != want {
-				t.Errorf("%s through debuginfod:\n%s", c.name, golden.FirstDiff(want, got))
-			}
+			checkThroughDebuginfod(t, s.URL, c.name+" of the stripped module", run, unstripped, stripped)
 		})
 	}
 }
@@ -307,20 +316,8 @@ func TestDebuginfodSupplementary(t *testing.T) {
 	fixture.Copy(t, fixtureDir+"/dwz/gnu/tmpl", filepath.Join(bins, "tmpl"))
 	for _, c := range debuginfodCases(sampleAddresses(t, fixtureDir+"/dwz/orig/tmpl", 40, 30)) {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv("DEBUGINFOD_URLS", "")
-			want, _ := c.run(t, fixtureDir+"/dwz/gnu/tmpl")
-			alone, _ := c.run(t, filepath.Join(bins, "tmpl"))
-			if alone == want {
-				t.Fatal("the binary answers alike without its supplementary file: the test shows nothing")
-			}
-			t.Setenv("DEBUGINFOD_URLS", s.URL)
-			got, stderr := c.run(t, filepath.Join(bins, "tmpl"))
-			if stderr != "" {
-				t.Errorf("stderr: %q", stderr)
-			}
-			if got != want {
-				t.Errorf("supplementary file through debuginfod:\n%s", golden.FirstDiff(want, got))
-			}
+			run := func(bin string) (string, string) { return c.run(t, bin) }
+			checkThroughDebuginfod(t, s.URL, "the binary without its supplementary file", run, fixtureDir+"/dwz/gnu/tmpl", filepath.Join(bins, "tmpl"))
 		})
 	}
 }
@@ -378,20 +375,7 @@ func TestDebuginfodCore(t *testing.T) {
 		out, stderr, _ := runCLI(t, "", "core", "--format", "json", "--debug-file-directory=/nonexistent", "--prefix-map", coreFixtureRun+"="+dir, filepath.Join(cores, "core"))
 		return strings.ReplaceAll(out, dir, "DIR"), stderr
 	}
-	t.Setenv("DEBUGINFOD_URLS", "")
-	want, _ := run(full)
-	plain, _ := run(stripped)
-	if plain == want {
-		t.Fatal("the stripped executable answers alike without debuginfod: the test shows nothing")
-	}
-	t.Setenv("DEBUGINFOD_URLS", s.URL)
-	got, stderr := run(stripped)
-	if stderr != "" {
-		t.Errorf("stderr: %q", stderr)
-	}
-	if got != want {
-		t.Errorf("core through debuginfod:\n%s", golden.FirstDiff(want, got))
-	}
+	checkThroughDebuginfod(t, s.URL, "core with the stripped executable", run, full, stripped)
 }
 
 // TestDebuginfodSource: --source-context shows the lines of a source file
@@ -613,18 +597,5 @@ func TestDebuginfodLWS(t *testing.T) {
 		out, stderr, _ := runCLI(t, log.String(), "lws", "decode", "--obj", filepath.Join(dir, "prog"), "--base", "0x555555554000")
 		return strings.ReplaceAll(out, dir, "DIR"), stderr
 	}
-	t.Setenv("DEBUGINFOD_URLS", "")
-	want, _ := run(unstripped)
-	plain, _ := run(stripped)
-	if plain == want {
-		t.Fatal("the stripped binary answers alike without debuginfod: the test shows nothing")
-	}
-	t.Setenv("DEBUGINFOD_URLS", s.URL)
-	got, stderr := run(stripped)
-	if stderr != "" {
-		t.Errorf("stderr: %q", stderr)
-	}
-	if got != want {
-		t.Errorf("lws decode through debuginfod:\n%s", golden.FirstDiff(want, got))
-	}
+	checkThroughDebuginfod(t, s.URL, "lws decode of the stripped binary", run, unstripped, stripped)
 }
