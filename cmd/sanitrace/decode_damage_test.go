@@ -1,54 +1,77 @@
 package main
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestDecodeEscapesAndDamage: from the command line, a UBSan log whose every
-// line starts with a window title and tput sgr0's "\e(B\e[m" decodes with
-// its stack; a header word with a NUL in it is read and the repair named on
-// stderr; frames after a header damaged beyond reading are named on stderr
-// with their lines.
-func TestDecodeEscapesAndDamage(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "reports", "ubsan_ub_misaligned_clang_O2_dw4.symbolized.log"))
+// TestDecodeDamagedModule: decode under the engine's damage policy, from
+// the CLI. A module whose program headers are damaged is used (its frames
+// symbolized) and what was left out is said once, on one line; a module
+// whose section header table lies past its end is "found <path> but
+// unreadable", with the reason and where, not "not found".
+func TestDecodeDamagedModule(t *testing.T) {
+	pristine, err := os.ReadFile(filepath.Join(demoDir, "session"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.SplitAfter(string(data), "\n")
-	var esc strings.Builder
-	for _, l := range lines {
-		if l != "" {
-			esc.WriteString("\x1b]0;ci: run tests\x07\x1b(B\x1b[m" + l)
+	logDir := t.TempDir()
+	log := filepath.Join(logDir, "session.log")
+	if err := os.WriteFile(log, []byte(readFile(t, demoLog)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	decode := func(data []byte) (bins string, symbolized bool, stderr string) {
+		t.Helper()
+		bins = t.TempDir()
+		if err := os.WriteFile(filepath.Join(bins, "session"), data, 0o755); err != nil {
+			t.Fatal(err)
 		}
+		out, errs, code := runCLI(t, "", "decode", "--format=json", "--sysroot", t.TempDir(), "--binary-dir", bins, log)
+		if code != exitFound {
+			t.Fatalf("exit %d; stderr:\n%s", code, errs)
+		}
+		for _, r := range parseDecodeJSON(t, out).Reports {
+			for _, s := range r.Stacks {
+				for _, f := range s.Frames {
+					if str(f.Module) == "/build/demo/session" && f.Symbolized == "sanitrace" {
+						symbolized = true
+					}
+				}
+			}
+		}
+		return bins, symbolized, errs
 	}
-	out, stderr, _ := runCLI(t, esc.String(), "decode", "--symbolize=false", "--format", "json")
-	d := parseDecodeJSON(t, out)
-	if len(d.Reports) != 1 || d.Reports[0].Tool != "UndefinedBehaviorSanitizer" || len(d.Reports[0].Stacks) != 1 || len(d.Reports[0].Stacks[0].Frames) != 6 {
-		t.Fatalf("escaped log: %+v (stderr %q)", d.Reports, stderr)
-	}
-	if stderr != "" {
-		t.Errorf("stderr %q", stderr)
+	linesAbout := func(stderr, what string) []string {
+		var got []string
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.Contains(l, what) {
+				got = append(got, l)
+			}
+		}
+		return got
 	}
 
-	damaged := strings.Replace(string(data), "runtime error", "runtime e\x00ror", 1)
-	out, stderr, _ = runCLI(t, damaged, "decode", "--symbolize=false", "--format", "json")
-	d = parseDecodeJSON(t, out)
-	if len(d.Reports) != 1 || len(d.Reports[0].Stacks) != 1 || d.Reports[0].Kind != "misaligned-pointer-use" {
-		t.Fatalf("damaged header: %+v", d.Reports)
+	phdrs := append([]byte(nil), pristine...)
+	binary.LittleEndian.PutUint16(phdrs[0x38:], 0xffff)
+	bins, ok, errs := decode(phdrs)
+	if !ok {
+		t.Errorf("damaged program headers: frames not symbolized; stderr:\n%s", errs)
 	}
-	if want := "<stdin>:1: damaged report header (NUL or invalid UTF-8) read as \"runtime error\" from the stack frames after it\n"; stderr != want {
-		t.Errorf("stderr %q, want %q", stderr, want)
+	if got := linesAbout(errs, "program header table goes past the end of the file"); len(got) != 1 || !strings.Contains(got[0], filepath.Join(bins, "session")+": program header table goes past the end of the file (offset 0x40, size 0x37ffc8); program headers ignored") {
+		t.Errorf("damaged program headers: want one line naming the file and the damage, got %q; stderr:\n%s", got, errs)
 	}
 
-	lost := strings.Replace(string(data), "runtime error", "r\xff\xff\xff\xffe error", 1)
-	out, stderr, _ = runCLI(t, lost, "decode", "--symbolize=false", "--format", "json")
-	if d = parseDecodeJSON(t, out); len(d.Reports) != 0 {
-		t.Fatalf("lost header: %+v", d.Reports)
+	shdrs := append([]byte(nil), pristine...)
+	binary.LittleEndian.PutUint64(shdrs[0x28:], uint64(len(shdrs))+0x10)
+	bins, ok, errs = decode(shdrs)
+	if ok {
+		t.Errorf("section header table past the end: frames symbolized")
 	}
-	if want := "<stdin>:5-10: 6 stack frame lines outside any report were not decoded (no report header before them; a damaged one?)\n"; stderr != want {
-		t.Errorf("stderr %q, want %q", stderr, want)
+	want := "found " + filepath.Join(bins, "session") + " but unreadable: section header table goes past the end of the file (offset 0x"
+	if got := linesAbout(errs, "but unreadable"); len(got) != 1 || !strings.Contains(got[0], want) {
+		t.Errorf("want one line with %q, got %q; stderr:\n%s", want, got, errs)
 	}
 }
