@@ -167,6 +167,14 @@ func TestIsolation(t *testing.T) {
 		wantDamage: ".zdebug_line: zlib decompression (.zdebug): ",
 		checks:     []check{{fn: "main", wantLine: false}, {fn: "fill", wantLine: false}},
 	}, {
+		name: ".zdebug cut short: the section lost, said with its extent", fixture: "c-O2-zdebug",
+		damage: func(d *damaged) {
+			s, h := d.sec(".zdebug_line")
+			d.put64(h+32, s.FileSize/2)
+		},
+		wantDamage: ".zdebug_line: zlib decompression (.zdebug): the compressed stream ends early (offset 0x3634, size 0xa9); section ignored",
+		checks:     []check{{fn: "main"}, {fn: "fill"}},
+	}, {
 		name: ".symtab unreadable: .dynsym and DWARF answer", fixture: "c-O2-dw5-pie",
 		damage: func(d *damaged) {
 			_, h := d.sec(".symtab")

@@ -2,6 +2,7 @@ package dwarfbuf
 
 import (
 	"debug/elf"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -52,13 +53,13 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 			}
 		}
 		if err != nil && err != io.ErrUnexpectedEOF {
-			return nil, fmt.Errorf("%s: %s: %w", s.Name, compression(f, file, s), err)
+			return nil, inflateError(f, file, s, err)
 		}
 		return data[:n], nil
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxSectionSize))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", s.Name, compression(f, file, s), err)
+		return nil, inflateError(f, file, s, err)
 	}
 	return data, nil
 }
@@ -138,4 +139,13 @@ func compression(f *elf.File, file []byte, s *elf.Section) string {
 	default:
 		return fmt.Sprintf("decompression (%v)", t)
 	}
+}
+
+// inflateError says which section failed to inflate, how and why; a stream
+// that ends early says so with the sizes rather than as a bare EOF.
+func inflateError(f *elf.File, file []byte, s *elf.Section, err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %s: the compressed stream ends early (offset 0x%x, size 0x%x)", s.Name, compression(f, file, s), s.Offset, s.FileSize)
+	}
+	return fmt.Errorf("%s: %s: %w", s.Name, compression(f, file, s), err)
 }
