@@ -275,6 +275,10 @@ func (s *Scanner) continuesAfterAbort(line []byte) bool {
 
 func (s *Scanner) feedNow(line []byte, no int) {
 	if s.lwsLine(line, no) {
+		// A heap dump's line is a report's too: the look-backs for damaged
+		// headers (damage.go) must not start a report before it, which
+		// would come out after the dump.
+		s.reportLine = no
 		return
 	}
 	if s.cur != nil {
