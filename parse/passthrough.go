@@ -65,14 +65,43 @@ func mayOpenDump(t string) bool {
 	return isSeparator(t, '=') || strings.HasPrefix(t, "------------[ cut here ]")
 }
 
-// KeepForeign makes the Scanner remember the lines inside a sanitizer
-// report that it skipped as another writer's (program output interleaved
-// with the report, told apart by the report's missing "==PID==" prefix);
-// TakeForeign hands them over.
+// KeepForeign makes the Scanner remember the lines inside a report's
+// range that a rendering of the report does not show: lines skipped as
+// another writer's (they lack the prefix the report's lines carry), and
+// lines it did not recognise but took as the report's because report
+// lines followed them (program output in the middle of a report, notes no
+// grammar reads), unless one became a stack's title. TakeForeign hands
+// them over.
 func (s *Scanner) KeepForeign() { s.keepForeign = true }
 
-// TakeForeign returns the numbers of the lines skipped as another writer's
-// since the last call, in input order.
+// keepUnshownLine notes a line of the report that no model field holds.
+func (b *builder) keepUnshownLine(str string, no int) {
+	if b.keepUnshown {
+		b.unshown = append(b.unshown, qline{text: str, no: no})
+	}
+}
+
+// unshownLines returns the numbers of b's unrecognised lines that are not
+// a stack's title, once its report is finished.
+func unshownLines(b *builder) []int {
+	if len(b.unshown) == 0 {
+		return nil
+	}
+	titles := make(map[string]bool, len(b.rep.Stacks))
+	for _, st := range b.rep.Stacks {
+		titles[strings.TrimSpace(st.Title)] = true
+	}
+	var nos []int
+	for _, q := range b.unshown {
+		if !titles[strings.TrimSpace(q.text)] {
+			nos = append(nos, q.no)
+		}
+	}
+	return nos
+}
+
+// TakeForeign returns the numbers of the lines KeepForeign keeps, found
+// since the last call.
 func (s *Scanner) TakeForeign() []int {
 	f := s.foreign
 	s.foreign = nil

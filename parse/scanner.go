@@ -338,6 +338,7 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 
 func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
 	b.stack = -1
+	b.keepUnshown = s.keepForeign
 	b.rep.Input = report.InputRange{Name: s.name, FirstLine: no, LastLine: no}
 	body, _ := b.pfx.strip(line)
 	b.rep.Raw = append(b.rep.Raw, string(body))
@@ -500,6 +501,11 @@ type builder struct {
 	pending  []qline // unrecognised lines not yet known to be the report's
 	lastLine int
 
+	// keepUnshown: the Scanner keeps foreign lines (KeepForeign), so the
+	// report's lines that no model field holds are kept in unshown.
+	keepUnshown bool
+	unshown     []qline
+
 	inShadow, inLegend bool
 	noteLines          int // UBSan byte dump lines still to come
 	summary            bool
@@ -632,13 +638,17 @@ func (s *Scanner) inReport(line []byte, no int) {
 		}
 	}
 	if b.kind == kindUBSan {
+		// The note and its byte dump are kept as read (Raw) but not in
+		// the model: a passthrough shows them after the rendering.
 		if b.noteLines > 0 && t != "" {
 			b.noteLines--
 			b.confirm(str, no)
+			b.keepUnshownLine(str, no)
 			return
 		}
 		if strings.HasPrefix(t, "0x") && strings.Contains(t, ": note: ") {
 			b.confirm(str, no)
+			b.keepUnshownLine(str, no)
 			b.noteLines = 2
 			return
 		}
@@ -708,6 +718,9 @@ func (b *builder) pend(str string, no int) {
 func (b *builder) confirm(str string, no int) {
 	for _, q := range b.pending {
 		b.rep.Raw = append(b.rep.Raw, q.text)
+		if b.keepUnshown && strings.TrimSpace(q.text) != "" {
+			b.unshown = append(b.unshown, q)
+		}
 	}
 	b.pending = b.pending[:0]
 	b.rep.Raw = append(b.rep.Raw, str)
@@ -804,6 +817,9 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 		r.Truncated = true
 	}
 	fillDerived(r)
+	if s.keepForeign {
+		s.foreign = append(s.foreign, unshownLines(b)...)
+	}
 	var redo []qline
 	redo = append(redo, b.pending...)
 	if extra != nil {

@@ -20,13 +20,16 @@ import (
 var ubsanLog = filepath.Join(repoRoot, "testdata", "reports", "ubsan_ub_misaligned_clang_O2_dw4.symbolized.log")
 
 // interleavedLog is a test run as a user pipes it into decode: program
-// output, the demo's unsymbolized ASan report, more output, a UBSan
-// report, more output.
+// output, the demo's unsymbolized ASan report with a line of another
+// thread's output between its frames, more output, a UBSan report (its
+// note and byte dump are not in the model), more output.
 func interleavedLog(t *testing.T) string {
 	t.Helper()
+	asan := strings.SplitAfter(readFile(t, demoLog), "\n")
+	asan = append(asan[:5], append([]string{"worker 2: heartbeat\n"}, asan[5:]...)...)
 	return "[ RUN      ] session.login\n" +
 		"connecting to 127.0.0.1:8080\n" +
-		readFile(t, demoLog) +
+		strings.Join(asan, "") +
 		"[  FAILED  ] session.login (12 ms)\n" +
 		"[ RUN      ] packet.seq\n" +
 		readFile(t, ubsanLog) +
@@ -57,7 +60,8 @@ func TestDecodePassthroughGolden(t *testing.T) {
 	// each once; the reports' renderings between them.
 	var prog []string
 	for _, l := range strings.Split(in, "\n") {
-		if strings.HasPrefix(l, "[") || strings.HasPrefix(l, "connecting") || strings.HasPrefix(l, "2 tests") || l == "seq=14131211" {
+		if strings.HasPrefix(l, "[") || strings.HasPrefix(l, "connecting") || strings.HasPrefix(l, "2 tests") || l == "seq=14131211" ||
+			strings.HasPrefix(l, "worker 2") || strings.Contains(l, ": note: pointer points here") {
 			prog = append(prog, l)
 		}
 	}
@@ -75,7 +79,9 @@ func TestDecodePassthroughGolden(t *testing.T) {
 	failed := strings.Index(out, "[  FAILED  ]")
 	ubsan := strings.Index(out, "runtime error: load of misaligned address")
 	ok := strings.Index(out, "[       OK ]")
-	if !(strings.Index(out, "connecting") < asan && asan < failed && failed < ubsan && ubsan < ok) {
+	worker := strings.Index(out, "worker 2: heartbeat")
+	marked := strings.Index(out, "Marked byte: [fd]")
+	if !(strings.Index(out, "connecting") < asan && asan < marked && marked < worker && worker < failed && failed < ubsan && ubsan < ok) {
 		t.Errorf("reports not where they were in the input:\n%s", out)
 	}
 	for _, want := range []string{
@@ -153,8 +159,9 @@ func TestDecodePassthroughEdges(t *testing.T) {
 	if code != exitFound {
 		t.Errorf("--tool ubsan: exit %d", code)
 	}
-	asanAt := strings.Index(out, readFile(t, demoLog))
-	if asanAt < 0 {
+	first := strings.Index(in, "=====")
+	last := strings.Index(in, "==11916==ABORTING\n") + len("==11916==ABORTING\n")
+	if !strings.Contains(out, in[first:last]) {
 		t.Errorf("the ASan report, filtered out, is not in the output as read:\n%s", out)
 	}
 	if strings.Contains(out, "Marked byte") || !strings.Contains(out, "runtime error: load of misaligned address") {
