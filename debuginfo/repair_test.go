@@ -115,3 +115,39 @@ func TestModuleUnreadable(t *testing.T) {
 		t.Errorf("unreadable module: %v, want %q", err, want)
 	}
 }
+
+// TestRepair32: the same repairs on a 32-bit file (its own header layout).
+func TestRepair32(t *testing.T) {
+	pristine, err := os.ReadFile(elfFixture(t, "cfi/i386-eh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	shoff := int(le.Uint32(pristine[0x20:]))
+	b := append([]byte(nil), pristine...)
+	le.PutUint16(b[0x2c:], 0xffff)           // e_phnum past the end
+	le.PutUint32(b[shoff+2*40:], 0x7fffffff) // section 2's name
+	p := filepath.Join(t.TempDir(), "bin")
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(p)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer f.Close()
+	var got []string
+	for _, d := range f.Damage {
+		got = append(got, d.Error())
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{"program header table goes past the end of the file (offset 0x34, size 0x1fffe0)",
+		fmt.Sprintf("section header 2 (at 0x%x): bad section name index 0x7fffffff", shoff+2*40)} {
+		if !strings.Contains(all, want) {
+			t.Errorf("Damage = %q, want %q", got, want)
+		}
+	}
+	if f.ELF.Section(".debug_info") == nil || len(f.ELF.Progs) != 0 {
+		t.Errorf("sections %d, program headers %d: want the sections by name and no program headers", len(f.ELF.Sections), len(f.ELF.Progs))
+	}
+}
