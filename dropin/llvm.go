@@ -350,9 +350,8 @@ func (s *llvmSession) respond(p printer, cmd command, r request, mod Module, add
 
 // lookup returns the frames to print for a CODE query.
 func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
-	unknown := []symbolize.Frame{{}}
 	if mod == nil {
-		return unknown
+		return unknownFrame()
 	}
 	opts := s.cfg.lookup
 	opts.Inlines = s.cfg.inlines
@@ -364,7 +363,7 @@ func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
 	}
 	frames, err := mod.Symbolize(addr, opts)
 	if err != nil || len(frames) == 0 {
-		return unknown
+		return unknownFrame()
 	}
 	if gnuInnermost {
 		frames = frames[:1]
@@ -387,11 +386,37 @@ func baseName(p string) string {
 	return p
 }
 
+// unknownFrame is the answer for an address nothing names: one frame
+// printed as "??". It is built only when needed (every lookup built one).
+func unknownFrame() []symbolize.Frame { return []symbolize.Frame{{}} }
+
 // readLine reads one line (without its newline) of at most limit bytes;
 // the rest of a longer line is discarded and tooLong set. err is io.EOF
 // when the input ended, possibly after a last line without a newline.
 func readLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error) {
-	var b []byte
+	// A whole line in the buffer (the usual case) is one allocation.
+	if chunk, e := r.ReadSlice('\n'); e == nil && len(chunk) <= limit+1 {
+		return string(chunk[:len(chunk)-1]), false, nil
+	} else if e != bufio.ErrBufferFull {
+		b := chunk
+		if len(b) > limit+1 {
+			b, tooLong = nil, true
+		}
+		if e == nil {
+			// Too long, but complete.
+			return "", tooLong, nil
+		}
+		return string(b), tooLong, e
+	} else if len(chunk) > limit+1 {
+		return readLineRest(r, limit, nil, true)
+	} else {
+		return readLineRest(r, limit, append([]byte(nil), chunk...), false)
+	}
+}
+
+// readLineRest reads the rest of a line longer than the reader's buffer,
+// after b (what was read of it, up to limit+1 bytes).
+func readLineRest(r *bufio.Reader, limit int, b []byte, tooLong bool) (string, bool, error) {
 	for {
 		chunk, e := r.ReadSlice('\n')
 		if len(b)+len(chunk) <= limit+1 {

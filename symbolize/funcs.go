@@ -367,7 +367,8 @@ func (dw *dwarfData) indexFunctions(h *cuHeader) (*funcIndex, error) {
 
 // chain returns the DIE indices of the subroutines containing pc, innermost
 // first, the concrete function last; nil when no function contains pc.
-func (fi *funcIndex) chain(pc uint64) []int32 {
+// They are appended to dst[:0], so a caller's buffer spares the allocation.
+func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 	i := sort.Search(len(fi.addrs), func(i int) bool { return fi.addrs[i].begin > pc })
 	var fn *addrRange
 	// The last function starting at or below pc that contains it; nested or
@@ -382,7 +383,7 @@ func (fi *funcIndex) chain(pc uint64) []int32 {
 		return nil
 	}
 	f := &fi.funcs[fn.die]
-	out := []int32{fn.depth}
+	out := append(dst[:0], fn.depth)
 	for d := range f.byDepth {
 		lo := int(f.byDepth[d])
 		hi := len(f.inlines)

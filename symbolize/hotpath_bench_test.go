@@ -135,11 +135,12 @@ func BenchmarkInlineChain(b *testing.B) {
 		b.Run(benchName(path), func(b *testing.B) {
 			o := benchObject(b, path)
 			qs := benchQueries(b, o, path)
+			var buf [16]int32
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				q := &qs[i%len(qs)]
-				q.funcs.chain(q.pc)
+				q.funcs.chain(q.pc, buf[:0])
 			}
 		})
 	}

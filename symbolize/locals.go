@@ -74,7 +74,7 @@ func (o *Object) Frame(addr uint64) (locals []Local, err error) {
 	if fi == nil {
 		return nil, err
 	}
-	chain := fi.chain(addr)
+	chain := fi.chain(addr, nil)
 	if len(chain) == 0 {
 		return nil, nil
 	}

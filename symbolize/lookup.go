@@ -178,6 +178,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	var lt *lineTable
 	var fi *funcIndex
 	var chain []int32
+	var chainBuf [16]int32 // deeper chains allocate
 	if u != nil {
 		lt, _ = o.lineTable(u)
 		fi, _ = o.functions(u)
@@ -189,7 +190,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			}
 		}
 		if fi != nil {
-			chain = fi.chain(pc)
+			chain = fi.chain(pc, chainBuf[:0])
 			if opts.Style == StyleGNU {
 				chain = o.gnuChain(chain, fi)
 			}
