@@ -3,17 +3,22 @@
  * a pipe; one of them first sends SIGUSR1 to the main thread, which spins
  * in spin_wait(). The handler's call chain dereferences NULL, so the
  * crashing thread's stack runs handler frames, the signal trampoline
- * (__restore_rt) and the interrupted frame. */
+ * (__restore_rt) and the interrupted frame. The signaller waits until the
+ * waiter sleeps in read() (its state in /proc), so that a loaded machine
+ * cannot catch the waiter still starting up at clone3 when the core is
+ * written. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int fds[2];
 static pthread_t main_thread;
 static volatile int ready;
+static volatile pid_t waiter_tid;
 struct record { int kind; int value; };
 static struct record *volatile current;
 volatile int sink; /* keeps the handler's calls from being optimized away */
@@ -55,14 +60,34 @@ __attribute__((noinline)) static void block_on_pipe(void)
 static void *waiter(void *arg)
 {
 	(void)arg;
+	waiter_tid = (pid_t)syscall(SYS_gettid);
 	block_on_pipe();
 	return NULL;
+}
+
+/* sleeping reports whether thread tid is in an interruptible sleep (the
+ * state letter after the command name in /proc/self/task/TID/stat). */
+static int sleeping(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' && p[2] == 'S';
 }
 
 static void *signaller(void *arg)
 {
 	(void)arg;
-	while (!ready)
+	while (!ready || waiter_tid == 0 || !sleeping(waiter_tid))
 		usleep(1000);
 	usleep(20000);
 	pthread_kill(main_thread, SIGUSR1);
