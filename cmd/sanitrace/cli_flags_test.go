@@ -210,42 +210,21 @@ func TestEnvironmentDefaults(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bins, "session"), data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	logDir := t.TempDir() // away from the binary next to the original
-	log := filepath.Join(logDir, "session.log")
-	if err := os.WriteFile(log, []byte(readFile(t, demoLog)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	symbolized := func(args ...string) (bool, string) {
-		t.Helper()
-		out, errs, code := runCLI(t, "", append([]string{"decode", "--format=json", "--sysroot", t.TempDir()}, args...)...)
-		if code != exitFound {
-			t.Fatalf("exit %d; stderr:\n%s", code, errs)
-		}
-		for _, r := range parseDecodeJSON(t, out).Reports {
-			for _, s := range r.Stacks {
-				for _, f := range s.Frames {
-					if str(f.Module) == "/build/demo/session" && f.Symbolized == "sanitrace" {
-						return true, errs
-					}
-				}
-			}
-		}
-		return false, errs
-	}
-	if ok, _ := symbolized(log); ok {
+	log := demoLogAway(t)
+	if ok, _ := demoSessionSymbolized(t, log); ok {
 		t.Fatal("the demo binary was found without being pointed at")
 	}
 	t.Setenv("SANITRACE_BINARY_DIR", t.TempDir()+string(filepath.ListSeparator)+bins)
-	if ok, errs := symbolized(log); !ok {
+	if ok, errs := demoSessionSymbolized(t, log); !ok {
 		t.Errorf("SANITRACE_BINARY_DIR: the binary in its second directory was not used; stderr:\n%s", errs)
 	}
-	if ok, _ := symbolized("--binary-dir", t.TempDir(), log); ok {
+	if ok, _ := demoSessionSymbolized(t, "--binary-dir", t.TempDir(), log); ok {
 		t.Errorf("--binary-dir did not replace SANITRACE_BINARY_DIR")
 	}
 	t.Setenv("SANITRACE_BINARY_DIR", "")
 
 	t.Setenv("SANITRACE_PREFIX_MAP", demoMap)
-	if ok, errs := symbolized(log); !ok {
+	if ok, errs := demoSessionSymbolized(t, log); !ok {
 		t.Errorf("SANITRACE_PREFIX_MAP: the binary was not found through it; stderr:\n%s", errs)
 	}
 	t.Setenv("SANITRACE_PREFIX_MAP", "nothing")
@@ -253,7 +232,7 @@ func TestEnvironmentDefaults(t *testing.T) {
 	if code != exitUsage || errs != "sanitrace: SANITRACE_PREFIX_MAP: prefix map \"nothing\": want FROM=TO\n" {
 		t.Errorf("a bad SANITRACE_PREFIX_MAP: exit %d, stderr %q", code, errs)
 	}
-	if ok, _ := symbolized("--prefix-map", demoMap, log); !ok {
+	if ok, _ := demoSessionSymbolized(t, "--prefix-map", demoMap, log); !ok {
 		t.Errorf("--prefix-map did not replace a bad SANITRACE_PREFIX_MAP")
 	}
 }

@@ -225,17 +225,25 @@ func asanLog(addrs []uint64) string {
 		"READ of size 4 at 0x602000000010 thread T0\n" + frames.String() + "\nSUMMARY: AddressSanitizer: heap-use-after-free (/opt/app/prog+0x1242)\n"
 }
 
+// strippedProg serves c-O2-dw5-pie from a real debuginfod (the client's
+// cache a fresh directory) and returns the server and two directories
+// holding "prog": its stripped copy and the unstripped one.
+func strippedProg(t *testing.T) (s *debuginfodtest.Server, stripped, unstripped string) {
+	t.Helper()
+	srv := t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(srv, "c-O2-dw5-pie"))
+	s = debuginfodtest.Start(t, srv, 1)
+	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
+	stripped, unstripped = t.TempDir(), t.TempDir()
+	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(stripped, "prog"))
+	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(unstripped, "prog"))
+	return s, stripped, unstripped
+}
+
 // TestDebuginfodDecode: decode and batch complete a log's frames of a
 // stripped module from the server, as with the unstripped module.
 func TestDebuginfodDecode(t *testing.T) {
-	srv := t.TempDir()
-	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(srv, "c-O2-dw5-pie"))
-	s := debuginfodtest.Start(t, srv, 1)
-	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
-
-	stripped, unstripped := t.TempDir(), t.TempDir()
-	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(stripped, "prog"))
-	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(unstripped, "prog"))
+	s, stripped, unstripped := strippedProg(t)
 	log := asanLog(sampleAddresses(t, fixtureDir+"/c-O2-dw5-pie", 12, 6))
 	logs := t.TempDir()
 	if err := os.WriteFile(filepath.Join(logs, "asan.log"), []byte(log), 0o644); err != nil {
@@ -576,13 +584,7 @@ func TestDebuginfodCoreConcurrent(t *testing.T) {
 // TestDebuginfodLWS: lws decode completes the pcs of a stripped --obj from
 // a real debuginfod, as with the unstripped binary.
 func TestDebuginfodLWS(t *testing.T) {
-	srv := t.TempDir()
-	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(srv, "c-O2-dw5-pie"))
-	s := debuginfodtest.Start(t, srv, 1)
-	debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
-	stripped, unstripped := t.TempDir(), t.TempDir()
-	fixture.Copy(t, fixtureDir+"/c-O2-stripped", filepath.Join(stripped, "prog"))
-	fixture.Copy(t, fixtureDir+"/c-O2-dw5-pie", filepath.Join(unstripped, "prog"))
+	s, stripped, unstripped := strippedProg(t)
 	// lws takes the pcs for return addresses and looks up pc-1: a+1 asks
 	// for a itself, inside the functions the DWARF describes. (Code without
 	// DWARF, such as crtstuff's, is named with its STT_FILE only from the

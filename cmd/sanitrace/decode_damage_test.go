@@ -18,31 +18,15 @@ func TestDecodeDamagedModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logDir := t.TempDir()
-	log := filepath.Join(logDir, "session.log")
-	if err := os.WriteFile(log, []byte(readFile(t, demoLog)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	log := demoLogAway(t)
 	decode := func(data []byte) (bins string, symbolized bool, stderr string) {
 		t.Helper()
 		bins = t.TempDir()
 		if err := os.WriteFile(filepath.Join(bins, "session"), data, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		out, errs, code := runCLI(t, "", "decode", "--format=json", "--sysroot", t.TempDir(), "--binary-dir", bins, log)
-		if code != exitFound {
-			t.Fatalf("exit %d; stderr:\n%s", code, errs)
-		}
-		for _, r := range parseDecodeJSON(t, out).Reports {
-			for _, s := range r.Stacks {
-				for _, f := range s.Frames {
-					if str(f.Module) == "/build/demo/session" && f.Symbolized == "sanitrace" {
-						symbolized = true
-					}
-				}
-			}
-		}
-		return bins, symbolized, errs
+		symbolized, stderr = demoSessionSymbolized(t, "--binary-dir", bins, log)
+		return bins, symbolized, stderr
 	}
 	linesAbout := func(stderr, what string) []string {
 		var got []string

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -49,4 +51,36 @@ func parseDecodeJSON(t *testing.T, out string) render.JSONDocument {
 		t.Fatalf("decode output: version %d, want %d", d.Version, render.JSONVersion)
 	}
 	return d
+}
+
+// demoLogAway copies the demo's ASan log into a directory of its own, away
+// from the binary beside the original, and returns its path.
+func demoLogAway(t *testing.T) string {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "session.log")
+	if err := os.WriteFile(log, []byte(readFile(t, demoLog)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return log
+}
+
+// demoSessionSymbolized runs decode --format=json (under an empty sysroot)
+// with args, which must find the demo's report, and says whether sanitrace
+// symbolized a frame of /build/demo/session; stderr is decode's.
+func demoSessionSymbolized(t *testing.T, args ...string) (symbolized bool, stderr string) {
+	t.Helper()
+	out, errs, code := runCLI(t, "", append([]string{"decode", "--format=json", "--sysroot", t.TempDir()}, args...)...)
+	if code != exitFound {
+		t.Fatalf("exit %d; stderr:\n%s", code, errs)
+	}
+	for _, r := range parseDecodeJSON(t, out).Reports {
+		for _, s := range r.Stacks {
+			for _, f := range s.Frames {
+				if str(f.Module) == "/build/demo/session" && f.Symbolized == "sanitrace" {
+					return true, errs
+				}
+			}
+		}
+	}
+	return false, errs
 }
