@@ -94,6 +94,9 @@ var heapMapFormats = byName[func(io.Writer, HeapMap) error]{
 	{"json", WriteHeapMapJSON},
 }
 
+// HeapMapFormats lists the formats WriteHeapMap accepts.
+func HeapMapFormats() []string { return heapMapFormats.names() }
+
 // CheckHeapMapFormat says whether WriteHeapMap knows format.
 func CheckHeapMapFormat(format string) error {
 	_, err := heapMapFormats.lookup(format)

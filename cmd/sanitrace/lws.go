@@ -77,7 +77,7 @@ input that cannot be read.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLWS(cmd, args, &o, true) },
 	}
 	addLWSFlags(cmd, &o)
-	enumFlag(cmd.Flags(), &o.format, "format", "text", []string{"text", "json"}, false, "output format: text or json")
+	enumFlag(cmd.Flags(), &o.format, "format", "text", render.HeapMapFormats(), false, "output format: "+oneOf(render.HeapMapFormats()))
 	return cmd
 }
 
