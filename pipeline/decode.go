@@ -68,13 +68,15 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 		sec = nil
 	}
 	stats := render.RunStats{Inputs: len(inputs)}
+	gc := newGCTune()
+	defer gc.done()
 	for _, name := range inputs {
 		if sec != nil {
 			if err := sec.BeginInput(name); err != nil {
 				return res, &WriteError{err}
 			}
 		}
-		err := d.input(name, &stats)
+		err := d.input(name, &stats, gc)
 		if err != nil {
 			var we *WriteError
 			if errors.As(err, &we) {
@@ -106,7 +108,7 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 // flushed) as soon as the parser completes it, and in passthrough every
 // other line as soon as the parser has settled it. It adds what it shows
 // to stats.
-func (d *Decode) input(name string, stats *render.RunStats) error {
+func (d *Decode) input(name string, stats *render.RunStats, gc *gcTune) error {
 	rc, err := OpenLog(name, d.Stdin)
 	if err != nil {
 		return err
@@ -121,7 +123,7 @@ func (d *Decode) input(name string, stats *render.RunStats) error {
 	}
 	sc := parse.NewScanner(r, name)
 	if pt == nil {
-		return d.inputParallel(sc, stats)
+		return d.inputParallel(sc, stats, gc)
 	}
 	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, e) })
 	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, e) })
@@ -163,6 +165,7 @@ func (d *Decode) input(name string, stats *render.RunStats) error {
 				return &WriteError{err}
 			}
 		}
+		gc.report()
 		if pt != nil {
 			if err := pt.write(after); err != nil {
 				return &WriteError{err}
@@ -199,11 +202,11 @@ func countSymbolized(rep *report.Report) int {
 // notices, so that stderr keeps a single thread's order. (Passthrough
 // writes the input's lines as the parser settles them, in between the
 // reports, and stays on one goroutine.)
-func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats) error {
+func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gcTune) error {
 	items := make(chan decodeItem, decodeQueue)
 	stop := make(chan struct{})
 	werr := make(chan error, 1)
-	go func() { werr <- d.writeItems(items, stop, stats) }()
+	go func() { werr <- d.writeItems(items, stop, stats, gc) }()
 	send := func(it decodeItem) bool {
 		select {
 		case items <- it:
@@ -269,7 +272,7 @@ func (d *Decode) deliver(rep *report.Report, stats *render.RunStats) error {
 // writeItems does for each item what input does after parsing, until the
 // queue closes or a write fails: then it closes stop (the parser gives
 // up), drains the queue and returns the *WriteError.
-func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats *render.RunStats) error {
+func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats *render.RunStats, gc *gcTune) error {
 	fail := func(err error) error {
 		close(stop)
 		for range items { // the parser's last sends
@@ -287,6 +290,7 @@ func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats
 				return fail(err)
 			}
 		}
+		gc.report()
 		if it.flush {
 			if err := d.Out.Flush(); err != nil {
 				return fail(err)
