@@ -653,6 +653,13 @@ func (s *Scanner) inReport(line []byte, no int) {
 			return
 		}
 	}
+	if b.kind == kindSanitizer && b.summary && isRuntimeStats(t) {
+		// print_stats=1: the allocator's statistics between SUMMARY and
+		// ==PID==ABORTING, the runtime's own lines (Raw) but no model.
+		b.confirm(str, no)
+		b.keepUnshownLine(str, no)
+		return
+	}
 	if role, class, ok := classifyTitle(t); ok {
 		b.confirm(str, no)
 		b.closeStack()
@@ -671,6 +678,24 @@ func (s *Scanner) inReport(line []byte, no int) {
 	b.noteUnknown(t)
 	b.pend(str, no)
 	s.checkPending()
+}
+
+// isRuntimeStats reports whether t is one of the lines a sanitizer runtime
+// prints with print_stats=1 (sanitizer_common's and the allocators'
+// PrintStats): "Stats: ...", "mallocs by size class: ...", a size class's
+// row "02 (    32): mapped: ...", "Quarantine limits: ...", "Global
+// quarantine stats: ...".
+func isRuntimeStats(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "Stats: "), strings.HasPrefix(t, "mallocs by size class:"),
+		strings.HasPrefix(t, "Quarantine limits: "), strings.HasPrefix(t, "Global quarantine stats: "):
+		return true
+	}
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	return i > 0 && strings.HasPrefix(t[i:], " (") && strings.Contains(t, "): mapped: ")
 }
 
 // isGrammar reports whether a line that lacks the report's prefix is still
