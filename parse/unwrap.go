@@ -49,8 +49,9 @@ func mayWrapLen[T string | []byte](n int, next T) bool {
 // joinWrapped returns held and next as one line when next continues held.
 // held is a raw line of the open report, next the raw line after it.
 func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) {
+	carries := true
 	if b.pfx.text != "" {
-		if _, carries := b.pfx.strip(next); !carries && splitKnownPrefix(next) > 0 {
+		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next) > 0 {
 			return "", false // another writer's line ("db_1  | ..."), not a rest
 		}
 	}
@@ -67,6 +68,11 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	l := strings.TrimSpace(b.bodyOf([]byte(held)))
 	if l == "" || b.standsAlone(n) {
 		return "", false
+	}
+	if !carries && b.kind == kindDump && b.rep.Tool == ToolKernel {
+		// Every line the kernel prints carries the log's dmesg or syslog
+		// stamp: one without it, long enough to follow a wrap, is the rest.
+		return strings.TrimRight(held, " \t") + " " + n, true
 	}
 	joined := l + " " + n
 	if strings.HasPrefix(l, "SUMMARY: ") && strings.HasSuffix(held, " ") {
@@ -249,16 +255,27 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	if b.kind == kindDump && len(b.rep.Raw) == 1 && len(b.rep.Stacks) == 1 && len(b.rep.Stacks[0].Frames) == 1 {
 		return s.joinFirstFrame(line)
 	}
-	if len(b.rep.Raw) != 1 || len(b.rep.Stacks) > 0 || len(b.pending) > 0 || b.stack >= 0 {
+	// The headline is the report's first line, or its second after the
+	// line a kernel report takes along ("------------[ cut here ]---",
+	// KASAN's "=====" ruler).
+	hl := len(b.rep.Raw) - 1
+	if w, ok := b.g.(withPrev); hl == 1 && ok && w.includesPrev() {
+		// the headline follows the line taken along
+	} else if hl != 0 {
 		return false
 	}
+	if len(b.rep.Stacks) > 0 || len(b.pending) > 0 || b.stack >= 0 {
+		return false
+	}
+	carries := true
 	if b.pfx.text != "" {
-		if _, carries := b.pfx.strip(line); !carries && splitKnownPrefix(line) > 0 {
+		_, carries = b.pfx.strip(line)
+		if !carries && splitKnownPrefix(line) > 0 {
 			return false
 		}
 	}
 	n := strings.TrimSpace(b.bodyOf(line))
-	first := b.pfx.text + strings.TrimRight(b.rep.Raw[0], " ")
+	first := b.pfx.text + strings.TrimRight(b.rep.Raw[hl], " ")
 	// A headline's rest is addresses and words ("0x7ffd... sp 0x7ffd...",
 	// "for type 'int'", "malloc()-ed: 0x..."); nothing follows TSan's
 	// "(pid=N)" or a sentence's end.
@@ -272,7 +289,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 			// "WARNING: CPU: 1 PID: 1 at lib/x.c:116" and its "func+0x1e1/0x230"
 			b.rep.Headline += " " + n
 			b.rep.Message = b.rep.Headline
-			b.rep.Raw[0] += " " + n
+			b.rep.Raw[hl] += " " + n
 			b.headSeg = len(line)
 			return true
 		}
@@ -290,6 +307,10 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 			// "BUG: KASAN: ... in ring_pop+0x7e/0x130" and its "[ringbuf]"
 		case b.rep.Tool == ToolKernel && (strings.HasSuffix(first, " at") || strings.HasSuffix(first, " in")) && !strings.Contains(n, ": "):
 			// "WARNING: CPU: 3 PID: 1187 at" and its "file.c:412 func+0x1b4/0x1f0"
+		case b.rep.Tool == ToolKernel && !carries && !strings.Contains(n, ": "):
+			// A kernel headline's rest without the dmesg or syslog prefix
+			// every kernel line carries: "INFO: task x:91 blocked for more
+			// than 122" and its "seconds."
 		case b.rep.Tool == ToolGoPanic && !strings.HasPrefix(n, "[") && !strings.Contains(n, ": "):
 			// a panic value wrapped; "[signal SIGSEGV: ...]" is the next line
 		case b.rep.Tool == ToolGlibc && strings.Contains(first, "*** Error in `") && !strings.HasSuffix(first, " ***") && strings.HasSuffix(n, "***"):
@@ -302,7 +323,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 		for _, st := range starters {
 			if g, r := st(t, ""); g != nil && r.Tool == b.rep.Tool {
 				b.rep.Headline, b.rep.Message, b.rep.Kind = r.Headline, r.Message, r.Kind
-				b.rep.Raw[0] += " " + n
+				b.rep.Raw[hl] += " " + n
 				b.headSeg = len(line)
 				return true
 			}
@@ -318,7 +339,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 		}
 		r := b.rep
 		r.Headline, r.Message, r.Kind, r.PID = nb.rep.Headline, nb.rep.Message, nb.rep.Kind, nb.rep.PID
-		r.Raw[0] += " " + n
+		r.Raw[hl] += " " + n
 		b.headSeg = len(line)
 		return true
 	}
