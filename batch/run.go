@@ -235,9 +235,13 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
 		return
 	}
 	name := e.Source.String()
-	sc := parse.NewScanner(rc, name)
+	// A small log gets a read buffer of its size, not the scanner's 1 MiB:
+	// ten thousand logs would zero and collect 10 GB of buffers.
+	var sc *parse.Scanner
 	if e.Size >= 0 && e.Size < 1<<20 {
 		sc = parse.NewScannerSize(rc, name, int(e.Size)+1) // +1: EOF in the first read
+	} else {
+		sc = parse.NewScanner(rc, name)
 	}
 	sc.OnRecordError(func(re *parse.RecordError) { r.warn(re.Error()) })
 	sc.OnDamage(func(e *parse.Damage) { r.warn(e.Error()) })
