@@ -1,12 +1,15 @@
 package dwarfbuf
 
 import (
+	"bytes"
 	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+
+	kzlib "github.com/klauspost/compress/zlib"
 )
 
 // maxSectionSize bounds a decompressed section.
@@ -35,7 +38,7 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 	// with a "ZLIB" header); each compressed section is inflated once, here.
 	// For SHF_COMPRESSED, Size is the inflated size: read straight into a
 	// buffer of that size rather than growing one.
-	r := s.Open()
+	r := openSection(f, file, s)
 	// The header's size is only trusted for the allocation when the
 	// compression ratio it implies is plausible: a corrupt header must not
 	// make a small file allocate gigabytes.
@@ -62,6 +65,29 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 		return nil, inflateError(f, file, s, err)
 	}
 	return data, nil
+}
+
+// openSection returns a reader of s's decompressed bytes. A zlib stream behind
+// an ELF compression header (Go binaries, --compress-debug-sections) is
+// inflated with klauspost/compress, a quarter faster than compress/flate on
+// the bench's go-large, whose first lookup waits for its sections;
+// anything else, or a stream whose zlib header does not parse, goes
+// through debug/elf as before (and fails there with its error).
+func openSection(f *elf.File, file []byte, s *elf.Section) io.Reader {
+	if s.Flags&elf.SHF_COMPRESSED != 0 {
+		hdr := uint64(12) // Elf32_Chdr
+		if f.Class == elf.ELFCLASS64 {
+			hdr = 24 // Elf64_Chdr
+		}
+		end := s.Offset + s.FileSize
+		if end >= s.Offset && end <= uint64(len(file)) && s.FileSize > hdr &&
+			elf.CompressionType(f.ByteOrder.Uint32(file[s.Offset:])) == elf.COMPRESS_ZLIB {
+			if zr, err := kzlib.NewReader(bytes.NewReader(file[s.Offset+hdr : end])); err == nil {
+				return zr
+			}
+		}
+	}
+	return s.Open()
 }
 
 // Uncompressed returns where the named section's bytes lie in the file
