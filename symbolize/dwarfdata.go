@@ -18,4 +18,7 @@ type dwarfData struct {
 	sup         *supFile       // dwz supplementary file; nil when none or not found
 	abbrevCache abbrevCache
 	debugPath   string // the file the DWARF came from: a separate debug file or the binary
+	// aranges reads .debug_aranges, whose sets name where units start: a
+	// unit whose length cannot be used is skipped by it (nil: not read).
+	aranges func() []byte
 }

@@ -317,19 +317,48 @@ func TestIsolationUnit(t *testing.T) {
 	if info.Flags&elf.SHF_COMPRESSED != 0 {
 		t.Fatal(".debug_info is compressed in the fixture")
 	}
-	d.put16(info.Offset+firstOff+4, 0) // the unit's version
-	o, err := d.open()
-	if err != nil {
-		t.Fatalf("open: %v", err)
+	pristineBytes := append([]byte(nil), d.data...)
+	// The unit's version: its length still says where the next one is.
+	// Its length: reserved, so the next unit is found through the
+	// .debug_aranges set that names it.
+	ar, _ := d.sec(".debug_aranges")
+	arData, _ := ar.Data()
+	var next uint64
+	for _, u := range arangesUnitOffsets(arData, binary.LittleEndian) {
+		if u > firstOff && next == 0 {
+			next = u
+		}
 	}
-	if derr := o.Damage(); derr == nil || !strings.Contains(derr.Error(), fmt.Sprintf(": .debug_info unit at 0x%x: unsupported version 0; unit ignored", firstOff)) {
-		t.Errorf("Damage() = %v, want the unit at 0x%x named with its version", derr, firstOff)
+	if next == 0 {
+		t.Fatal("no unit after the first in .debug_aranges")
 	}
-	if got := answer(t, o, inOther); got.Function != before.Function || got.Line != before.Line || got.File != before.File {
-		t.Errorf("other unit: 0x%x answers %+v, want %+v", inOther, got, before)
-	}
-	if got := answer(t, o, inFirst); got.Function == "" || got.Line != 0 {
-		t.Errorf("damaged unit: 0x%x answers %+v, want the symbol table's name (%q) without a line", inFirst, got, firstName)
+	for _, tc := range []struct {
+		name       string
+		damage     func()
+		wantDamage string
+	}{
+		{"version", func() { d.put16(info.Offset+firstOff+4, 0) },
+			fmt.Sprintf(": .debug_info unit at 0x%x: unsupported version 0; unit ignored", firstOff)},
+		{"length", func() { d.put32(info.Offset+firstOff, 0xfffffff5) },
+			fmt.Sprintf(": .debug_info unit at 0x%x: reserved unit length 0xfffffff5; unit ignored, reading resumes at 0x%x (the next unit .debug_aranges names)", firstOff, next)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d.data = append([]byte(nil), pristineBytes...)
+			tc.damage()
+			o, err := d.open()
+			if err != nil {
+				t.Fatalf("open: %v", err)
+			}
+			if derr := o.Damage(); derr == nil || !strings.Contains(derr.Error(), tc.wantDamage) {
+				t.Errorf("Damage() = %v, want %q", derr, tc.wantDamage)
+			}
+			if got := answer(t, o, inOther); got.Function != before.Function || got.Line != before.Line || got.File != before.File {
+				t.Errorf("other unit: 0x%x answers %+v, want %+v", inOther, got, before)
+			}
+			if got := answer(t, o, inFirst); got.Function == "" || got.Line != 0 {
+				t.Errorf("damaged unit: 0x%x answers %+v, want the symbol table's name (%q) without a line", inFirst, got, firstName)
+			}
+		})
 	}
 }
 

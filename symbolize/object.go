@@ -187,6 +187,10 @@ func (o *Object) loadDWARF(df *debuginfo.File) {
 	}
 	o.sec = sec
 	o.supErr = o.loadSup(df)
+	o.aranges = func() []byte {
+		b, _ := dwarfbuf.Section(f, file.Bytes(), ".debug_aranges")
+		return b
+	}
 	o.units, damage = o.buildUnitIndex()
 	o.addDamage(df.Path, damage)
 }

@@ -1,9 +1,13 @@
 package symbolize
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
 // unit is one compilation unit: its header and what its root DIE says, plus
@@ -55,16 +59,25 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 	var idx unitIndex
 	var rs [][2]uint64
 	var damage []error
+	var arangesUnits []uint64 // read on the first unusable unit length
 	for off := uint64(0); off < uint64(len(dw.sec.info)); {
 		h, err := parseUnitHeader(dw.sec.info, off, dw.byteOrder)
 		if err != nil {
 			// A unit whose extent is known is skipped; past one whose
-			// length is unusable nothing can be found.
-			damage = append(damage, fmt.Errorf("%w; unit ignored", err))
-			if h.end <= off {
+			// length is unusable, reading resumes at the next unit
+			// .debug_aranges names, if any.
+			if h.end > off {
+				damage = append(damage, fmt.Errorf("%w; unit ignored", err))
+				off = h.end
+				continue
+			}
+			next, ok := dw.nextArangesUnit(off, &arangesUnits)
+			if !ok {
+				damage = append(damage, fmt.Errorf("%w; it and the units after it ignored", err))
 				break
 			}
-			off = h.end
+			damage = append(damage, fmt.Errorf("%w; unit ignored, reading resumes at 0x%x (the next unit .debug_aranges names)", err, next))
+			off = next
 			continue
 		}
 		off = h.end
@@ -245,4 +258,45 @@ func (idx *unitIndex) unitAt(off uint64) *unit {
 		return idx.units[i]
 	}
 	return nil
+}
+
+// nextArangesUnit returns the first unit offset after off that a set of
+// .debug_aranges names; *units caches the sorted offsets (read once).
+func (dw *dwarfData) nextArangesUnit(off uint64, units *[]uint64) (uint64, bool) {
+	if *units == nil {
+		*units = []uint64{}
+		if dw.aranges != nil {
+			*units = arangesUnitOffsets(dw.aranges(), dw.byteOrder)
+		}
+	}
+	i := sort.Search(len(*units), func(i int) bool { return (*units)[i] > off })
+	if i < len(*units) && (*units)[i] < uint64(len(dw.sec.info)) {
+		return (*units)[i], true
+	}
+	return 0, false
+}
+
+// arangesUnitOffsets lists, sorted, the .debug_info offsets the sets of
+// .debug_aranges name (each set's header: unit length, version, unit
+// offset); it stops at the first set whose length cannot be used.
+func arangesUnitOffsets(sec []byte, bo binary.ByteOrder) []uint64 {
+	var out []uint64
+	for off := uint64(0); off < uint64(len(sec)); {
+		b := dwarfbuf.NewReader(".debug_aranges", off, sec[off:], bo)
+		n, offSize := uint64(b.U32()), 4
+		if n == 0xffffffff {
+			n, offSize = b.U64(), 8
+		}
+		start := b.Offset()
+		if b.Err() != nil || n == 0 || n > uint64(b.Left()) {
+			break
+		}
+		b.U16() // version
+		if u := b.UintN(offSize); b.Err() == nil {
+			out = append(out, u)
+		}
+		off = start + n
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
