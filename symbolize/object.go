@@ -238,7 +238,8 @@ func (e *DamageError) Unwrap() []error { return e.Errs }
 
 // SupplementaryError says why the dwz supplementary file the DWARF names
 // could not be used (its frames then lack the names and inline calls kept
-// there); nil when there is none or it was read.
+// there); nil when there is none or it was found (what of it is damaged
+// is in Damage).
 func (o *Object) SupplementaryError() error {
 	if o == nil {
 		return nil

@@ -32,34 +32,32 @@ type supFile struct {
 // loadSup finds (debuginfo.Finder.Supplementary) and indexes the
 // supplementary file that df, the file holding the DWARF, names, if any.
 // The error says what was looked for and where; the object then answers
-// without the shared DIEs.
+// without the shared DIEs. A file found but damaged is used for what it
+// still holds, its damage in o.damage.
 func (o *Object) loadSup(df *debuginfo.File) error {
 	sf, named, err := o.finder.Supplementary(df)
 	if !named || err != nil {
 		return err
 	}
-	sup, err := o.openSup(sf)
-	if err != nil {
-		return fmt.Errorf("dwz supplementary file %s: %w", sf.Path, err)
-	}
-	o.sup = sup
+	o.sup = o.openSup(sf)
 	return nil
 }
 
 // openSup indexes the units of the supplementary file f, which the Object
-// owns from then on (its strings may be in the Object's string space even
-// when indexing fails).
-func (o *Object) openSup(f *debuginfo.File) (*supFile, error) {
+// owns from then on (its strings are in the Object's string space). Its
+// damage costs what depends on it, as the object's own does (recorded in
+// o.damage under f's path): a header repaired at open costs that section,
+// a section that cannot be read or inflated what needs it (no .debug_str:
+// the names kept there; no .debug_info: the shared DIEs, the strings still
+// answer), a unit header or root DIE that cannot be read that unit.
+func (o *Object) openSup(f *debuginfo.File) *supFile {
 	o.filesMu.Lock()
 	o.files = append(o.files, f.Mapped())
 	o.filesMu.Unlock()
-	ds, damage := readDebugSections(f.ELF, f.Mapped())
-	if len(damage) > 0 {
-		// Its DIEs are reached only through references from the
-		// object's: a damaged supplementary file is not used at all.
-		return nil, damage[0]
-	}
 	path := f.Path
+	o.addDamage(path, f.Damage)
+	ds, damage := readDebugSections(f.ELF, f.Mapped())
+	o.addDamage(path, damage)
 	sec := &dwoSections{debugSections: *ds, path: path}
 	sec.strBase = o.ext.add(sec.str)
 	sec.infoBase = o.ext.add(sec.info)
@@ -68,19 +66,28 @@ func (o *Object) openSup(f *debuginfo.File) (*supFile, error) {
 	for off := uint64(0); off < uint64(len(sec.info)); {
 		h, err := parseUnitHeader(sec.info, off, o.byteOrder)
 		if err != nil {
-			return nil, err
+			// Partial units have no .debug_aranges sets to resume at:
+			// past an unusable length the rest is lost.
+			if h.end > off {
+				o.addDamage(path, []error{fmt.Errorf("%w; unit ignored", err)})
+				off = h.end
+				continue
+			}
+			o.addDamage(path, []error{fmt.Errorf("%w; it and the units after it ignored", err)})
+			break
 		}
 		off = h.end
 		h.dwo, h.sup = sec, true
 		u, _, err := o.readUnitRoot(h)
 		if err != nil {
-			return nil, err
+			o.addDamage(path, []error{fmt.Errorf(".debug_info unit at 0x%x: root DIE: %w; unit ignored", h.off, err)})
+			continue
 		}
 		if u != nil {
 			sf.units = append(sf.units, u)
 		}
 	}
-	return sf, nil
+	return sf
 }
 
 // supUnitAt returns the supplementary file's unit holding the DIE at off
