@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -211,3 +212,45 @@ func outsideCodeSpans(md string) string {
 	}
 	return b.String()
 }
+
+// TestWriteBatchJSONJobs: the document's bytes do not depend on how many
+// goroutines encode it, across chunk boundaries, and read back whole.
+func TestWriteBatchJSONJobs(t *testing.T) {
+	doc := &BatchDocument{Version: 1, Inputs: 3*jsonChunk + 7, Buckets: []Bucket{}, Errors: []BatchError{}}
+	for i := range 3*jsonChunk + 7 {
+		d := fuzzDoc("AddressSanitizer", "heap-use-after-free", fmt.Sprintf("report %d", i), "f", "a.c", fmt.Sprintf("%d.log", i))
+		doc.Reports = append(doc.Reports, d.Reports[0])
+		if i%100 == 0 {
+			doc.Buckets = append(doc.Buckets, d.Buckets[0])
+			doc.Errors = append(doc.Errors, d.Errors[0])
+		}
+	}
+	var one bytes.Buffer
+	if err := WriteBatchJSONJobs(&one, doc, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, jobs := range []int{2, 3, 8, 0} {
+		var b bytes.Buffer
+		if err := WriteBatchJSONJobs(&b, doc, jobs); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), one.Bytes()) {
+			t.Errorf("%d jobs: the document differs from one job's", jobs)
+		}
+	}
+	back, err := ReadBatchJSON(&one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := mustJSON(t, back), mustJSON(t, doc); a != b {
+		t.Errorf("the document does not read back as it was")
+	}
+	// A failing writer stops the encoders and is reported.
+	if err := WriteBatchJSONJobs(failWriter{}, doc, 4); err == nil {
+		t.Errorf("no error from a failing writer")
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, fmt.Errorf("disk full") }

@@ -12,7 +12,7 @@ import (
 // merge run in, bytes out. (New's table holds the formats that stream
 // reports one at a time.)
 var batchFormats = byName[func(io.Writer, *BatchDocument, BatchOptions) error]{
-	{"json", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteBatchJSON(w, d) }},
+	{"json", func(w io.Writer, d *BatchDocument, o BatchOptions) error { return WriteBatchJSONJobs(w, d, o.Jobs) }},
 	{"sarif", WriteSARIF},
 	{"markdown", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteMarkdown(w, d) }},
 	{"html", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteHTML(w, d) }},
@@ -29,6 +29,9 @@ type BatchOptions struct {
 	SourceRoot string
 	// Version is sanitrace's version, named in SARIF's tool description.
 	Version string
+	// Jobs is how many goroutines encode the JSON document's elements
+	// (batch's -j); <= 0 means one per CPU.
+	Jobs int
 }
 
 // CheckBatchFormat says whether WriteBatch knows format.

@@ -40,6 +40,7 @@ type batchOutput struct {
 	baseline   string
 	failOn     string
 	sourceRoot string
+	jobs       int // batch's -j, for encoding the JSON; 0 (merge): one per CPU
 }
 
 func (o *batchOutput) register(cmd *cobra.Command, failDefault string) {
@@ -173,6 +174,7 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	if err != nil {
 		return usage(err)
 	}
+	fl.output.jobs = fl.jobs
 	if err := fl.output.write(cmd.OutOrStdout(), doc); err != nil {
 		return usage(err)
 	}
@@ -225,7 +227,7 @@ func (o *batchOutput) write(stdout io.Writer, doc *render.BatchDocument) error {
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	err := render.WriteBatch(bw, o.format, doc, render.BatchOptions{SourceRoot: o.sourceRoot, Version: version})
+	err := render.WriteBatch(bw, o.format, doc, render.BatchOptions{SourceRoot: o.sourceRoot, Version: version, Jobs: o.jobs})
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
