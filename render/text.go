@@ -61,9 +61,13 @@ func (t *Text) Report(r *report.Report) error {
 		// The runtimes print "==PID==ERROR: ..."; the model keeps the pid apart.
 		headline = fmt.Sprintf("==%d==%s", r.PID, headline)
 	}
+	lk := lookOf(r.Tool)
+	if lk == lookGoRace {
+		t.line(goRaceRule) // the race detector frames each report so
+	}
 	t.line(p.headline.Sprint(headline))
-	if r.Tool == "LeakSanitizer" {
-		t.line("") // as LSan prints it, the leaks stand apart
+	if r.Tool == "LeakSanitizer" || lk == lookGoPanic {
+		t.line("") // as LSan and Go print it, the stacks stand apart
 	}
 
 	// Location lines go where the runtimes print them: after the access
@@ -133,13 +137,21 @@ func (t *Text) Report(r *report.Report) error {
 			}
 			t.line(indent + c.Sprint(s.Title))
 		}
-		t.stack(s)
+		if lk != lookSanitizer {
+			t.lookStack(s, lk)
+		} else {
+			t.stack(s)
+		}
 		if s.Location != nil && s.Location.Kind == report.StackFrame {
 			t.frameObjects(frameObjs)
 			frameObjs = nil
 		}
 		if i == anchor && access != "" {
 			t.line(indent + p.location.Sprint("Access: "+access))
+		}
+		if lk == lookGoRace && i == len(r.Stacks)-1 {
+			t.line(goRaceRule) // right under the last frame
+			continue
 		}
 		t.line("")
 	}
@@ -158,6 +170,9 @@ func (t *Text) Report(r *report.Report) error {
 	}
 	return t.flush()
 }
+
+// goRaceRule opens and closes a Go race detector report.
+const goRaceRule = "=================="
 
 // frameObjects prints ASan's stack-object list indented as ASan does.
 func (t *Text) frameObjects(o *report.StackObjects) {

@@ -1,0 +1,292 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
+)
+
+// look is the frame layout of one producer. Sanitizer reports (and every
+// producer not named here) keep the sanitizer layout, "#N 0xPC in FUNC
+// FILE:LINE:COL"; the others print their frames as the producer does, a
+// frame sanitrace did not symbolize exactly as read, and a frame it did
+// symbolize in the producer's own layout with what it found, marked
+// " (sanitrace)" like a symbolized sanitizer frame.
+type look int
+
+const (
+	lookSanitizer look = iota
+	lookKernel         // " func+0x1c/0x60 [mod]"; symbolized as decode_stacktrace.sh: " func (file:line ...) mod"
+	lookGoRace         // "  pkg.f()" / "      file.go:12 +0x1c"
+	lookGoPanic        // "pkg.f(...)" / "\tfile.go:12 +0x1c"
+	lookGDB            // "#1  0x... in f (args) at file:line"
+	lookAsRead         // the line as read, completed by " in FUNC FILE:LINE:COL (sanitrace)"
+	lookRust           // as read, re-indented: "   3: main::pick" / "             at main.rs:4:5"
+	lookBoost          // as read, re-indented: " 1# query(int) at a.cc:19"
+)
+
+// lookOf is the look of a report by its tool, as package parse names the
+// producers (parse.ToolKernel, ...; render does not import parse).
+func lookOf(tool string) look {
+	switch tool {
+	case "Kernel":
+		return lookKernel
+	case "GoRaceDetector":
+		return lookGoRace
+	case "GoPanic":
+		return lookGoPanic
+	case "gdb":
+		return lookGDB
+	case "glibc", "Chromium":
+		return lookAsRead
+	case "Rust":
+		return lookRust
+	case "boost::stacktrace":
+		return lookBoost
+	}
+	return lookSanitizer
+}
+
+// rawLines is a frame's line(s) as read, each without its indent: the
+// producer's indent is put back by the look (a pasted log's may be gone).
+func rawLines(f report.Frame) []string {
+	lines := strings.Split(f.Raw, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return lines
+}
+
+// asRead is a frame's lines as read with the producer's indent put back.
+func asRead(lk look, raw []string) []string {
+	out := make([]string, len(raw))
+	for k, l := range raw {
+		switch {
+		case lk == lookKernel:
+			l = " " + l // show_trace_log_lvl's " %s%pBb"
+		case lk == lookGoRace && k == 0:
+			l = "  " + l
+		case lk == lookGoRace:
+			l = "      " + l
+		case lk == lookGoPanic && k > 0:
+			l = "\t" + l
+		case lk == lookRust && k == 0:
+			// The index right-aligned in four columns: "   3: main::pick".
+			if n := strings.IndexByte(l, ':'); n >= 0 && n < 4 {
+				l = strings.Repeat(" ", 4-n) + l
+			}
+		case lk == lookRust:
+			l = strings.Repeat(" ", 13) + l
+		case lk == lookBoost:
+			// The index right-aligned in two columns: " 1# query".
+			if n := strings.IndexByte(l, '#'); n == 1 {
+				l = " " + l
+			}
+		}
+		out[k] = l
+	}
+	if lk != lookRust && lk != lookGoRace && lk != lookGoPanic && len(out) > 1 {
+		// A one-line frame a paste wrapped: one line again.
+		return []string{strings.Join(raw, " ")}
+	}
+	return out
+}
+
+// chainEnd is the index of the last frame of the inline chain starting
+// at fs[i]: frames sanitrace found inlined at one address are printed
+// together by the looks that print one line per address.
+func chainEnd(fs []report.Frame, i int) int {
+	j := i
+	for j+1 < len(fs) && fs[j].Inlined && fs[j].Symbolized == report.SymbolizedSanitrace &&
+		fs[j+1].Symbolized == report.SymbolizedSanitrace && fs[j+1].Raw == fs[j].Raw {
+		j++
+	}
+	return j
+}
+
+// lookStack writes the frames of s in look lk.
+func (t *Text) lookStack(s report.Stack, lk look) {
+	shown := map[string]bool{}
+	ctx := "" // the kernel's context marker currently open
+	fs := s.Frames
+	for i := 0; i < len(fs); i++ {
+		if lk == lookKernel && fs[i].Context != ctx {
+			t.kernelContext(&ctx, fs[i].Context)
+		}
+		if t.opts.UserFrames {
+			if n := otherRun(fs[i:]); n > 0 {
+				t.line(frameIndent + t.pal.dim.Sprint(collapsed(fs[i:i+n], i)))
+				i += n - 1
+				continue
+			}
+		}
+		j := i
+		if lk == lookKernel || lk >= lookAsRead {
+			j = chainEnd(fs, i)
+		}
+		// Of an inline chain gdb prints the pc on the innermost frame only.
+		showPC := i == 0 || !fs[i-1].Inlined || fs[i-1].PC != fs[i].PC
+		for _, l := range t.lookFrame(lk, i, fs[i:j+1], showPC) {
+			t.line(l)
+		}
+		for k := i; k <= j; k++ {
+			f := fs[k]
+			if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && f.Class() == report.User {
+				key := fmt.Sprintf("%s:%d", f.File, f.Line)
+				if !shown[key] {
+					shown[key] = true
+					t.sourceContext(f)
+				}
+			}
+		}
+		i = j
+	}
+	if lk == lookKernel && ctx != "" {
+		t.kernelContext(&ctx, "")
+	}
+	if s.Truncated != "" {
+		t.line("    " + t.pal.dim.Sprint("(stack possibly truncated: "+s.Truncated+")"))
+	}
+}
+
+// kernelContext closes the open context marker and opens the next, as the
+// kernel prints them around a stack's frames (" <IRQ>", " </IRQ>").
+func (t *Text) kernelContext(open *string, next string) {
+	if *open != "" {
+		t.line(" " + t.pal.dim.Sprint("</"+*open+">"))
+	}
+	if next != "" {
+		t.line(" " + t.pal.dim.Sprint("<"+next+">"))
+	}
+	*open = next
+}
+
+// lookFrame is the line(s) of the frames fs (one frame, or an inline chain
+// at one address, innermost first), the first numbered i.
+func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []string {
+	f := fs[0]
+	p := t.pal
+	paint := func(s string) string {
+		if f.Class() != report.User {
+			return p.system.Sprint(s)
+		}
+		return s
+	}
+	marker := dimIf(p, t.marker(f))
+	if f.Symbolized != report.SymbolizedSanitrace && f.Raw != "" {
+		// Not sanitrace's work: the frame as the producer printed it.
+		out := asRead(lk, rawLines(f))
+		for k := range out {
+			out[k] = paint(out[k])
+		}
+		return out
+	}
+	if f.Symbolized != report.SymbolizedSanitrace {
+		// A frame without its line (a model built by hand): the
+		// sanitizer layout says what it holds.
+		return []string{t.frame(i, f)}
+	}
+	fn := func(f report.Frame) string {
+		name := f.Function
+		if name == "" {
+			name = "??"
+		}
+		if f.Class() != report.User {
+			return p.system.Sprint(name)
+		}
+		return p.function.Sprint(name)
+	}
+	file := func(s string) string {
+		if f.Class() != report.User {
+			return p.system.Sprint(s)
+		}
+		return p.file.Sprint(s)
+	}
+	switch lk {
+	case lookKernel:
+		// decode_stacktrace.sh: the printed name without its offset, the
+		// file:line of each function of the inline chain (innermost
+		// first) in one pair of parentheses, the module's name bare.
+		last := fs[len(fs)-1]
+		var locs []string
+		for _, g := range fs {
+			locs = append(locs, fileLine(g))
+		}
+		line := " "
+		if f.Unreliable {
+			line += "? "
+		}
+		line += fn(last) + " (" + file(strings.Join(locs, " ")) + ")"
+		if f.Module != "" {
+			line += " " + f.Module
+		}
+		return []string{line + marker}
+	case lookGoRace, lookGoPanic:
+		args := "()"
+		if f.Inlined {
+			args = "(...)" // Go's mark of an inlined call
+		}
+		loc := fileLine(f)
+		if f.HasSymbolOffset {
+			loc += fmt.Sprintf(" +0x%x", f.SymbolOffset)
+		}
+		if lk == lookGoRace {
+			return []string{"  " + fn(f) + args, "      " + file(loc) + marker}
+		}
+		return []string{fn(f) + args, "\t" + file(loc) + marker}
+	case lookGDB:
+		line := fmt.Sprintf("#%-2d ", i)
+		if f.HasPC && showPC {
+			line += fmt.Sprintf("0x%0*x in ", gdbPCWidth(f), f.PC)
+		}
+		line += fn(f) + " ()"
+		if f.File != "" {
+			line += " at " + file(fileLine(f))
+		} else if f.Module != "" {
+			line += " from " + f.Module
+		}
+		return []string{line + marker}
+	}
+	// lookAsRead: the line as read, then where sanitrace found it, and
+	// the callers it was inlined into as addr2line -i names them.
+	out := asRead(lk, rawLines(f))
+	if f.Raw == "" {
+		out = []string{strings.TrimPrefix(t.frame(i, f), frameIndent)}
+	}
+	for k := range out {
+		out[k] = paint(out[k])
+	}
+	out[len(out)-1] += " in " + fn(f) + lookLocation(f, file) + marker
+	for _, g := range fs[1:] {
+		out = append(out, "    (inlined by) "+fn(g)+lookLocation(g, file)+dimIf(p, t.marker(g)))
+	}
+	return out
+}
+
+// lookLocation is " FILE:LINE:COL", or "" when f has no file.
+func lookLocation(f report.Frame, paint func(string) string) string {
+	if f.File == "" {
+		return ""
+	}
+	return " " + paint(fileLineCol(f))
+}
+
+// gdbPCWidth is the number of hex digits gdb pads a pc to: the width of
+// the frame's own printed pc, else 16 (a 64-bit inferior).
+func gdbPCWidth(f report.Frame) int {
+	if _, rest, ok := strings.Cut(f.Raw, " 0x"); ok {
+		n := 0
+		for n < len(rest) && isHexDigit(rest[n]) {
+			n++
+		}
+		if n >= 8 {
+			return n
+		}
+	}
+	return 16
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
