@@ -290,3 +290,31 @@ func gdbPCWidth(f report.Frame) int {
 func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
+
+// ripLine writes a kernel stack that is only the faulting instruction's
+// line ("RIP: 0010:func+0x1c/0x60 [mod]", its frame read from it) as that
+// line, resolved as decode_stacktrace.sh resolves it ("RIP:
+// 0010:func (file:line) mod"); it reports false for any other stack.
+func (t *Text) ripLine(s report.Stack) bool {
+	if len(s.Frames) != 1 {
+		return false
+	}
+	head, sym, ok := strings.Cut(s.Title, ":")
+	if !ok || len(head) > 8 || !strings.Contains(s.Title, strings.TrimSpace(s.Frames[0].Raw)) {
+		return false
+	}
+	f := s.Frames[0]
+	if f.Symbolized != report.SymbolizedSanitrace {
+		t.line(s.Title)
+		return true
+	}
+	// The segment ("0010:") stays before the name, as decode_stacktrace.sh
+	// keeps it.
+	seg := ""
+	if i := strings.IndexByte(strings.TrimSpace(sym), ':'); i >= 0 && !strings.ContainsAny(strings.TrimSpace(sym)[:i], "+ ") {
+		seg = strings.TrimSpace(sym)[:i+1]
+	}
+	line := strings.TrimLeft(t.lookFrame(lookKernel, 0, s.Frames, true)[0], " ")
+	t.line(head + ": " + seg + line)
+	return true
+}

@@ -57,11 +57,11 @@ func (t *Text) Report(r *report.Report) error {
 	if headline == "" {
 		headline = strings.TrimSpace(r.Tool + ": " + r.Kind)
 	}
-	if r.PID != 0 && (strings.HasPrefix(headline, "ERROR:") || strings.HasPrefix(headline, "WARNING:")) && !strings.Contains(headline, "(pid=") {
+	lk := lookOf(r.Tool)
+	if lk == lookSanitizer && r.PID != 0 && (strings.HasPrefix(headline, "ERROR:") || strings.HasPrefix(headline, "WARNING:")) && !strings.Contains(headline, "(pid=") {
 		// The runtimes print "==PID==ERROR: ..."; the model keeps the pid apart.
 		headline = fmt.Sprintf("==%d==%s", r.PID, headline)
 	}
-	lk := lookOf(r.Tool)
 	if lk == lookGoRace {
 		t.line(goRaceRule) // the race detector frames each report so
 	}
@@ -129,6 +129,10 @@ func (t *Text) Report(r *report.Report) error {
 		indent := ""
 		if r.Tool == "ThreadSanitizer" || (r.Tool == "MemorySanitizer" && i > 0) {
 			indent = "  "
+		}
+		if lk == lookKernel && t.ripLine(s) {
+			t.line("")
+			continue
 		}
 		if s.Title != "" && !(i == 0 && strings.Contains(r.Headline, s.Title)) {
 			c := p.title

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // Kernel frames resolve against the stand-in vmlinux at symbol address +
@@ -60,6 +62,31 @@ func TestDecodeKernelVmlinux(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
 	}
+}
+
+// The same decode as text: the frames sanitrace resolved as the kernel's
+// decode_stacktrace.sh prints them ("func (file:line file:line) module",
+// an inline chain's locations innermost first), the size-mismatch frame and
+// the module's frame as the kernel printed them, inside <TASK> markers.
+func TestDecodeKernelVmlinuxText(t *testing.T) {
+	td := filepath.Join("..", "..", "testdata")
+	out, stderr, code := runCLI(t, "", "decode", "--color=never",
+		"--vmlinux", filepath.Join(td, "elf", "kernel", "vmlinux"),
+		"--modules-dir", filepath.Join(td, "elf", "kernel"),
+		filepath.Join(td, "kernel", "standin.log"))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	for _, w := range []string{
+		" kasan_report (/build/sanitrace/src/kernel/vmlinux.c:16 /build/sanitrace/src/kernel/vmlinux.c:29) (sanitrace)\n",
+		" print_report+0x5/0x32\n",
+		" ring_pop+0x12/0x5f [ringbuf]\n",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	golden.Check(t, filepath.Join(golden.Dir("decode"), "kernel-standin.txt"), out)
 }
 
 // A vmlinux whose build id is not the one the log's CPU: line prints is
