@@ -557,7 +557,8 @@ type splitErrorer interface {
 }
 
 // warnSplit reports, once each, the split units of m whose .dwo could not
-// be read: their frames have no inlined calls, and a user should know why.
+// be read (their frames have no inlined calls, and a user should know
+// why) and the .dwo and .dwp files used with damaged parts left out.
 func (r *Resolver) warnSplit(m *module) {
 	se, ok := m.obj.(splitErrorer)
 	if !ok || r.opts.Warn == nil {
@@ -566,6 +567,13 @@ func (r *Resolver) warnSplit(m *module) {
 	errs := se.SplitDWARFErrors()
 	done := r.splitWarned[m.path]
 	for _, err := range errs[min(done, len(errs)):] {
+		var de *symbolize.DamageError
+		if errors.As(err, &de) {
+			// A .dwo or .dwp used without its damaged parts, as
+			// the module's own damage is reported.
+			r.opts.Warn(fmt.Sprintf("%s: split DWARF: %v", m.path, err))
+			continue
+		}
 		r.opts.Warn(fmt.Sprintf("%s: split DWARF: %v; frames there lack inlined calls", m.path, err))
 	}
 	r.splitWarned[m.path] = len(errs)

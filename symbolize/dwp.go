@@ -52,6 +52,9 @@ func (o *Object) dwpPackage() (*dwoSections, error) {
 			return
 		}
 		idx, err := parseCUIndex(d.cuIndex, o)
+		if err != nil && len(d.damage) > 0 {
+			err = fmt.Errorf("%w (%v)", err, newDamageError(d.damage))
+		}
 		if err != nil {
 			d.file.Close()
 			st.err = fmt.Errorf("%s: %w", st.path, err)

@@ -213,17 +213,22 @@ func (o *Object) Damage() error {
 	if o == nil || len(o.damage) == 0 {
 		return nil
 	}
+	return newDamageError(o.damage)
+}
+
+// newDamageError makes the one line of errs: the first few of them.
+func newDamageError(errs []error) *DamageError {
 	var b strings.Builder
-	for i, d := range o.damage[:min(len(o.damage), maxDamageShown)] {
+	for i, d := range errs[:min(len(errs), maxDamageShown)] {
 		if i > 0 {
 			b.WriteString("; ")
 		}
 		b.WriteString(d.Error())
 	}
-	if n := len(o.damage) - maxDamageShown; n > 0 {
+	if n := len(errs) - maxDamageShown; n > 0 {
 		fmt.Fprintf(&b, " (and %d more problems)", n)
 	}
-	return &DamageError{Errs: o.damage, line: b.String()}
+	return &DamageError{Errs: errs, line: b.String()}
 }
 
 // A DamageError lists the parts of a file left out because they could not

@@ -61,7 +61,8 @@ type dwoSections struct {
 	path              string
 	cuIndex           []byte // .debug_cu_index: a package's unit table
 	strBase, infoBase uint64
-	lineStrBase       uint64 // set for a dwz supplementary file only
+	lineStrBase       uint64  // set for a dwz supplementary file only
+	damage            []error // left out of a .dwo or .dwp (readDWOSections)
 }
 
 // extRef turns a string value read from the .dwo (a strRef tagged with the
@@ -152,8 +153,9 @@ func (o *Object) splitHeader(u *unit) *cuHeader {
 // splitErrors collects why split units could not be read, in the order
 // their lookups met them.
 type splitErrors struct {
-	mu   sync.Mutex
-	errs []error
+	mu      sync.Mutex
+	errs    []error
+	damaged map[string]bool // files whose damage is in errs
 }
 
 func (e *splitErrors) add(err error) {
@@ -162,11 +164,34 @@ func (e *splitErrors) add(err error) {
 	e.mu.Unlock()
 }
 
+// addDamage records, once per file, what of the .dwo or .dwp at path was
+// left out as damaged: one *DamageError.
+func (e *splitErrors) addDamage(path string, damage []error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.damaged == nil {
+		e.damaged = make(map[string]bool)
+	}
+	if e.damaged[path] {
+		return
+	}
+	e.damaged[path] = true
+	errs := make([]error, len(damage))
+	for i, d := range damage {
+		errs[i] = fmt.Errorf("%s: %w", path, d)
+	}
+	e.errs = append(e.errs, newDamageError(errs))
+}
+
 // SplitDWARFErrors returns, for each split unit met by a lookup so far
 // whose DIEs could not be read (its .dwo missing, corrupt or without the
 // unit), why. Frames in such a unit carry the symbol table's name and the
 // skeleton's file and line but no inlined calls, as llvm-symbolizer's do.
-// The slice only grows; callers may report the new entries.
+// A .dwo or .dwp used with parts of it left out as damaged (a section
+// that cannot be read, a repaired header) adds one *DamageError, once per
+// file: its units still answer from the rest, as the binary's own do when
+// Damage is not nil. The slice only grows; callers may report the new
+// entries.
 func (o *Object) SplitDWARFErrors() []error {
 	o.splitErrs.mu.Lock()
 	defer o.splitErrs.mu.Unlock()
@@ -219,7 +244,10 @@ func (o *Object) openDWO(path string, u *unit) (*cuHeader, error) {
 }
 
 // mapDWO maps a .dwo or .dwp file and reads its DWARF sections. A file
-// that cannot be opened gives os.Open's error as it is.
+// that cannot be opened gives os.Open's error as it is. What of it is
+// damaged but not needed by every unit (a header repaired at open, a
+// section that cannot be read or inflated) is left out and listed in
+// d.damage, as for the binary itself.
 func (o *Object) mapDWO(path string) (*dwoSections, error) {
 	f, err := debuginfo.Open(path)
 	if err != nil {
@@ -236,28 +264,49 @@ func (o *Object) mapDWO(path string) (*dwoSections, error) {
 	return d, nil
 }
 
-// keepDWO makes d's strings addressable and its mapping owned by o.
+// keepDWO makes d's strings addressable and its mapping owned by o; the
+// damage left out of it is reported once (SplitDWARFErrors).
 func (o *Object) keepDWO(d *dwoSections) {
 	d.strBase = o.ext.add(d.str)
 	d.infoBase = o.ext.add(d.info)
 	o.filesMu.Lock()
 	o.files = append(o.files, d.file)
 	o.filesMu.Unlock()
+	if len(d.damage) > 0 {
+		o.splitErrs.addDamage(d.path, d.damage)
+	}
 }
 
+// readDWOSections reads the sections of a .dwo or .dwp file one by one: a
+// section that cannot be read costs what needs it (no .debug_str.dwo or
+// .debug_str_offsets.dwo: the names, the symbol table naming the outermost
+// frame; no .debug_rnglists.dwo: the inlined calls with range lists; no
+// .debug_abbrev.dwo: the DIEs; no .debug_cu_index: a package's units),
+// only a missing .debug_info.dwo the file.
 func readDWOSections(f *debuginfo.File) (*dwoSections, error) {
 	d := &dwoSections{path: f.Path}
 	d.file = f.Mapped()
-	err := dwarfbuf.Sections(f.ELF, f.Bytes(), []dwarfbuf.Want{
+	d.damage = append(d.damage, f.Damage...)
+	want := []dwarfbuf.Want{
 		{Name: ".debug_info.dwo", Dst: &d.info},
 		{Name: ".debug_abbrev.dwo", Dst: &d.abbrev},
 		{Name: ".debug_str.dwo", Dst: &d.str},
 		{Name: ".debug_str_offsets.dwo", Dst: &d.strOffsets},
 		{Name: ".debug_rnglists.dwo", Dst: &d.rnglists},
 		{Name: ".debug_cu_index", Dst: &d.cuIndex},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	errs := make([]error, len(want))
+	for i := range want {
+		want[i].Err = &errs[i]
+	}
+	dwarfbuf.Sections(f.ELF, f.Bytes(), want)
+	if errs[0] != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, errs[0])
+	}
+	for _, err := range errs[1:] {
+		if err != nil {
+			d.damage = append(d.damage, fmt.Errorf("%w; section ignored", err))
+		}
 	}
 	d.infoOff, d.infoMapped = dwarfbuf.Uncompressed(f.ELF, ".debug_info.dwo")
 	if len(d.info) == 0 {
