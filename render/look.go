@@ -177,6 +177,11 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 	if f.Symbolized != report.SymbolizedSanitrace && f.Raw != "" {
 		// Not sanitrace's work: the frame as the producer printed it.
 		out := asRead(lk, rawLines(f))
+		if lk == lookGDB {
+			// gdb numbers the inline frames sanitrace added too: the
+			// frames after them move down as gdb would number them.
+			out[0] = gdbRenumber(out[0], i)
+		}
 		for k := range out {
 			out[k] = paint(out[k])
 		}
@@ -317,4 +322,20 @@ func (t *Text) ripLine(s report.Stack) bool {
 	line := strings.TrimLeft(t.lookFrame(lookKernel, 0, s.Frames, true)[0], " ")
 	t.line(head + ": " + seg + line)
 	return true
+}
+
+// gdbRenumber gives gdb's frame line l the number i: "#%-2d " as gdb
+// pads it ("#0  0x...", "#12 0x...").
+func gdbRenumber(l string, i int) string {
+	if len(l) < 2 || l[0] != '#' {
+		return l
+	}
+	n := 1
+	for n < len(l) && '0' <= l[n] && l[n] <= '9' {
+		n++
+	}
+	if n == 1 {
+		return l
+	}
+	return fmt.Sprintf("#%-2d ", i) + strings.TrimLeft(l[n:], " ")
 }

@@ -109,3 +109,31 @@ func TestDecodeKernelBuildIDMismatch(t *testing.T) {
 		t.Errorf("no build id warning:\n%s", stderr)
 	}
 }
+
+// gdb's bt of a stripped program ("in ?? ()", testdata/gdb/looks.log, made
+// by `make -C testdata looks`) completed with --obj: the frames sanitrace
+// resolved printed as gdb prints frames with debug info, the inlined call
+// as a frame of its own without a pc, gdb's own frames as printed and all
+// of them numbered as gdb numbers them (inline frames counted). The
+// functions and lines are llvm-symbolizer 14's at the same addresses.
+func TestDecodeGDBLook(t *testing.T) {
+	td := filepath.Join("..", "..", "testdata")
+	out, stderr, code := runCLI(t, "", "decode", "--color=never",
+		"--obj", filepath.Join(td, "elf", "looks-O1-nopie"),
+		filepath.Join(td, "gdb", "looks.log"))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	for _, w := range []string{
+		"#0  0x000000000040110c in peek () at /build/sanitrace/src/looks/looks.c:10 (sanitrace)\n",
+		"#1  read_slot () at /build/sanitrace/src/looks/looks.c:15 (sanitrace)\n",
+		"#2  0x000000000040112d in main () at /build/sanitrace/src/looks/looks.c:21 (sanitrace)\n",
+		"#3  0x00007ffff7dfb24a in __libc_start_call_main (main=main@entry=0x401111,",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	out = strings.ReplaceAll(out, filepath.Join(td, "elf")+"/", "")
+	golden.Check(t, filepath.Join(golden.Dir("decode"), "gdb-looks.txt"), out)
+}
