@@ -297,7 +297,7 @@ func isHexDigit(c byte) bool {
 }
 
 // ripLine writes a kernel stack that is only the faulting instruction's
-// line ("RIP: 0010:func+0x1c/0x60 [mod]", its frame read from it) as that
+// line ("RIP: 0010:func+0x1c/0x60 [mod]", arm64's "pc : func+..."; its frame read from it) as that
 // line, resolved as decode_stacktrace.sh resolves it ("RIP:
 // 0010:func (file:line) mod"); it reports false for any other stack.
 func (t *Text) ripLine(s report.Stack) bool {
@@ -305,7 +305,8 @@ func (t *Text) ripLine(s report.Stack) bool {
 		return false
 	}
 	head, sym, ok := strings.Cut(s.Title, ":")
-	if !ok || len(head) > 8 || !strings.Contains(s.Title, strings.TrimSpace(s.Frames[0].Raw)) {
+	raw := strings.TrimSpace(s.Frames[0].Raw)
+	if !ok || (head != "RIP" && head != "EIP" && head != "pc ") || raw == "" || !strings.Contains(s.Title, raw) {
 		return false
 	}
 	f := s.Frames[0]

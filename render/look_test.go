@@ -1,0 +1,84 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/report"
+)
+
+// TestLookSymbolized: frames sanitrace symbolized, in each producer's
+// look (docs/guide.md, "Each producer's look"): the layouts the CLI tests
+// do not reach with a real log (a Go frame without its file, a kernel RIP
+// line, an inline chain behind a backtrace_symbols line, an unreliable
+// kernel frame).
+func TestLookSymbolized(t *testing.T) {
+	sym := func(f report.Frame) report.Frame {
+		f.Symbolized = report.SymbolizedSanitrace
+		return f
+	}
+	tests := []struct {
+		name string
+		r    *report.Report
+		want []string // lines the text must hold, in this order
+	}{
+		{"go race", &report.Report{Tool: "GoRaceDetector", Headline: "WARNING: DATA RACE", Stacks: []report.Stack{{
+			Title: "Write at 0x00c000018128 by goroutine 8:", Role: "access",
+			Frames: []report.Frame{
+				sym(report.Frame{Raw: "main.inner()\n/src/a.go:3 +0x8f", Function: "main.inner", File: "/src/a.go", Line: 3, Inlined: true, HasPC: true, PC: 0x4897b4}),
+				sym(report.Frame{Raw: "main.outer()\n/src/a.go:9 +0x8f", Function: "main.outer", File: "/src/a.go", Line: 9, HasPC: true, PC: 0x4897b4}),
+				{Raw: "main.main()\n/src/a.go:20 +0x11c", Function: "main.main", File: "/src/a.go", Line: 20, Symbolized: report.SymbolizedReport},
+			}}}},
+			[]string{"==================", "WARNING: DATA RACE", "Write at 0x00c000018128 by goroutine 8:",
+				"  main.inner(...)", "      /src/a.go:3 (sanitrace)",
+				"  main.outer()", "      /src/a.go:9 (sanitrace)",
+				"  main.main()", "      /src/a.go:20 +0x11c", "=================="}},
+		{"go panic", &report.Report{Tool: "GoPanic", Headline: "panic: boom", Stacks: []report.Stack{{
+			Title: "goroutine 1 [running]:",
+			Frames: []report.Frame{
+				sym(report.Frame{Raw: "main.f(0x1)\n/src/a.go:3 +0x1c", Function: "main.f", File: "/src/a.go", Line: 3, HasSymbolOffset: true, SymbolOffset: 0x1c}),
+			}}}},
+			[]string{"panic: boom", "", "goroutine 1 [running]:", "main.f()", "\t/src/a.go:3 +0x1c (sanitrace)"}},
+		{"kernel", &report.Report{Tool: "Kernel", Headline: "general protection fault", PID: 9, Stacks: []report.Stack{
+			{Title: "RIP: 0010:ring_peek+0x2e/0x80 [ringbuf]", Frames: []report.Frame{
+				sym(report.Frame{Raw: "ring_peek+0x2e/0x80 [ringbuf]", Function: "ring_peek", File: "drivers/ring.c", Line: 412, Module: "ringbuf"}),
+			}},
+			{Title: "Call Trace:", Frames: []report.Frame{
+				sym(report.Frame{Raw: "? peek+0x2e/0x80", Function: "peek_one", File: "include/ring.h", Line: 7, Inlined: true, Unreliable: true, Context: "IRQ"}),
+				sym(report.Frame{Raw: "? peek+0x2e/0x80", Function: "peek", File: "drivers/ring.c", Line: 30, Unreliable: true, Context: "IRQ"}),
+				{Raw: "do_syscall_64+0x5d/0x90", Function: "do_syscall_64", Context: "TASK", Symbolized: report.SymbolizedNone},
+			}},
+		}},
+			[]string{"general protection fault", "RIP: 0010:ring_peek (drivers/ring.c:412) ringbuf (sanitrace)", "Call Trace:",
+				" <IRQ>", " ? peek (include/ring.h:7 drivers/ring.c:30) (sanitrace)", " </IRQ>",
+				" <TASK>", " do_syscall_64+0x5d/0x90", " </TASK>"}},
+		{"glibc", &report.Report{Tool: "glibc", Headline: "Obtained 2 stack frames.", Stacks: []report.Stack{{
+			Frames: []report.Frame{
+				sym(report.Frame{Raw: "./bt(+0x1198) [0x55b061033198]", Function: "peek", File: "/src/bt.c", Line: 5, Column: 10, Inlined: true}),
+				sym(report.Frame{Raw: "./bt(+0x1198) [0x55b061033198]", Function: "on_fault", File: "/src/bt.c", Line: 9, Column: 11}),
+				{Raw: "/lib/x86_64-linux-gnu/libc.so.6(+0x2724a) [0x7fdea990024a]", Symbolized: report.SymbolizedNone},
+			}}}},
+			[]string{"Obtained 2 stack frames.",
+				"./bt(+0x1198) [0x55b061033198] in peek /src/bt.c:5:10 (sanitrace)",
+				"    (inlined by) on_fault /src/bt.c:9:11 (sanitrace)",
+				"/lib/x86_64-linux-gnu/libc.so.6(+0x2724a) [0x7fdea990024a]"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := string(renderText(t, []*report.Report{tc.r}, Options{}))
+			lines := strings.Split(out, "\n")
+			k := 0
+			for _, l := range lines {
+				if k < len(tc.want) && l == tc.want[k] {
+					k++
+				}
+			}
+			if k < len(tc.want) {
+				t.Errorf("line %q missing or out of order in:\n%s", tc.want[k], out)
+			}
+			if strings.Contains(out, "==9==") {
+				t.Errorf("a non-sanitizer headline got the ==PID== prefix:\n%s", out)
+			}
+		})
+	}
+}
