@@ -127,7 +127,8 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 		}
 		if last >= 0 {
 			// The parser gave each template its own argument slice.
-			t.Args[last] = seq(t.Args[last], argEndMark)
+			// (seq's node in one allocation: most names pass here.)
+			t.Args[last] = &demangle.Special2{Val1: t.Args[last], Val2: argEndMark}
 			e.marked = true
 		}
 	}
@@ -285,18 +286,34 @@ func (e *editor) dropEmpty(p *demangle.ArgumentPack) demangle.AST {
 func unmark(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	for {
-		// The text between markers is copied in one piece.
-		i := strings.IndexAny(s, markers)
+	// The text between markers is copied in one piece. markNoSpace is
+	// rare: its next place is looked up once per occurrence, and each
+	// marker found with one byte search, which costs less than
+	// IndexAny's byte-by-byte set test.
+	noSpace := strings.IndexByte(s, markNoSpace[0])
+	last := 0
+	for p := 0; ; {
+		i := strings.IndexByte(s[p:], markArgEnd[0])
+		if i >= 0 {
+			i += p
+		}
+		if noSpace >= 0 && (i < 0 || noSpace < i) {
+			i = noSpace
+			if j := strings.IndexByte(s[i+1:], markNoSpace[0]); j >= 0 {
+				noSpace = i + 1 + j
+			} else {
+				noSpace = -1
+			}
+		}
 		if i < 0 {
-			b.WriteString(s)
+			b.WriteString(s[last:])
 			return b.String()
 		}
-		b.WriteString(s[:i])
+		b.WriteString(s[last:i])
 		if s[i] == markArgEnd[0] && i+1 < len(s) && s[i+1] == '>' && i > 0 && s[i-1] == '>' {
 			b.WriteByte(' ')
 		}
-		s = s[i+1:]
+		last, p = i+1, i+1
 	}
 }
 

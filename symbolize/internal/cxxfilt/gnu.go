@@ -72,7 +72,9 @@ func parse(name string, style Style, opts []demangle.Option, c *copier) (demangl
 			return nil, err
 		}
 	}
-	if fixed != name {
+	// Only constKeptApart's qualifiers need resolving: a name without
+	// any is not walked.
+	if fixed != name && strings.Contains(fixed, vendorConst) {
 		if r := vendorConstsResolved(a, c); r != nil {
 			a = r
 		}

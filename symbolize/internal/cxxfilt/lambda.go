@@ -19,7 +19,7 @@ import (
 // lambdaAutoFixed returns name with the template parameters of its lambda
 // signatures spelled "u4auto", or name itself.
 func lambdaAutoFixed(name string, a demangle.AST, opts []demangle.Option) string {
-	if !strings.Contains(name, "Ul") || !hasLambdaAuto(a) {
+	if !strings.Contains(name, "Ul") {
 		return name
 	}
 	var b strings.Builder
@@ -51,7 +51,9 @@ func lambdaAutoFixed(name string, a demangle.AST, opts []demangle.Option) string
 		}
 		from = end
 	}
-	if last == 0 {
+	// The bytes are looked at first: most lambdas have no template
+	// parameter in their signature, and walking the tree costs more.
+	if last == 0 || !hasLambdaAuto(a) {
 		return name
 	}
 	b.WriteString(name[last:])

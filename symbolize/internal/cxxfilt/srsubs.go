@@ -1,7 +1,6 @@
 package cxxfilt
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -106,16 +105,43 @@ func probeTableLen(prefix string, at int, opts []demangle.Option) (int, bool) {
 	if err == nil {
 		return 0, false
 	}
-	var id, n, off int
+	// The message is "substitution index out of range (<id> >= <n>) at
+	// <offset>"; it is read by hand, as fmt.Sscanf cost a third of a
+	// probe.
+	const head = "substitution index out of range ("
 	msg := err.Error()
-	i := strings.Index(msg, "substitution index out of range (")
+	i := strings.Index(msg, head)
 	if i < 0 {
 		return 0, false
 	}
-	if _, err := fmt.Sscanf(msg[i:], "substitution index out of range (%d >= %d) at %d", &id, &n, &off); err != nil || off != at+1 {
+	rest := msg[i+len(head):]
+	_, rest, ok := cutNumber(rest, " >= ")
+	if !ok {
+		return 0, false
+	}
+	n, rest, ok := cutNumber(rest, ") at ")
+	if !ok {
+		return 0, false
+	}
+	off, rest, ok := cutNumber(rest, "")
+	if !ok || rest != "" || off != at+1 {
 		return 0, false
 	}
 	return n, true
+}
+
+// cutNumber reads a decimal number at the start of s followed by sep and
+// returns it and what follows sep.
+func cutNumber(s, sep string) (int, string, bool) {
+	j, n := 0, 0
+	for j < len(s) && isDigit(s[j]) && n < 1<<40 {
+		n = n*10 + int(s[j]-'0')
+		j++
+	}
+	if j == 0 || !strings.HasPrefix(s[j:], sep) {
+		return 0, "", false
+	}
+	return n, s[j+len(sep):], true
 }
 
 // renumberFrom adds one to every substitution reference at or past offset
@@ -134,16 +160,18 @@ func renumberFrom(name string, from, k int, opts []demangle.Option, probes *int)
 		if q >= len(name) || name[q] != '_' || q-p > 6 {
 			continue
 		}
+		// A reference below k is left as it is, so only the others
+		// cost a parse to tell them from identifier bytes.
+		idx := seqIndex(name[p+1 : q])
+		if idx < k {
+			continue
+		}
 		if *probes >= maxProbes {
 			break
 		}
 		*probes++
 		if _, ok := probeTableLen(name[:p], p, opts); !ok {
 			continue // not a reference: part of an identifier
-		}
-		idx := seqIndex(name[p+1 : q])
-		if idx < k {
-			continue
 		}
 		b.WriteString(name[last:p])
 		b.WriteString(seqRef(idx + 1))
