@@ -75,6 +75,13 @@ func parse(name string, style Style, opts []demangle.Option, c *copier) (demangl
 	// Only constKeptApart's qualifiers need resolving: a name without
 	// any is not walked.
 	if fixed != name && strings.Contains(fixed, vendorConst) {
+		// In place only where no later pass compares nodes by
+		// identity (innerParamsFixed, for a name with an inner
+		// encoding, which starts with a 'Z'); the copy gives each
+		// occurrence its own node.
+		if len(name) > 2 && strings.IndexByte(name[2:], 'Z') < 0 && vendorConstsInPlace(a, c) {
+			return a, nil
+		}
 		if r := vendorConstsResolved(a, c); r != nil {
 			a = r
 		}
