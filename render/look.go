@@ -21,9 +21,10 @@ const (
 	lookGoRace         // "  pkg.f()" / "      file.go:12 +0x1c"
 	lookGoPanic        // "pkg.f(...)" / "\tfile.go:12 +0x1c"
 	lookGDB            // "#1  0x... in f (args) at file:line"
-	lookAsRead         // the line as read, completed by " in FUNC FILE:LINE:COL (sanitrace)"
+	lookAsRead         // glibc: the line as read, completed by " in FUNC FILE:LINE:COL (sanitrace)"
 	lookRust           // as read, re-indented: "   3: main::pick" / "             at main.rs:4:5"
 	lookBoost          // as read, re-indented: " 1# query(int) at a.cc:19"
+	lookChromium       // "#5 0x55f1c6d3e0a1 <unknown>"; symbolized as Chromium's own symbolizer: "#5 0x55f1c6d3e0a1 in f() a.cc:12:3"
 )
 
 // lookOf is the look of a report by its tool, as package parse names the
@@ -38,8 +39,10 @@ func lookOf(tool string) look {
 		return lookGoPanic
 	case "gdb":
 		return lookGDB
-	case "glibc", "Chromium":
+	case "glibc":
 		return lookAsRead
+	case "Chromium":
+		return lookChromium
 	case "Rust":
 		return lookRust
 	case "boost::stacktrace":
@@ -122,7 +125,7 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 			}
 		}
 		j := i
-		if lk == lookKernel || lk >= lookAsRead {
+		if lk == lookKernel || (lk >= lookAsRead && lk != lookChromium) {
 			j = chainEnd(fs, i)
 		}
 		// Of an inline chain gdb prints the pc on the innermost frame only.
@@ -177,10 +180,13 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 	if f.Symbolized != report.SymbolizedSanitrace && f.Raw != "" {
 		// Not sanitrace's work: the frame as the producer printed it.
 		out := asRead(lk, rawLines(f))
-		if lk == lookGDB {
+		switch lk {
+		case lookGDB:
 			// gdb numbers the inline frames sanitrace added too: the
 			// frames after them move down as gdb would number them.
-			out[0] = gdbRenumber(out[0], i)
+			out[0] = renumber(out[0], fmt.Sprintf("#%-2d ", i))
+		case lookChromium:
+			out[0] = renumber(out[0], fmt.Sprintf("#%d ", i))
 		}
 		for k := range out {
 			out[k] = paint(out[k])
@@ -240,6 +246,10 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 			return []string{"  " + fn(f) + args, "      " + file(loc) + marker}
 		}
 		return []string{fn(f) + args, "\t" + file(loc) + marker}
+	case lookChromium:
+		// Chromium's in-process symbolizer prints the sanitizers' layout
+		// (an inline chain as frames sharing a pc), at the left margin.
+		return []string{strings.TrimPrefix(t.frame(i, f), frameIndent)}
 	case lookGDB:
 		line := fmt.Sprintf("#%-2d ", i)
 		if f.HasPC && showPC {
@@ -325,9 +335,9 @@ func (t *Text) ripLine(s report.Stack) bool {
 	return true
 }
 
-// gdbRenumber gives gdb's frame line l the number i: "#%-2d " as gdb
-// pads it ("#0  0x...", "#12 0x...").
-func gdbRenumber(l string, i int) string {
+// renumber gives the frame line l ("#3  0x...", "#3 0x...") the number
+// head ("#%-2d " as gdb pads it, "#%d " for Chromium).
+func renumber(l, head string) string {
 	if len(l) < 2 || l[0] != '#' {
 		return l
 	}
@@ -338,5 +348,5 @@ func gdbRenumber(l string, i int) string {
 	if n == 1 {
 		return l
 	}
-	return fmt.Sprintf("#%-2d ", i) + strings.TrimLeft(l[n:], " ")
+	return head + strings.TrimLeft(l[n:], " ")
 }

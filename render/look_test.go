@@ -52,6 +52,16 @@ func TestLookSymbolized(t *testing.T) {
 			[]string{"general protection fault", "RIP: 0010:ring_peek (drivers/ring.c:412) ringbuf (sanitrace)", "Call Trace:",
 				" <IRQ>", " ? peek (include/ring.h:7 drivers/ring.c:30) (sanitrace)", " </IRQ>",
 				" <TASK>", " do_syscall_64+0x5d/0x90", " </TASK>"}},
+		{"chromium", &report.Report{Tool: "Chromium", Headline: "Received signal 11 SEGV_MAPERR 000000000008", Stacks: []report.Stack{{
+			Frames: []report.Frame{
+				sym(report.Frame{Raw: "#0 0x55f1c6d3e0a1 <unknown>", HasPC: true, PC: 0x55f1c6d3e0a1, Function: "cc::inner()", File: "../../cc/a.cc", Line: 3, Column: 5, Inlined: true, Module: "/opt/chrome/chrome"}),
+				sym(report.Frame{Raw: "#0 0x55f1c6d3e0a1 <unknown>", HasPC: true, PC: 0x55f1c6d3e0a1, Function: "cc::outer()", File: "../../cc/a.cc", Line: 9, Column: 1, Module: "/opt/chrome/chrome"}),
+				{Raw: "#1 0x55f1c6d3f5d2 <unknown>", HasPC: true, PC: 0x55f1c6d3f5d2, Symbolized: report.SymbolizedNone},
+			}}}},
+			[]string{"Received signal 11 SEGV_MAPERR 000000000008",
+				"#0 0x55f1c6d3e0a1 in cc::inner() ../../cc/a.cc:3:5 (sanitrace)",
+				"#1 0x55f1c6d3e0a1 in cc::outer() ../../cc/a.cc:9:1 (sanitrace)",
+				"#2 0x55f1c6d3f5d2 <unknown>"}},
 		{"glibc", &report.Report{Tool: "glibc", Headline: "Obtained 2 stack frames.", Stacks: []report.Stack{{
 			Frames: []report.Frame{
 				sym(report.Frame{Raw: "./bt(+0x1198) [0x55b061033198]", Function: "peek", File: "/src/bt.c", Line: 5, Column: 10, Inlined: true}),
