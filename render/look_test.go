@@ -92,3 +92,36 @@ func TestLookSymbolized(t *testing.T) {
 		})
 	}
 }
+
+// lookTools are the producers with a look of their own.
+var lookTools = []string{"Kernel", "GoRaceDetector", "GoPanic", "gdb", "glibc", "Chromium", "Rust", "boost::stacktrace"}
+
+// FuzzLook renders arbitrary frame lines, titles and names in every
+// producer's look, symbolized by sanitrace or not, with an inline chain
+// behind them: no panic, a frame left alone keeps its text, and colors only
+// decorate.
+func FuzzLook(f *testing.F) {
+	f.Add(uint8(0), "RIP: 0010:f+0x1/0x2 [m]", "f+0x1/0x2 [m]", "f", "a.c", true, true)
+	f.Add(uint8(1), "Write at 0x1 by goroutine 8:", "main.f()\n/a.go:3 +0x8f", "main.f", "/a.go", false, true)
+	f.Add(uint8(3), "", "#7  0x00000000004011ab in ?? ()", "", "", true, false)
+	f.Add(uint8(5), "pc : x", "#", "#1 0x1 <unknown>", "\n", true, true)
+	f.Fuzz(func(t *testing.T, tool uint8, title, raw, fn, file string, symbolized, inlined bool) {
+		who := report.SymbolizedNone
+		if symbolized {
+			who = report.SymbolizedSanitrace
+		}
+		fr := report.Frame{Raw: raw, Function: fn, File: file, Line: 3, HasPC: true, PC: 0x4011ab, Symbolized: who, Context: title}
+		inner := fr
+		inner.Inlined = inlined
+		r := &report.Report{Tool: lookTools[int(tool)%len(lookTools)], Headline: title, PID: 7,
+			Stacks: []report.Stack{{Title: title, Frames: []report.Frame{inner, fr, {Raw: raw, Symbolized: report.SymbolizedNone}}}}}
+		plain := string(renderText(t, []*report.Report{r}, Options{}))
+		if first := strings.TrimSpace(strings.Split(raw, "\n")[0]); first != "" && !symbolized && !strings.Contains(plain, strings.TrimLeft(first, "#0123456789 ")) {
+			t.Errorf("frame line %q lost:\n%s", first, plain)
+		}
+		colored := string(renderText(t, []*report.Report{r}, Options{Color: true}))
+		if ansiRE.ReplaceAllString(colored, "") != plain {
+			t.Errorf("colors change the text:\n%s", plain)
+		}
+	})
+}
