@@ -112,6 +112,12 @@ func chainEnd(fs []report.Frame, i int) int {
 func (t *Text) lookStack(s report.Stack, lk look) {
 	shown := map[string]bool{}
 	ctx := "" // the kernel's context marker currently open
+	pad := ""
+	if lk == lookKernel && strings.HasPrefix(s.Title, "-> #") {
+		// lockdep prints a dependency's stack six blanks further in
+		// (print_lock_trace(trace, 6)) than the kernel's other stacks.
+		pad = "      "
+	}
 	fs := s.Frames
 	for i := 0; i < len(fs); i++ {
 		if lk == lookKernel && fs[i].Context != ctx {
@@ -131,7 +137,7 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 		// Of an inline chain gdb prints the pc on the innermost frame only.
 		showPC := i == 0 || !fs[i-1].Inlined || fs[i-1].PC != fs[i].PC
 		for _, l := range t.lookFrame(lk, i, fs[i:j+1], showPC) {
-			t.line(l)
+			t.line(pad + l)
 		}
 		for k := i; k <= j; k++ {
 			f := fs[k]
