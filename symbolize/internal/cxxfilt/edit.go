@@ -125,7 +125,10 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 		for last >= 0 && isEmpty(t.Args[last]) {
 			last--
 		}
-		if last >= 0 {
+		// The marker only matters after an argument that prints a
+		// '>' last; one that cannot keeps its bytes without it (and
+		// the printer has two nodes less to print).
+		if last >= 0 && mayEndInAngle(t.Args[last]) {
 			// The parser gave each template its own argument slice.
 			// (seq's node in one allocation: most names pass here.)
 			t.Args[last] = &demangle.Special2{Val1: t.Args[last], Val2: argEndMark}
@@ -133,6 +136,49 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 		}
 	}
 	return true
+}
+
+// mayEndInAngle reports whether the module may print a ending in '>'. It
+// says no only for the forms whose last byte is known: a name or builtin
+// type not ending in '>', and a pointer, reference or qualified type over a
+// base that prints no inner types (a Template keeps its inner types from
+// its contents), which ends in '*', '&' or its qualifier.
+func mayEndInAngle(a demangle.AST) bool {
+	switch n := a.(type) {
+	case *demangle.Name:
+		return strings.HasSuffix(n.Name, ">")
+	case *demangle.BuiltinType:
+		return strings.HasSuffix(n.Name, ">")
+	case *demangle.PointerType:
+		return !plainBase(n.Base)
+	case *demangle.ReferenceType:
+		return !plainBase(n.Base)
+	case *demangle.RvalueReferenceType:
+		return !plainBase(n.Base)
+	case *demangle.TypeWithQualifiers:
+		return !plainBase(n.Base)
+	}
+	return true
+}
+
+// plainBase reports whether a prints as a name alone, with nothing that
+// takes the inner types of a pointer, reference or qualifier over it.
+func plainBase(a demangle.AST) bool {
+	for {
+		switch n := a.(type) {
+		case *demangle.Name, *demangle.BuiltinType, *demangle.Template:
+			return true
+		case *demangle.Qualified:
+			switch n.Name.(type) {
+			case *demangle.Name, *demangle.Template:
+			default:
+				return false
+			}
+			a = n.Scope
+			continue
+		}
+		return false
+	}
 }
 
 // sharedTemplate reports whether t may be one of the parser's
