@@ -108,6 +108,27 @@ func toString(name string, style Style, noParams bool) (out string, err error) {
 	return cxxToString(name, style, noParams)
 }
 
+// cxxOptions are the module's options for parsing and printing: GNU,
+// LLVM, GNU without parameters, LLVM without parameters. They are built
+// once, as a slice built per name was a good part of this package's own
+// allocations; nothing appends to them (their capacity is their length).
+var cxxOptions = func() [4]struct{ parse, print []demangle.Option } {
+	var r [4]struct{ parse, print []demangle.Option }
+	for i := range r {
+		o := []demangle.Option{demangle.NoRust}
+		if i&1 != 0 {
+			o = append(o, demangle.LLVMStyle)
+		}
+		if i&2 != 0 {
+			o = append(o, demangle.NoParams)
+		}
+		r[i].parse = o[:len(o):len(o)]
+		p := append(append([]demangle.Option(nil), o...), demangle.MaxLength(maxOutputPow))
+		r[i].print = p[:len(p):len(p)]
+	}
+	return r
+}()
+
 // cxxToString demangles an Itanium C++ name.
 func cxxToString(name string, style Style, noParams bool) (string, error) {
 	if strings.ContainsAny(name, markers) {
@@ -115,13 +136,16 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 		// bytes; no real name holds control characters.
 		return "", errNotDemangled
 	}
-	opts := []demangle.Option{demangle.NoRust}
-	if style == LLVM {
-		opts = append(opts, demangle.LLVMStyle)
+	o := &cxxOptions[0]
+	switch {
+	case style == LLVM && noParams:
+		o = &cxxOptions[3]
+	case style == LLVM:
+		o = &cxxOptions[1]
+	case noParams:
+		o = &cxxOptions[2]
 	}
-	if noParams {
-		opts = append(opts, demangle.NoParams)
-	}
+	opts := o.parse
 	var c copier
 	a, err := parse(name, style, opts, &c)
 	if err != nil {
@@ -153,7 +177,7 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 	if a, err = e.edit(a); err != nil {
 		return "", err
 	}
-	s := demangle.ASTToString(a, append(opts, demangle.MaxLength(maxOutputPow))...)
+	s := demangle.ASTToString(a, o.print...)
 	if len(s) >= 1<<maxOutputPow {
 		return "", ErrTooLong
 	}

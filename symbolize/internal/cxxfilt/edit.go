@@ -37,6 +37,9 @@ type editor struct {
 	visits int
 	stack  []demangle.AST // nodes being copied, to cut cycles
 	err    error
+
+	templates []*demangle.Template // markInPlace's, in walk order
+	tbuf      [32]*demangle.Template
 }
 
 var (
@@ -71,7 +74,9 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 // shared template its own marked copy, the same bytes as one template
 // marked once.
 func (e *editor) markInPlace(a demangle.AST) bool {
-	var templates []*demangle.Template
+	// The walk's state lives in the editor, so that the closure costs
+	// one allocation, and the first templates no more.
+	e.templates = e.tbuf[:0]
 	simple, visits := true, 0
 	a.Traverse(func(x demangle.AST) bool {
 		if !simple {
@@ -84,7 +89,7 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 		switch n := x.(type) {
 		case *demangle.Template:
 			simple = !sharedTemplate(n)
-			templates = append(templates, n)
+			e.templates = append(e.templates, n)
 		case *demangle.ArgumentPack:
 			for _, y := range n.Args {
 				if isEmpty(y) {
@@ -100,6 +105,8 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 		}
 		return simple
 	})
+	templates := e.templates
+	e.templates = nil
 	if !simple {
 		return false
 	}
