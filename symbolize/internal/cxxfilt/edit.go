@@ -1,7 +1,6 @@
 package cxxfilt
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -37,9 +36,6 @@ type editor struct {
 	visits int
 	stack  []demangle.AST // nodes being copied, to cut cycles
 	err    error
-
-	templates []*demangle.Template // markInPlace's, in walk order
-	tbuf      [32]*demangle.Template
 }
 
 var (
@@ -74,56 +70,14 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 // shared template its own marked copy, the same bytes as one template
 // marked once.
 func (e *editor) markInPlace(a demangle.AST) bool {
-	// The walk's state lives in the editor, so that the closure costs
-	// one allocation, and the first templates no more.
-	e.templates = e.tbuf[:0]
-	simple, visits := true, 0
-	a.Traverse(func(x demangle.AST) bool {
-		if !simple {
-			return false
-		}
-		if visits++; visits > maxEdits {
-			simple = false
-			return false
-		}
-		switch n := x.(type) {
-		case *demangle.Template:
-			simple = !sharedTemplate(n)
-			e.templates = append(e.templates, n)
-		case *demangle.ArgumentPack:
-			for _, y := range n.Args {
-				if isEmpty(y) {
-					simple = false
-				}
-			}
-		case *demangle.PackExpansion:
-			simple = n.Pack != nil
-		case *demangle.Qualified:
-			simple = llvm14CDtor(n) == nil
-		case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
-			simple = false
-		}
-		return simple
-	})
-	templates := e.templates
-	e.templates = nil
-	if !simple {
+	w := &markWalk{simple: true}
+	w.templates, w.sizes = w.tbuf[:0], w.sbuf[:0]
+	w.fn = w.visit
+	a.Traverse(w.fn)
+	if !w.simple {
 		return false
 	}
-	// A template reached twice (a substitution) is marked once.
-	var done map[*demangle.Template]bool
-	if len(templates) > 16 {
-		done = make(map[*demangle.Template]bool, len(templates))
-	}
-	for i, t := range templates {
-		if done != nil {
-			if done[t] {
-				continue
-			}
-			done[t] = true
-		} else if slices.Contains(templates[:i], t) {
-			continue
-		}
+	for _, t := range w.templates {
 		if endsInLess(t.Name) {
 			t.Name = seq(t.Name, markNoSpace)
 			e.marked = true
@@ -143,6 +97,99 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 		}
 	}
 	return true
+}
+
+// markWalk is markInPlace's walk. A template reached again (through a
+// substitution) is not walked again: its subtree was checked the first
+// time, and it is marked once. It still counts the nodes an unfolding
+// walk would visit, so a tree that unfolds past maxEdits is left to the
+// copying editor, which refuses it, as before.
+type markWalk struct {
+	simple    bool
+	visits    int
+	templates []*demangle.Template // each once, in walk order
+	sizes     []int                // nodes under each template, itself included; -1 while walked
+	index     map[*demangle.Template]int
+	fn        func(demangle.AST) bool
+
+	// The first templates, without growing slices.
+	tbuf [16]*demangle.Template
+	sbuf [16]int
+}
+
+func (w *markWalk) visit(x demangle.AST) bool {
+	if !w.simple {
+		return false
+	}
+	if w.visits++; w.visits > maxEdits {
+		w.simple = false
+		return false
+	}
+	switch n := x.(type) {
+	case *demangle.Template:
+		if i := w.find(n); i >= 0 {
+			if w.sizes[i] < 0 {
+				// A cycle: an unfolding walk would not end.
+				w.simple = false
+				return false
+			}
+			if w.visits += w.sizes[i] - 1; w.visits > maxEdits {
+				w.simple = false
+			}
+			return false
+		}
+		if sharedTemplate(n) {
+			w.simple = false
+			return false
+		}
+		i := len(w.templates)
+		w.templates = append(w.templates, n)
+		w.sizes = append(w.sizes, -1)
+		if w.index != nil {
+			w.index[n] = i
+		} else if len(w.templates) > 16 {
+			w.index = make(map[*demangle.Template]int, 2*len(w.templates))
+			for j, t := range w.templates {
+				w.index[t] = j
+			}
+		}
+		start := w.visits
+		n.Name.Traverse(w.fn)
+		for _, y := range n.Args {
+			y.Traverse(w.fn)
+		}
+		w.sizes[i] = w.visits - start + 1
+		return false
+	case *demangle.ArgumentPack:
+		for _, y := range n.Args {
+			if isEmpty(y) {
+				w.simple = false
+			}
+		}
+	case *demangle.PackExpansion:
+		w.simple = n.Pack != nil
+	case *demangle.Qualified:
+		w.simple = llvm14CDtor(n) == nil
+	case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
+		w.simple = false
+	}
+	return w.simple
+}
+
+// find returns t's index in w.templates, or -1.
+func (w *markWalk) find(t *demangle.Template) int {
+	if w.index != nil {
+		if i, ok := w.index[t]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, x := range w.templates {
+		if x == t {
+			return i
+		}
+	}
+	return -1
 }
 
 // mayEndInAngle reports whether the module may print a ending in '>'. It
