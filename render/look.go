@@ -21,11 +21,22 @@ const (
 	lookGoRace         // "  pkg.f()" / "      file.go:12 +0x1c"
 	lookGoPanic        // "pkg.f(...)" / "\tfile.go:12 +0x1c"
 	lookGDB            // "#1  0x... in f (args) at file:line"
-	lookAsRead         // glibc: the line as read, completed by " in FUNC FILE:LINE:COL (sanitrace)"
+	lookGlibc          // glibc: the line as read, completed by " in FUNC FILE:LINE:COL (sanitrace)"
 	lookRust           // as read, re-indented: "   3: main::pick" / "             at main.rs:4:5"
 	lookBoost          // as read, re-indented: " 1# query(int) at a.cc:19"
 	lookChromium       // "#5 0x55f1c6d3e0a1 <unknown>"; symbolized as Chromium's own symbolizer: "#5 0x55f1c6d3e0a1 in f() a.cc:12:3"
 )
+
+// onePerAddress reports whether the look prints one line per address, an
+// inline chain sanitrace found there included (the others print each
+// inlined call as a frame of its own, as gdb, Go and Chromium do).
+func (lk look) onePerAddress() bool {
+	switch lk {
+	case lookKernel, lookGlibc, lookRust, lookBoost:
+		return true
+	}
+	return false
+}
 
 // lookOf is the look of a report by its tool, as package parse names the
 // producers (parse.ToolKernel, ...; render does not import parse).
@@ -40,7 +51,7 @@ func lookOf(tool string) look {
 	case "gdb":
 		return lookGDB
 	case "glibc":
-		return lookAsRead
+		return lookGlibc
 	case "Chromium":
 		return lookChromium
 	case "Rust":
@@ -131,7 +142,7 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 			}
 		}
 		j := i
-		if lk == lookKernel || (lk >= lookAsRead && lk != lookChromium) {
+		if lk.onePerAddress() {
 			j = chainEnd(fs, i)
 		}
 		// Of an inline chain gdb prints the pc on the innermost frame only.
@@ -269,16 +280,20 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 		}
 		return []string{line + marker}
 	}
-	// lookAsRead: the line as read, then where sanitrace found it, and
+	// lookGlibc: the line as read, then where sanitrace found it, and
 	// the callers it was inlined into as addr2line -i names them.
-	out := asRead(lk, rawLines(f))
+	var out []string
 	if f.Raw == "" {
+		// No line to complete (a model built by hand): the sanitizer
+		// layout says it all.
 		out = []string{strings.TrimPrefix(t.frame(i, f), frameIndent)}
+	} else {
+		out = asRead(lk, rawLines(f))
+		for k := range out {
+			out[k] = paint(out[k])
+		}
+		out[len(out)-1] += " in " + fn(f) + lookLocation(f, file) + marker
 	}
-	for k := range out {
-		out[k] = paint(out[k])
-	}
-	out[len(out)-1] += " in " + fn(f) + lookLocation(f, file) + marker
 	for _, g := range fs[1:] {
 		out = append(out, "    (inlined by) "+fn(g)+lookLocation(g, file)+dimIf(p, t.marker(g)))
 	}
