@@ -150,22 +150,16 @@ func vendorConstsInPlace(a demangle.AST, c *copier) bool {
 			places = append(places, p)
 		}
 	}
-	ok, met, visits := true, 0, 0
-	a.Traverse(func(x demangle.AST) bool {
-		if !ok {
-			return false
-		}
-		if visits++; visits > maxEdits {
-			ok = false
-			return false
-		}
+	met := 0
+	w := newOnceWalk(func(x demangle.AST) bool {
 		if isVendorConst(x) {
 			// Resolved as a whole, from its parent.
 			met++
 			return false
 		}
 		// The fields each type's Traverse walks, so that every
-		// qualifier met was found from its parent.
+		// qualifier met was found from its parent. (A template is
+		// walked once, so its places are found once.)
 		switch n := x.(type) {
 		case *demangle.ReferenceType:
 			add(&n.Base)
@@ -197,7 +191,8 @@ func vendorConstsInPlace(a demangle.AST, c *copier) bool {
 		}
 		return true
 	})
-	if c.visits += visits; c.visits > maxEdits {
+	ok := w.walk(a)
+	if c.visits += w.visits; c.visits > maxEdits {
 		c.over = true
 	}
 	if !ok || met != len(places) {

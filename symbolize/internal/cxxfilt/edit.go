@@ -70,11 +70,30 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 // shared template its own marked copy, the same bytes as one template
 // marked once.
 func (e *editor) markInPlace(a demangle.AST) bool {
-	w := &markWalk{simple: true}
-	w.templates, w.sizes = w.tbuf[:0], w.sbuf[:0]
-	w.fn = w.visit
-	a.Traverse(w.fn)
-	if !w.simple {
+	simple := true
+	w := newOnceWalk(func(x demangle.AST) bool {
+		if !simple {
+			return false
+		}
+		switch n := x.(type) {
+		case *demangle.Template:
+			simple = !sharedTemplate(n)
+		case *demangle.ArgumentPack:
+			for _, y := range n.Args {
+				if isEmpty(y) {
+					simple = false
+				}
+			}
+		case *demangle.PackExpansion:
+			simple = n.Pack != nil
+		case *demangle.Qualified:
+			simple = llvm14CDtor(n) == nil
+		case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
+			simple = false
+		}
+		return simple
+	})
+	if !w.walk(a) || !simple {
 		return false
 	}
 	for _, t := range w.templates {
@@ -99,13 +118,16 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 	return true
 }
 
-// markWalk is markInPlace's walk. A template reached again (through a
-// substitution) is not walked again: its subtree was checked the first
-// time, and it is marked once. It still counts the nodes an unfolding
-// walk would visit, so a tree that unfolds past maxEdits is left to the
-// copying editor, which refuses it, as before.
-type markWalk struct {
-	simple    bool
+// onceWalk walks a tree as Traverse does, calling visit for each node
+// (false: not below it), but a template reached again (through a
+// substitution) is not walked again: what is below it was seen the first
+// time. It still counts the nodes an unfolding walk would visit, so that a
+// tree that unfolds past maxEdits is refused as by the passes that copy
+// it (markInPlace's tree then goes to the copying editor, which refuses
+// it, as before).
+type onceWalk struct {
+	visit     func(demangle.AST) bool
+	ok        bool
 	visits    int
 	templates []*demangle.Template // each once, in walk order
 	sizes     []int                // nodes under each template, itself included; -1 while walked
@@ -117,67 +139,67 @@ type markWalk struct {
 	sbuf [16]int
 }
 
-func (w *markWalk) visit(x demangle.AST) bool {
-	if !w.simple {
+func newOnceWalk(visit func(demangle.AST) bool) *onceWalk {
+	w := &onceWalk{visit: visit, ok: true}
+	w.templates, w.sizes = w.tbuf[:0], w.sbuf[:0]
+	w.fn = w.step
+	return w
+}
+
+// walk walks a and reports whether it unfolds to at most maxEdits nodes
+// and has no cycle.
+func (w *onceWalk) walk(a demangle.AST) bool {
+	a.Traverse(w.fn)
+	return w.ok
+}
+
+func (w *onceWalk) step(x demangle.AST) bool {
+	if !w.ok {
 		return false
 	}
 	if w.visits++; w.visits > maxEdits {
-		w.simple = false
+		w.ok = false
 		return false
 	}
-	switch n := x.(type) {
-	case *demangle.Template:
-		if i := w.find(n); i >= 0 {
-			if w.sizes[i] < 0 {
-				// A cycle: an unfolding walk would not end.
-				w.simple = false
-				return false
-			}
-			if w.visits += w.sizes[i] - 1; w.visits > maxEdits {
-				w.simple = false
-			}
+	t, ok := x.(*demangle.Template)
+	if !ok {
+		return w.visit(x)
+	}
+	if i := w.find(t); i >= 0 {
+		if w.sizes[i] < 0 {
+			// A cycle: an unfolding walk would not end.
+			w.ok = false
 			return false
 		}
-		if sharedTemplate(n) {
-			w.simple = false
-			return false
+		if w.visits += w.sizes[i] - 1; w.visits > maxEdits {
+			w.ok = false
 		}
-		i := len(w.templates)
-		w.templates = append(w.templates, n)
-		w.sizes = append(w.sizes, -1)
-		if w.index != nil {
-			w.index[n] = i
-		} else if len(w.templates) > 16 {
-			w.index = make(map[*demangle.Template]int, 2*len(w.templates))
-			for j, t := range w.templates {
-				w.index[t] = j
-			}
+		return false
+	}
+	i := len(w.templates)
+	w.templates = append(w.templates, t)
+	w.sizes = append(w.sizes, -1)
+	if w.index != nil {
+		w.index[t] = i
+	} else if len(w.templates) > 16 {
+		w.index = make(map[*demangle.Template]int, 2*len(w.templates))
+		for j, u := range w.templates {
+			w.index[u] = j
 		}
-		start := w.visits
-		n.Name.Traverse(w.fn)
-		for _, y := range n.Args {
+	}
+	start := w.visits
+	if w.visit(t) {
+		t.Name.Traverse(w.fn)
+		for _, y := range t.Args {
 			y.Traverse(w.fn)
 		}
-		w.sizes[i] = w.visits - start + 1
-		return false
-	case *demangle.ArgumentPack:
-		for _, y := range n.Args {
-			if isEmpty(y) {
-				w.simple = false
-			}
-		}
-	case *demangle.PackExpansion:
-		w.simple = n.Pack != nil
-	case *demangle.Qualified:
-		w.simple = llvm14CDtor(n) == nil
-	case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
-		w.simple = false
 	}
-	return w.simple
+	w.sizes[i] = w.visits - start + 1
+	return false
 }
 
 // find returns t's index in w.templates, or -1.
-func (w *markWalk) find(t *demangle.Template) int {
+func (w *onceWalk) find(t *demangle.Template) int {
 	if w.index != nil {
 		if i, ok := w.index[t]; ok {
 			return i
