@@ -36,6 +36,8 @@ type editor struct {
 	visits int
 	stack  []demangle.AST // nodes being copied, to cut cycles
 	err    error
+
+	templatesMarked bool // markInPlace marked every template already
 }
 
 var (
@@ -45,8 +47,14 @@ var (
 
 // edit returns the edited tree.
 func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
-	if e.style == LLVM && e.markInPlace(a) {
-		return a, nil
+	if e.style == LLVM {
+		done, marked := e.markInPlace(a)
+		if done {
+			return a, nil
+		}
+		// With the templates marked, the copy below only copies
+		// the nodes above an expression or other edit.
+		e.templatesMarked = marked
 	}
 	r := a.Copy(e.replace, e.skip)
 	if e.err != nil {
@@ -59,42 +67,45 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 }
 
 // markInPlace puts LLVM 14's template markers into a itself, the parser's
-// fresh tree and ours alone, when they are all the edits it needs, and
-// reports whether it did. Most names need no other edit, and copying the
-// whole tree to change its templates cost as much as printing it (a fifth
-// of demangling cpp-heavy's names). A tree with anything else to edit, or
-// that unfolds to more than maxEdits nodes (a cycle, a hostile name), is
-// left to the copying editor, which handles those.
+// fresh tree and ours alone, and reports whether they are all the edits it
+// needs (done) and whether it put them in (marked). Most names need no
+// other edit, and copying the whole tree to change its templates cost as
+// much as printing it (a fifth of demangling cpp-heavy's names); for the
+// others, the copying editor then leaves the templates alone. A tree with
+// a shared template (below), or that unfolds to more than maxEdits nodes
+// (a cycle, a hostile name), is left to the copying editor whole.
 //
 // The markers are the copying editor's: its Copy gives each occurrence of a
 // shared template its own marked copy, the same bytes as one template
-// marked once.
-func (e *editor) markInPlace(a demangle.AST) bool {
-	simple := true
+// marked once. Its other edits keep what decides a marker: whether an
+// argument prints nothing (isEmpty), whether a name ends in '<', and the
+// forms mayEndInAngle says no for.
+func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
+	refused, other := false, false
 	w := newOnceWalk(func(x demangle.AST) bool {
-		if !simple {
+		if refused {
 			return false
 		}
 		switch n := x.(type) {
 		case *demangle.Template:
-			simple = !sharedTemplate(n)
+			refused = sharedTemplate(n)
 		case *demangle.ArgumentPack:
 			for _, y := range n.Args {
 				if isEmpty(y) {
-					simple = false
+					other = true
 				}
 			}
 		case *demangle.PackExpansion:
-			simple = n.Pack != nil
+			other = other || n.Pack == nil
 		case *demangle.Qualified:
-			simple = llvm14CDtor(n) == nil
+			other = other || llvm14CDtor(n) != nil
 		case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
-			simple = false
+			other = true
 		}
-		return simple
+		return !refused
 	})
-	if !w.walk(a) || !simple {
-		return false
+	if !w.walk(a) || refused {
+		return false, false
 	}
 	for _, t := range w.templates {
 		if endsInLess(t.Name) {
@@ -115,7 +126,7 @@ func (e *editor) markInPlace(a demangle.AST) bool {
 			e.marked = true
 		}
 	}
-	return true
+	return !other, true
 }
 
 // onceWalk walks a tree as Traverse does, calling visit for each node

@@ -18,6 +18,9 @@ import (
 func (e *editor) llvm14(a demangle.AST) demangle.AST {
 	switch a := a.(type) {
 	case *demangle.Template:
+		if e.templatesMarked {
+			return nil
+		}
 		t := a
 		if endsInLess(t.Name) {
 			t = &demangle.Template{Name: seq(t.Name, markNoSpace), Args: t.Args}
