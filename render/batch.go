@@ -122,7 +122,7 @@ func writeJSONArray(w io.Writer, jobs int, key string, n int, last bool, item fu
 		return fmt.Errorf("render json: %w", err)
 	}
 	type chunk struct {
-		b   []byte
+		b   *bytes.Buffer
 		err error
 	}
 	chunks := (n + jsonChunk - 1) / jsonChunk
@@ -130,9 +130,18 @@ func writeJSONArray(w io.Writer, jobs int, key string, n int, last bool, item fu
 	for c := range outs {
 		outs[c] = make(chan chunk, 1)
 	}
+	// The chunks' buffers go round (jobs encoding, one being written):
+	// fresh ones would be 100 MB of garbage for the collector to find.
+	free := make(chan *bytes.Buffer, jobs+1)
 	encode := func(c int) chunk {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
+		var buf *bytes.Buffer
+		select {
+		case buf = <-free:
+			buf.Reset()
+		default:
+			buf = new(bytes.Buffer)
+		}
+		enc := json.NewEncoder(buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("    ", "  ")
 		for i := c * jsonChunk; i < min(n, (c+1)*jsonChunk); i++ {
@@ -145,7 +154,7 @@ func writeJSONArray(w io.Writer, jobs int, key string, n int, last bool, item fu
 			}
 			buf.Truncate(buf.Len() - 1) // Encode's newline
 		}
-		return chunk{b: buf.Bytes()}
+		return chunk{b: buf}
 	}
 	ahead := make(chan struct{}, jobs)
 	stop := make(chan struct{})
@@ -166,8 +175,12 @@ func writeJSONArray(w io.Writer, jobs int, key string, n int, last bool, item fu
 		if ch.err != nil {
 			return fmt.Errorf("render json: %w", ch.err)
 		}
-		if _, err := w.Write(ch.b); err != nil {
+		if _, err := w.Write(ch.b.Bytes()); err != nil {
 			return fmt.Errorf("render json: %w", err)
+		}
+		select {
+		case free <- ch.b:
+		default:
 		}
 	}
 	tail := "]"
