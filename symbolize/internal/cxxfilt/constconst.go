@@ -151,7 +151,7 @@ func vendorConstsInPlace(a demangle.AST, c *copier) bool {
 		}
 	}
 	met := 0
-	w := newOnceWalk(func(x demangle.AST) bool {
+	w := newOnceWalk(visitFunc(func(x demangle.AST) bool {
 		if isVendorConst(x) {
 			// Resolved as a whole, from its parent.
 			met++
@@ -190,7 +190,7 @@ func vendorConstsInPlace(a demangle.AST, c *copier) bool {
 			}
 		}
 		return true
-	})
+	}))
 	ok := w.walk(a)
 	if c.visits += w.visits; c.visits > maxEdits {
 		c.over = true

@@ -81,32 +81,15 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 // argument prints nothing (isEmpty), whether a name ends in '<', and the
 // forms mayEndInAngle says no for.
 func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
-	refused, other := false, false
-	w := newOnceWalk(func(x demangle.AST) bool {
-		if refused {
-			return false
-		}
-		switch n := x.(type) {
-		case *demangle.Template:
-			refused = sharedTemplate(n)
-		case *demangle.ArgumentPack:
-			for _, y := range n.Args {
-				if isEmpty(y) {
-					other = true
-				}
-			}
-		case *demangle.PackExpansion:
-			other = other || n.Pack == nil
-		case *demangle.Qualified:
-			other = other || llvm14CDtor(n) != nil
-		case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
-			other = true
-		}
-		return !refused
-	})
-	if !w.walk(a) || refused {
+	// One allocation for the walk and its findings (and one for its
+	// callback): most names pass here.
+	m := &markVisit{}
+	w := &m.onceWalk
+	w.init(m)
+	if !w.walk(a) || m.refused {
 		return false, false
 	}
+	other := m.other
 	for _, t := range w.templates {
 		if endsInLess(t.Name) {
 			t.Name = seq(t.Name, markNoSpace)
@@ -129,6 +112,46 @@ func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
 	return !other, true
 }
 
+// markVisit is markInPlace's walk: it refuses a shared template and notes
+// any other edit the name needs.
+type markVisit struct {
+	onceWalk
+	refused, other bool
+}
+
+func (m *markVisit) visit(x demangle.AST) bool {
+	if m.refused {
+		return false
+	}
+	switch n := x.(type) {
+	case *demangle.Template:
+		m.refused = sharedTemplate(n)
+	case *demangle.ArgumentPack:
+		for _, y := range n.Args {
+			if isEmpty(y) {
+				m.other = true
+			}
+		}
+	case *demangle.PackExpansion:
+		m.other = m.other || n.Pack == nil
+	case *demangle.Qualified:
+		m.other = m.other || llvm14CDtor(n) != nil
+	case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
+		m.other = true
+	}
+	return !m.refused
+}
+
+// visitor is called by onceWalk for each node; false: not below it.
+type visitor interface {
+	visit(demangle.AST) bool
+}
+
+// visitFunc is a function as a visitor.
+type visitFunc func(demangle.AST) bool
+
+func (f visitFunc) visit(x demangle.AST) bool { return f(x) }
+
 // onceWalk walks a tree as Traverse does, calling visit for each node
 // (false: not below it), but a template reached again (through a
 // substitution) is not walked again: what is below it was seen the first
@@ -137,7 +160,7 @@ func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
 // it (markInPlace's tree then goes to the copying editor, which refuses
 // it, as before).
 type onceWalk struct {
-	visit     func(demangle.AST) bool
+	v         visitor
 	ok        bool
 	visits    int
 	templates []*demangle.Template // each once, in walk order
@@ -150,11 +173,16 @@ type onceWalk struct {
 	sbuf [16]int
 }
 
-func newOnceWalk(visit func(demangle.AST) bool) *onceWalk {
-	w := &onceWalk{visit: visit, ok: true}
+func newOnceWalk(v visitor) *onceWalk {
+	w := &onceWalk{}
+	w.init(v)
+	return w
+}
+
+func (w *onceWalk) init(v visitor) {
+	w.v, w.ok = v, true
 	w.templates, w.sizes = w.tbuf[:0], w.sbuf[:0]
 	w.fn = w.step
-	return w
 }
 
 // walk walks a and reports whether it unfolds to at most maxEdits nodes
@@ -174,7 +202,7 @@ func (w *onceWalk) step(x demangle.AST) bool {
 	}
 	t, ok := x.(*demangle.Template)
 	if !ok {
-		return w.visit(x)
+		return w.v.visit(x)
 	}
 	if i := w.find(t); i >= 0 {
 		if w.sizes[i] < 0 {
@@ -199,7 +227,7 @@ func (w *onceWalk) step(x demangle.AST) bool {
 		}
 	}
 	start := w.visits
-	if w.visit(t) {
+	if w.v.visit(t) {
 		t.Name.Traverse(w.fn)
 		for _, y := range t.Args {
 			y.Traverse(w.fn)
