@@ -46,6 +46,7 @@ type Finder struct {
 
 	mu        sync.Mutex
 	probes    map[string]*probe // per path: headers read once
+	byFile    map[string]*probe // per file identity (identityOf): one probe for every path of a file
 	indexOnce sync.Once         // of byID, on the first search by build-id
 	byID      map[string]string // build-id -> file in the binary dirs
 }
@@ -55,7 +56,8 @@ type probe struct {
 	buildID string // lower-case hex; "" when the file has none
 	exec    bool
 	err     error
-	opened  bool // a regular file was there; err is then why it cannot be read
+	opened  bool   // a regular file was there; err is then why it cannot be read
+	id      string // the file's identity (identityOf); "" when unknown
 	// file is the File opened for the probe when a search chose it,
 	// waiting for the next Open of the path.
 	file *File
@@ -76,7 +78,9 @@ func (f *Finder) debugDirs() []string {
 // that path, or a fresh one. The caller owns it.
 func (f *Finder) Open(path string) (*File, error) {
 	f.mu.Lock()
-	if p := f.probes[path]; p != nil && p.file != nil {
+	// A probe shared by two paths of one file holds the File opened under
+	// the first: the other path opens its own.
+	if p := f.probes[path]; p != nil && p.file != nil && p.file.Path == path {
 		file := p.file
 		p.file = nil
 		f.mu.Unlock()
@@ -113,6 +117,20 @@ func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
 		p = &probe{}
 		var file *File
 		st, err := os.Stat(path)
+		if err == nil && st.Mode().IsRegular() {
+			p.id, _ = identityOf(st)
+			// Another path of a file already probed: its probe (and
+			// the File it may hold) is this path's too, so the file
+			// is read once per run.
+			f.mu.Lock()
+			q := f.byFile[p.id]
+			if q != nil && p.id != "" {
+				f.addProbe(path, q)
+				f.mu.Unlock()
+				return q, q.err == nil && (want == "" || q.buildID == want)
+			}
+			f.mu.Unlock()
+		}
 		switch {
 		case err != nil:
 			p.err = err
@@ -135,15 +153,42 @@ func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
 		if q, raced := f.probes[path]; raced {
 			p.file.Close()
 			p = q
+		} else if q := f.byFile[p.id]; q != nil && p.id != "" {
+			p.file.Close()
+			p = q
+			f.addProbe(path, p)
 		} else {
-			if f.probes == nil {
-				f.probes = make(map[string]*probe)
-			}
-			f.probes[path] = p
+			f.addProbe(path, p)
 		}
 		f.mu.Unlock()
 	}
 	return p, p.err == nil && (want == "" || p.buildID == want)
+}
+
+// addProbe records p as path's probe, and as its file's; f.mu is held.
+func (f *Finder) addProbe(path string, p *probe) {
+	if f.probes == nil {
+		f.probes = make(map[string]*probe)
+	}
+	f.probes[path] = p
+	if p.id != "" && f.byFile[p.id] == nil {
+		if f.byFile == nil {
+			f.byFile = make(map[string]*probe)
+		}
+		f.byFile[p.id] = p
+	}
+}
+
+// FileKey names the file a search found at path: the same for every path
+// of one file (its device and inode), so a caller keeping one object per
+// file opens it once; path itself when the search learnt no identity.
+func (f *Finder) FileKey(path string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p := f.probes[path]; p != nil && p.id != "" {
+		return "\x00file:" + p.id
+	}
+	return path
 }
 
 // BuildIDs returns the distinct GNU build-ids of the files the searches so

@@ -78,7 +78,7 @@ type Resolver struct {
 
 	static  *barePCs              // Options.BarePCs, nil when none
 	modules map[moduleKey]*module // by name as printed (after base-name expansion)
-	objects map[string]*module    // by local path: two names of one file share it
+	objects map[string]*module    // by file (located.file): two names or paths of one file share it
 
 	// base name -> absolute module path seen so far in the current log,
 	// for ThreadSanitizer's base-name-only frames.
@@ -449,7 +449,7 @@ func (r *Resolver) locateOpen(name, buildID string, ctx context) opening {
 	if err != nil {
 		return opening{locErr: err}
 	}
-	if m, ok := r.objects[loc.path]; ok {
+	if m, ok := r.objects[loc.file]; ok {
 		return opening{loc: loc, reused: m}
 	}
 	o := opening{loc: loc}
@@ -461,8 +461,8 @@ func (r *Resolver) locateOpen(name, buildID string, ctx context) opening {
 	return o
 }
 
-// record keeps an opened module by its path, so two names of one file
-// share it; an object opened twice by concurrent openings is closed again
+// record keeps an opened module by its file, so two names or paths of
+// one file share it; an object opened twice by concurrent openings is closed again
 // (unless the opener handed out the same one).
 func (r *Resolver) record(o opening) *module {
 	if o.locErr != nil {
@@ -470,16 +470,18 @@ func (r *Resolver) record(o opening) *module {
 	}
 	m := o.reused
 	if m == nil {
-		m = r.objects[o.loc.path]
+		m = r.objects[o.loc.file]
 		if m != nil && o.obj != nil && o.obj != m.obj {
 			o.obj.Close()
 		}
 	}
 	if m == nil {
 		m = &module{path: o.loc.path, exec: o.loc.info.exec, obj: o.obj, err: o.err}
-		r.objects[o.loc.path] = m
+		r.objects[o.loc.file] = m
 	}
-	return &module{path: m.path, logPath: o.loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
+	// The path is the one this name was found at: another path of the
+	// same file shares the object, not the name.
+	return &module{path: o.loc.path, logPath: o.loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
 }
 
 // maxParallelOpens bounds the modules prefetch opens at once.

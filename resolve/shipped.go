@@ -26,7 +26,7 @@ func (l *locator) fromShipped(module, name, buildID, logPath string, ctx context
 		if !ok || (buildID != "" && strings.ToLower(s.BuildID) != buildID) {
 			continue
 		}
-		return located{path: s.Key, logPath: logPath, info: elfInfo{buildID: strings.ToLower(s.BuildID), exec: s.Exec}}, true
+		return located{path: s.Key, logPath: logPath, file: s.Key, info: elfInfo{buildID: strings.ToLower(s.BuildID), exec: s.Exec}}, true
 	}
 	return located{}, false
 }
