@@ -164,13 +164,14 @@ type onceWalk struct {
 	ok        bool
 	visits    int
 	templates []*demangle.Template // each once, in walk order
-	sizes     []int                // nodes under each template, itself included; -1 while walked
+	sizes     []int32              // nodes under each template, itself included; -1 while walked (at most maxEdits)
 	index     map[*demangle.Template]int
 	fn        func(demangle.AST) bool
 
-	// The first templates, without growing slices.
-	tbuf [16]*demangle.Template
-	sbuf [16]int
+	// The first templates, without growing slices (most names have
+	// fewer; a larger object costs more garbage than growing).
+	tbuf [8]*demangle.Template
+	sbuf [8]int32
 }
 
 func newOnceWalk(v visitor) *onceWalk {
@@ -210,7 +211,7 @@ func (w *onceWalk) step(x demangle.AST) bool {
 			w.ok = false
 			return false
 		}
-		if w.visits += w.sizes[i] - 1; w.visits > maxEdits {
+		if w.visits += int(w.sizes[i]) - 1; w.visits > maxEdits {
 			w.ok = false
 		}
 		return false
@@ -233,7 +234,7 @@ func (w *onceWalk) step(x demangle.AST) bool {
 			y.Traverse(w.fn)
 		}
 	}
-	w.sizes[i] = w.visits - start + 1
+	w.sizes[i] = int32(min(w.visits-start+1, maxEdits+1))
 	return false
 }
 
