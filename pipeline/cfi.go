@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/sanitrace/sanitrace/cfi"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 )
 
 // CFI is the flow of `sanitrace cfi`: each ELF file's call frame
@@ -31,13 +32,15 @@ type CFI struct {
 // opened; the error is a *WriteError.
 func (c *CFI) Run(paths []string) (failed bool, err error) {
 	for _, path := range paths {
-		warn := func(err error) { fmt.Fprintf(c.Stderr, "sanitrace: cfi: %s: %v\n", path, err) }
+		warn := func(err error) {
+			fmt.Fprintf(c.Stderr, "sanitrace: cfi: %s: %s\n", termsafe.Line(path), termsafe.Line(err.Error()))
+		}
 		f, err := elf.Open(path)
 		if err != nil {
 			if c.Problem != nil {
 				err = c.Problem(path, err)
 			}
-			fmt.Fprintf(c.Stderr, "sanitrace: cfi: %v\n", err)
+			fmt.Fprintf(c.Stderr, "sanitrace: cfi: %s\n", termsafe.Line(err.Error()))
 			failed = true
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/core"
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
 )
@@ -37,16 +38,16 @@ func (c *Core) Run(path string) error {
 	}
 	defer f.Close()
 	for _, e := range f.Errors {
-		fmt.Fprintf(c.Stderr, "sanitrace: %s: %v\n", path, e)
+		fmt.Fprintf(c.Stderr, "sanitrace: %s: %s\n", termsafe.Line(path), termsafe.Line(e.Error()))
 	}
 	rep := resolve.Core(f, resolve.CoreOptions{
 		Finder: c.Finder,
 		Exe:    c.Exe,
-		Warn:   func(msg string) { fmt.Fprintf(c.Stderr, "sanitrace: %s\n", msg) },
+		Warn:   func(msg string) { fmt.Fprintf(c.Stderr, "sanitrace: %s\n", termsafe.Line(msg)) },
 	})
 	for _, t := range rep.Threads {
 		if t.Err != "" {
-			fmt.Fprintf(c.Stderr, "sanitrace: %s: thread %d: %s\n", path, t.TID, t.Err)
+			fmt.Fprintf(c.Stderr, "sanitrace: %s: thread %d: %s\n", termsafe.Line(path), t.TID, termsafe.Line(t.Err))
 		}
 	}
 	if err := render.WriteCore(c.Out, c.Format, rep, c.Options); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/report"
@@ -82,7 +83,7 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 			if errors.As(err, &we) {
 				return res, err
 			}
-			fmt.Fprintf(d.Stderr, "sanitrace: %v\n", err)
+			fmt.Fprintf(d.Stderr, "sanitrace: %s\n", termsafe.Line(err.Error()))
 			res.Unreadable = true
 		}
 	}
@@ -125,8 +126,8 @@ func (d *Decode) input(name string, stats *render.RunStats, gc *gcTune) error {
 	if pt == nil {
 		return d.inputParallel(sc, stats, gc)
 	}
-	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, e) })
-	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, e) })
+	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, termsafe.Line(e.Error())) })
+	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, termsafe.Line(e.Error())) })
 	if pt != nil {
 		pt.sc = sc
 		sc.KeepForeign()
@@ -282,7 +283,7 @@ func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats
 	for it := range items {
 		rep := it.rep
 		if rep == nil {
-			fmt.Fprintln(d.Stderr, it.note)
+			fmt.Fprintln(d.Stderr, termsafe.Line(it.note))
 			continue
 		}
 		if d.Keep == nil || d.Keep(rep) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/decompress"
 	"github.com/sanitrace/sanitrace/decompress/lwsheap"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/resolve"
@@ -90,7 +91,7 @@ func (l *LWS) records(inputs []string, use func(lwsInput, *decompress.Record) er
 	for _, in := range lwsInputs(inputs) {
 		r, closeIn, err := l.open(in)
 		if err != nil {
-			fmt.Fprintf(l.Stderr, "sanitrace: lws: %v\n", err)
+			fmt.Fprintf(l.Stderr, "sanitrace: lws: %s\n", termsafe.Line(err.Error()))
 			failed = true
 			continue
 		}
@@ -105,7 +106,7 @@ func (l *LWS) records(inputs []string, use func(lwsInput, *decompress.Record) er
 				}
 			}
 			if rec.Err != nil {
-				fmt.Fprintf(l.Stderr, "%s:%d: %s record: %v\n", in.name, rec.Line, kindName(rec.Kind), rec.Err)
+				fmt.Fprintf(l.Stderr, "%s:%d: %s record: %s\n", termsafe.Line(in.name), rec.Line, kindName(rec.Kind), termsafe.Line(rec.Err.Error()))
 				if bad != nil {
 					bad(in, rec)
 				}
@@ -118,7 +119,7 @@ func (l *LWS) records(inputs []string, use func(lwsInput, *decompress.Record) er
 			} else {
 				err = fmt.Errorf("read %s: %w", in.name, err)
 			}
-			fmt.Fprintf(l.Stderr, "sanitrace: lws: %v\n", err)
+			fmt.Fprintf(l.Stderr, "sanitrace: lws: %s\n", termsafe.Line(err.Error()))
 			failed = true
 		}
 		closeIn()

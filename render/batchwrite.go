@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 )
 
 // batchFormats are the whole-run formats: the document of a batch or
@@ -72,19 +73,19 @@ func WriteBatchText(w io.Writer, doc *BatchDocument) error {
 		if b.New {
 			mark = "NEW"
 		}
-		fmt.Fprintf(bw, "\n%s %4dx  %s: %s  [%s]\n", mark, b.Count, oneLine(b.Tool), oneLine(b.Kind), b.ID)
+		fmt.Fprintf(bw, "\n%s %4dx  %s: %s  [%s]\n", mark, b.Count, termsafe.Line(b.Tool), termsafe.Line(b.Kind), b.ID)
 		if fs := b.Frames(); len(fs) > 0 {
-			fmt.Fprintf(bw, "           %s\n", oneLine(strings.Join(fs, " <- ")))
+			fmt.Fprintf(bw, "           %s\n", termsafe.Line(strings.Join(fs, " <- ")))
 		}
 		if len(b.Reports) > 0 && b.Reports[0] < len(doc.Reports) {
-			fmt.Fprintf(bw, "           %s\n", oneLine(doc.Reports[b.Reports[0]].Headline))
+			fmt.Fprintf(bw, "           %s\n", termsafe.Line(doc.Reports[b.Reports[0]].Headline))
 		}
-		fmt.Fprintf(bw, "           first: %s:%d\n", oneLine(b.First.Name()), b.First.FirstLine)
+		fmt.Fprintf(bw, "           first: %s:%d\n", termsafe.Line(b.First.Name()), b.First.FirstLine)
 	}
 	if len(doc.Errors) > 0 {
 		bw.WriteString("\nerrors:\n")
 		for _, e := range doc.Errors {
-			fmt.Fprintf(bw, "  %s: %s\n", oneLine(e.Source.Name()), oneLine(e.Error))
+			fmt.Fprintf(bw, "  %s: %s\n", termsafe.Line(e.Source.Name()), termsafe.Line(e.Error))
 		}
 	}
 	return bw.Flush()
@@ -95,44 +96,4 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// oneLine keeps log-derived text (and archive member names) on one line
-// of the summary, and keeps it from talking to the terminal: line breaks
-// become spaces, other control characters (C0, DEL, C1: escape sequences,
-// bells, title changes) are spelled \xHH.
-func oneLine(s string) string {
-	clean := true
-	for _, r := range s {
-		if isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\r' || r == '\n':
-			b.WriteByte(' ')
-		case isControl(r):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.WriteString(s[i : i+n]) // invalid UTF-8 passes as it was
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// SafeLine is oneLine for messages the commands print about their inputs
-// (stderr warnings naming archive members and modules).
-func SafeLine(s string) string { return oneLine(s) }
-
-// isControl: the C0 controls but tab, DEL and the C1 controls.
-func isControl(r rune) bool {
-	return r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 )
 
 // GitHub takes at most 1 MiB of $GITHUB_STEP_SUMMARY per step and drops
@@ -76,7 +78,7 @@ func WriteMarkdown(w io.Writer, doc *BatchDocument) error {
 		// The summary line is an HTML block, where Markdown is not parsed:
 		// its log text is HTML-escaped instead.
 		fmt.Fprintf(bw, "<details><summary>%s <code>%s</code>: <code>%s</code>, %s</summary>\n\n", title,
-			html.EscapeString(b.ID), html.EscapeString(clip(oneLine(b.Kind), mdMaxLine)), plural(b.Count, "report"))
+			html.EscapeString(b.ID), html.EscapeString(clip(termsafe.Line(b.Kind), mdMaxLine)), plural(b.Count, "report"))
 		if len(b.Reports) > 0 && b.Reports[0] < len(doc.Reports) {
 			r := &doc.Reports[b.Reports[0]]
 			text := r.Headline

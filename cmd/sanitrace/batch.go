@@ -13,6 +13,7 @@ import (
 	"github.com/sanitrace/sanitrace/batch"
 	"github.com/sanitrace/sanitrace/batch/artifact"
 	"github.com/sanitrace/sanitrace/internal/humanize"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/render"
 )
 
@@ -134,7 +135,7 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	stderr := cmd.ErrOrStderr()
 	// Warnings name archive members and modules from the logs: one line
 	// each, no control characters.
-	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", render.SafeLine(msg)) }
+	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", termsafe.Line(msg)) }
 	if opts.BarePCs, err = openObj(fl.obj, fl.base, stderr, "", finder); err != nil {
 		return err
 	}

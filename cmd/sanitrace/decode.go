@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
@@ -130,7 +131,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 			Finder:     finder,
 			Open:       resolve.EngineOpener(&symbolize.Options{Finder: finder}),
 			BarePCs:    static,
-			Warn:       func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", msg) },
+			Warn:       func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", termsafe.Line(msg)) },
 			Vmlinux:    fl.vmlinux,
 			ModulesDir: fl.modulesDir,
 		})

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
@@ -142,7 +143,7 @@ func openObj(obj, base string, stderr io.Writer, who string, finder *debuginfo.F
 		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", fileProblem(obj, err))}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sanitrace: %s%v\n", who, err)
+		fmt.Fprintf(stderr, "sanitrace: %s%s\n", who, termsafe.Line(err.Error()))
 	}
 	return m, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/report"
 )
 
@@ -96,5 +97,5 @@ func reportError(w io.Writer, err error) {
 	if errors.As(err, &ee) && ee.err == nil {
 		return
 	}
-	fmt.Fprintf(w, "sanitrace: %v\n", err)
+	fmt.Fprintf(w, "sanitrace: %s\n", termsafe.Line(err.Error()))
 }
