@@ -32,10 +32,8 @@ const maxEdits = 1 << 20
 // node type is walked, and replaces nodes bottom-up.
 type editor struct {
 	style  Style
-	marked bool // markers were inserted
-	visits int
-	stack  []demangle.AST // nodes being copied, to cut cycles
-	err    error
+	marked bool   // markers were inserted
+	guard  copier // cuts cycles and bounds the nodes visited
 
 	templatesMarked bool // markInPlace marked every template already
 }
@@ -56,9 +54,9 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 		// the nodes above an expression or other edit.
 		e.templatesMarked = marked
 	}
-	r := a.Copy(e.replace, e.skip)
-	if e.err != nil {
-		return nil, e.err
+	r := a.Copy(e.replace, e.guard.enter)
+	if e.guard.over {
+		return nil, ErrTooLong
 	}
 	if r == nil {
 		r = a
@@ -323,31 +321,10 @@ func sharedTemplate(t *demangle.Template) bool {
 	return false
 }
 
-// skip is called before a node's children are copied: it cuts cycles
-// (a substitution that refers to a node being built) and stops after
-// maxEdits nodes.
-func (e *editor) skip(a demangle.AST) bool {
-	if e.err != nil {
-		return true
-	}
-	for _, s := range e.stack {
-		if s == a {
-			return true
-		}
-	}
-	e.visits++
-	if e.visits > maxEdits {
-		e.err = ErrTooLong
-		return true
-	}
-	e.stack = append(e.stack, a)
-	return false
-}
-
 // replace is called after a node's children were copied; it returns the
 // node's replacement or nil.
 func (e *editor) replace(a demangle.AST) demangle.AST {
-	e.stack = e.stack[:len(e.stack)-1]
+	e.guard.leave()
 	if e.style == LLVM {
 		return e.llvm14(a)
 	}
@@ -480,37 +457,44 @@ func unmark(s string) string {
 }
 
 // copier runs the module's Copy over a tree for the passes before the
-// editor: cycles cut (a substitution can refer to a node being built) and
-// the nodes visited bounded, as the unfolding of a graph of substitutions
-// can be exponential in the name's length.
+// editor, and guards the editor's own: cycles cut (a substitution can
+// refer to a node being built) and the nodes visited bounded, as the
+// unfolding of a graph of substitutions can be exponential in the name's
+// length.
 type copier struct {
-	stack  []demangle.AST
+	stack  []demangle.AST // nodes being copied
 	visits int
 	over   bool // more than maxEdits nodes: the result is incomplete
 }
 
+// enter is Copy's skip: called before a node's children are copied, it
+// reports whether to leave the node as it is (a cycle, or over the bound).
+func (c *copier) enter(a demangle.AST) bool {
+	if c.over {
+		return true
+	}
+	for _, s := range c.stack {
+		if s == a {
+			return true
+		}
+	}
+	c.visits++
+	if c.visits > maxEdits {
+		c.over = true
+		return true
+	}
+	c.stack = append(c.stack, a)
+	return false
+}
+
+// leave is called after a node entered was copied.
+func (c *copier) leave() { c.stack = c.stack[:len(c.stack)-1] }
+
 // copy returns a with fn applied bottom-up to its nodes (nil: unchanged),
 // or nil when nothing changed.
 func (c *copier) copy(a demangle.AST, fn func(demangle.AST) demangle.AST) demangle.AST {
-	skip := func(x demangle.AST) bool {
-		if c.over {
-			return true
-		}
-		for _, s := range c.stack {
-			if s == x {
-				return true
-			}
-		}
-		c.visits++
-		if c.visits > maxEdits {
-			c.over = true
-			return true
-		}
-		c.stack = append(c.stack, x)
-		return false
-	}
 	return a.Copy(func(x demangle.AST) demangle.AST {
-		c.stack = c.stack[:len(c.stack)-1]
+		c.leave()
 		return fn(x)
-	}, skip)
+	}, c.enter)
 }

@@ -1,10 +1,6 @@
 package cxxfilt
 
-import (
-	"strings"
-
-	"github.com/ianlancetaylor/demangle"
-)
+import "github.com/ianlancetaylor/demangle"
 
 // libiberty 2.40 reads "srN <type> <levels> E <name>" (d_unresolved_name)
 // as one nested-name type, with the table entries a type adds (the
@@ -21,18 +17,11 @@ import (
 // gnuSrAsType returns name with each "srN" form spelled "srDpN" and the
 // references after it renumbered, or name itself.
 func gnuSrAsType(name string, opts []demangle.Option) string {
-	probes := 0
-	for from := 0; probes < maxProbes; {
-		i := strings.Index(name[from:], "srN")
-		if i < 0 {
-			return name
-		}
-		i += from
-		from = i + 3
+	return rewriteEach(name, "srN", func(name string, i int, probes *int) (string, int) {
 		wrapped := name[:i] + "srDp" + name[i+2:]
 		// The form ends after "E <length><name>" with no template
 		// arguments after the name.
-		for q := i + 5; q+1 < len(wrapped) && probes < maxProbes; q++ {
+		for q := i + 5; q+1 < len(wrapped) && *probes < maxProbes; q++ {
 			if wrapped[q] != 'E' || !isDigit(wrapped[q+1]) {
 				continue
 			}
@@ -45,18 +34,16 @@ func gnuSrAsType(name string, opts []demangle.Option) string {
 			if l == 0 || end > len(wrapped) || end < len(wrapped) && wrapped[end] == 'I' {
 				continue
 			}
-			probes++
+			*probes++
 			prefix := wrapped[:i] + "cl" + wrapped[i:end] + "stP"
 			n, ok := probeTableLen(prefix, len(prefix), opts)
 			if !ok {
 				continue
 			}
-			name = renumberFrom(wrapped, end, n-1, opts, &probes)
-			from = end
-			break
+			return renumberFrom(wrapped, end, n-1, opts, probes), end
 		}
-	}
-	return name
+		return name, i + 3
+	})
 }
 
 // atoi reads a decimal length; 0 for none or one too large.

@@ -77,6 +77,33 @@ func hasNode(a demangle.AST, is func(demangle.AST) bool) bool {
 	return found
 }
 
+// eachNodeOnce calls fn on each node of a once, in traversal order, until
+// fn returns false: a substitution can make the tree share nodes, which are
+// walked the first time only.
+func eachNodeOnce(a demangle.AST, fn func(demangle.AST) bool) {
+	done := false
+	seen := map[demangle.AST]bool{}
+	a.Traverse(func(x demangle.AST) bool {
+		if done || seen[x] {
+			return false
+		}
+		seen[x] = true
+		done = !fn(x)
+		return !done
+	})
+}
+
+// anyNodeOnce reports whether a has a node for which is reports true,
+// each shared node asked once.
+func anyNodeOnce(a demangle.AST, is func(demangle.AST) bool) bool {
+	found := false
+	eachNodeOnce(a, func(x demangle.AST) bool {
+		found = is(x)
+		return !found
+	})
+	return found
+}
+
 // swapArgs returns a with every node identical to from[i] replaced by
 // to[i], or nil when there is none.
 func swapArgs(a demangle.AST, from, to []demangle.AST, c *copier) demangle.AST {

@@ -85,19 +85,10 @@ func lambdaSigEnd(name string, i int) int {
 
 // hasLambdaAuto reports whether a holds a lambda's auto parameter.
 func hasLambdaAuto(a demangle.AST) bool {
-	found := false
-	seen := map[demangle.AST]bool{}
-	a.Traverse(func(x demangle.AST) bool {
-		if found || seen[x] {
-			return false
-		}
-		seen[x] = true
-		if _, ok := x.(*demangle.LambdaAuto); ok {
-			found = true
-		}
-		return true
+	return anyNodeOnce(a, func(x demangle.AST) bool {
+		_, ok := x.(*demangle.LambdaAuto)
+		return ok
 	})
-	return found
 }
 
 // sameClosures reports whether the closures of a and b print alike.
@@ -117,12 +108,7 @@ func sameClosures(a, b demangle.AST, opts []demangle.Option) bool {
 // closures returns the closure types in a, in traversal order.
 func closures(a demangle.AST) []demangle.AST {
 	var out []demangle.AST
-	seen := map[demangle.AST]bool{}
-	a.Traverse(func(x demangle.AST) bool {
-		if seen[x] {
-			return false
-		}
-		seen[x] = true
+	eachNodeOnce(a, func(x demangle.AST) bool {
 		if c, ok := x.(*demangle.Closure); ok {
 			out = append(out, c)
 		}

@@ -1,6 +1,7 @@
 package cxxfilt
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -191,23 +192,10 @@ func llvm14Rejects(name string, a demangle.AST) bool {
 	if !strings.Contains(name, "ZG") && !strings.Contains(name, "ZTF") && !strings.Contains(name, "ZTJ") {
 		return false
 	}
-	bad := false
-	seen := map[demangle.AST]bool{}
-	a.Traverse(func(a demangle.AST) bool {
-		if bad || seen[a] {
-			return false
-		}
-		seen[a] = true
-		if s, ok := a.(*demangle.Special); ok {
-			for _, p := range llvm14SpecialPrefixes {
-				if s.Prefix == p {
-					bad = true
-				}
-			}
-		}
-		return true
+	return anyNodeOnce(a, func(x demangle.AST) bool {
+		s, ok := x.(*demangle.Special)
+		return ok && slices.Contains(llvm14SpecialPrefixes, s.Prefix)
 	})
-	return bad
 }
 
 // llvm14Clones takes clone suffixes off the top of a: LLVM 14 prints

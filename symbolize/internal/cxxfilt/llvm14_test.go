@@ -2,7 +2,6 @@ package cxxfilt
 
 import (
 	"errors"
-	"strings"
 	"testing"
 )
 
@@ -77,7 +76,7 @@ func TestLLVM14Classes(t *testing.T) {
 func TestDefaultMaxLength(t *testing.T) {
 	name := "_Z1f1pIiiE"
 	for i := 1; i <= 40; i++ {
-		id := "S" + strings.ToUpper(seqID(i-1)) + "_"
+		id := "S" + itaniumSubst.spell(i) + "_"
 		name += "S_I" + id + id + "E"
 	}
 	for _, style := range []Style{LLVM, GNU} {
@@ -86,19 +85,6 @@ func TestDefaultMaxLength(t *testing.T) {
 		}
 		if got := Demangle(name, style); got != name {
 			t.Errorf("style %d: Demangle gave %.40q..., want the name", style, got)
-		}
-	}
-}
-
-// seqID spells n in base 36 the way substitutions number themselves.
-func seqID(n int) string {
-	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-	s := ""
-	for {
-		s = string(digits[n%36]) + s
-		n /= 36
-		if n == 0 {
-			return s
 		}
 	}
 }

@@ -246,64 +246,10 @@ func afterDisambiguator(name string, i int) bool {
 // shiftBackrefs adds one to the back references in s ("B<base-62>_") to
 // offsets (counted after "_R") at or past at.
 func shiftBackrefs(s string, at int) string {
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != 'B' {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && (isDigit(s[j]) || isUpper(s[j]) || s[j] >= 'a' && s[j] <= 'z') {
-			j++
-		}
-		if j >= len(s) || s[j] != '_' || j-i > 8 {
-			continue
-		}
-		v := base62(s[i+1 : j])
-		if v < at {
-			continue
-		}
-		b.WriteString(s[last:i])
-		b.WriteString("B" + base62String(v+1) + "_")
-		last = j + 1
-		i = j
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return rustBackref.bump(s, 0, at, nil)
 }
 
 const base62Digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-// base62 is the value of a v0 base-62 number's digits: "" is 0, "0" 1.
-func base62(d string) int {
-	if d == "" {
-		return 0
-	}
-	n := 0
-	for i := 0; i < len(d); i++ {
-		n = n*62 + strings.IndexByte(base62Digits, d[i])
-	}
-	return n + 1
-}
-
-// base62String spells v as base62's digits.
-func base62String(v int) string {
-	if v == 0 {
-		return ""
-	}
-	v--
-	s := ""
-	for {
-		s = string(base62Digits[v%62]) + s
-		v /= 62
-		if v == 0 {
-			return s
-		}
-	}
-}
 
 // signedUnsignedConsts spells the negative unsigned constants of name as
 // signed ones of the same length.

@@ -147,80 +147,17 @@ func cutNumber(s, sep string) (int, string, bool) {
 // renumberFrom adds one to every substitution reference at or past offset
 // from whose index is k or more.
 func renumberFrom(name string, from, k int, opts []demangle.Option, probes *int) string {
-	var b strings.Builder
-	last := 0
-	for p := from; p < len(name); p++ {
-		if name[p] != 'S' {
-			continue
-		}
-		q := p + 1
-		for q < len(name) && (isDigit(name[q]) || isUpper(name[q])) {
-			q++
-		}
-		if q >= len(name) || name[q] != '_' || q-p > 6 {
-			continue
-		}
-		// A reference below k is left as it is, so only the others
-		// cost a parse to tell them from identifier bytes.
-		idx := seqIndex(name[p+1 : q])
-		if idx < k {
-			continue
-		}
+	return itaniumSubst.bump(name, from, k, func(p int) (bool, bool) {
+		// Only a reference at or past k costs a parse to tell it from
+		// identifier bytes.
 		if *probes >= maxProbes {
-			break
+			return false, false
 		}
 		*probes++
-		if _, ok := probeTableLen(name[:p], p, opts); !ok {
-			continue // not a reference: part of an identifier
-		}
-		b.WriteString(name[last:p])
-		b.WriteString(seqRef(idx + 1))
-		last = q + 1
-		p = q
-	}
-	if last == 0 {
-		return name
-	}
-	b.WriteString(name[last:])
-	return b.String()
+		_, ok := probeTableLen(name[:p], p, opts)
+		return ok, true
+	})
 }
-
-// seqIndex returns the table index of "S<id>_" given id: "" is 0, "0" is 1.
-func seqIndex(id string) int {
-	if id == "" {
-		return 0
-	}
-	n := 0
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		d := int(c - '0')
-		if isUpper(c) {
-			d = int(c-'A') + 10
-		}
-		n = n*36 + d
-	}
-	return n + 1
-}
-
-// seqRef spells the reference to table index idx.
-func seqRef(idx int) string {
-	if idx == 0 {
-		return "S_"
-	}
-	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	n := idx - 1
-	s := ""
-	for {
-		s = string(digits[n%36]) + s
-		n /= 36
-		if n == 0 {
-			return "S" + s + "_"
-		}
-	}
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // ciBaseFixed returns name rewritten for LLVM 14's reading of inheriting
 // constructors: it parses the base after "CI1", "CI2"... as a name, which
@@ -229,29 +166,22 @@ func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 // renumbered one up (a reference LLVM 14 finds out of range stays out of
 // range, and the name is printed mangled, as llvm-symbolizer 14 prints it).
 func ciBaseFixed(name string, opts []demangle.Option) string {
-	probes := 0
-	for from := 0; probes < maxProbes; {
-		i := strings.Index(name[from:], "CI")
-		if i < 0 {
-			return name
-		}
-		i += from
-		from = i + 2
+	return rewriteEach(name, "CI", func(name string, i int, probes *int) (string, int) {
 		if i+3 >= len(name) || name[i+2] < '1' || name[i+2] > '5' {
-			continue
+			return name, i + 2
 		}
-		probes++
+		*probes++
 		before, ok := probeTableLen(name[:i+3], i+3, opts)
 		if !ok {
-			continue
+			return name, i + 2
 		}
 		// The base ends at the 'E' that closes the nested name:
 		// the first 'E' after which the parser reads a type.
-		for q := i + 3; q < len(name) && probes < maxProbes; q++ {
+		for q := i + 3; q < len(name) && *probes < maxProbes; q++ {
 			if name[q] != 'E' {
 				continue
 			}
-			probes++
+			*probes++
 			// "P" reads as a type (a parameter) but not as a
 			// further component of the nested name.
 			after, ok := probeTableLen(name[:q+1]+"P", q+2, opts)
@@ -259,10 +189,26 @@ func ciBaseFixed(name string, opts []demangle.Option) string {
 				continue
 			}
 			if after > before {
-				name = renumberFrom(name, q+1, after-1, opts, &probes)
+				name = renumberFrom(name, q+1, after-1, opts, probes)
 			}
 			break
 		}
+		return name, i + 2
+	})
+}
+
+// rewriteEach calls fix at each offset i where marker stands in name, from
+// the left, while the parses spent (probes, which fix counts) stay under
+// maxProbes. fix returns the name, rewritten or not, and the offset to look
+// on from.
+func rewriteEach(name, marker string, fix func(name string, i int, probes *int) (string, int)) string {
+	probes := 0
+	for from := 0; probes < maxProbes; {
+		i := strings.Index(name[from:], marker)
+		if i < 0 {
+			return name
+		}
+		name, from = fix(name, from+i, &probes)
 	}
 	return name
 }
