@@ -81,8 +81,12 @@ var interceptedNames = map[string]bool{
 	"pthread_detach": true, "signal": true, "sigaction": true, "raise": true,
 	"abort": true, "exit": true, "printf": true, "fprintf": true,
 	"puts": true, "write": true, "read": true, "usleep": true, "sleep": true,
-	"_start": true,
 }
+
+// startNames are the C runtime's entry points linked into every program
+// (crt1.o's _start from glibc's sysdeps/<arch>/start.S): in the program's
+// own module and often without a file, yet not the program's code.
+var startNames = map[string]bool{"_start": true, "__start": true, "_dl_start": true, "_dl_start_user": true}
 
 // fileMarkers are path pieces of runtime and libc sources as the
 // symbolizers print them (glibc's relative "../sysdeps/..." names included).
@@ -106,6 +110,9 @@ func (f *Frame) Class() FrameClass {
 		}
 	}
 	fn := f.Function
+	if startNames[fn] {
+		return Libc
+	}
 	for _, p := range functionPrefixes {
 		if strings.HasPrefix(fn, p.prefix) {
 			return p.class

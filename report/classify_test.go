@@ -22,6 +22,9 @@ func TestClass(t *testing.T) {
 		{Frame{Module: "<unknown module>"}, NoCode},
 		{Frame{Module: "/build/ci/cases/x/prog", HasOffset: true}, User},
 		{Frame{Function: "free", File: "/build/ci/src/myalloc.c"}, User},
+		{Frame{Function: "_start", Module: "./bt"}, Libc},
+		{Frame{Function: "_start", File: "../sysdeps/x86_64/start.S"}, Libc},
+		{Frame{Function: "_start_worker", Module: "./bt"}, User},
 	} {
 		if got := c.f.Class(); got != c.want {
 			t.Errorf("%+v: class %v, want %v", c.f, got, c.want)
