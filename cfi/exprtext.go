@@ -2,6 +2,7 @@ package cfi
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -31,6 +32,55 @@ var opRefNames = map[uint8]string{
 	0xfb: "DW_OP_GNU_addr_index", 0xfc: "DW_OP_GNU_const_index",
 }
 
+// opOperands are the operations with one integer operand, which readelf
+// prints as "NAME: <operand>".
+var opOperands = map[uint8]struct {
+	name string
+	arg  operand
+}{
+	opConst1u: {"DW_OP_const1u", u1}, opConst1s: {"DW_OP_const1s", s1},
+	opConst2u: {"DW_OP_const2u", u2}, opConst2s: {"DW_OP_const2s", s2},
+	opConst4u: {"DW_OP_const4u", u4}, opConst4s: {"DW_OP_const4s", s4},
+	opConst8u: {"DW_OP_const8u", u8}, opConst8s: {"DW_OP_const8s", s8},
+	opConstu: {"DW_OP_constu", uleb}, opConsts: {"DW_OP_consts", sleb},
+	opPick: {"DW_OP_pick", u1}, opPlusUconst: {"DW_OP_plus_uconst", uleb},
+	opBra: {"DW_OP_bra", s2}, opSkip: {"DW_OP_skip", s2},
+	opFbreg: {"DW_OP_fbreg", sleb}, opPiece: {"DW_OP_piece", uleb},
+	opDerefSize: {"DW_OP_deref_size", u1}, opXderefSize: {"DW_OP_xderef_size", u1},
+	// DIE offsets, printed "<0x...>".
+	opCall2: {"DW_OP_call2", ref2}, opCall4: {"DW_OP_call4", ref4},
+	0xfa: {"DW_OP_GNU_parameter_ref", ref4},
+}
+
+// An operand says how an operation's operand is read and printed.
+type operand struct {
+	size   int  // 1, 2, 4 or 8 bytes; 0 for a LEB128
+	signed bool // two's complement (or SLEB128)
+	ref    bool // a DIE offset, in hex
+}
+
+var (
+	u1, u2, u4, u8 = operand{size: 1}, operand{size: 2}, operand{size: 4}, operand{size: 8}
+	s1, s2, s4, s8 = operand{size: 1, signed: true}, operand{size: 2, signed: true}, operand{size: 4, signed: true}, operand{size: 8, signed: true}
+	uleb, sleb     = operand{}, operand{signed: true}
+	ref2, ref4     = operand{size: 2, ref: true}, operand{size: 4, ref: true}
+)
+
+// text reads the operand from r and spells it.
+func (o operand) text(r *reader) string {
+	switch {
+	case o.size == 0 && o.signed:
+		return strconv.FormatInt(r.Sleb(), 10)
+	case o.size == 0:
+		return strconv.FormatUint(r.Uleb(), 10)
+	case o.signed:
+		return strconv.FormatInt(sint(r, o.size), 10)
+	case o.ref:
+		return "<0x" + strconv.FormatUint(r.UintN(o.size), 16) + ">"
+	}
+	return strconv.FormatUint(r.UintN(o.size), 10)
+}
+
 // opNotInCFI are the operations readelf refuses in frame information: it
 // names them and stops decoding the expression.
 var opNotInCFI = map[uint8]string{
@@ -55,6 +105,9 @@ func (d *dumper) expr(base, n int, depth int) string {
 		switch {
 		case opNames[op] != "":
 			sb.WriteString(opNames[op])
+		case opOperands[op].name != "":
+			o := opOperands[op]
+			sb.WriteString(o.name + ": " + o.arg.text(r))
 		case op >= opLit0 && op <= opLit31:
 			fmt.Fprintf(&sb, "DW_OP_lit%d", op-opLit0)
 		case op >= opReg0 && op <= opReg31:
@@ -64,53 +117,13 @@ func (d *dumper) expr(base, n int, depth int) string {
 			fmt.Fprintf(&sb, "DW_OP_breg%d (%s): %d", op-opBreg0, d.names.name(uint64(op-opBreg0)), v)
 		case op == opAddr:
 			fmt.Fprintf(&sb, "DW_OP_addr: %x", r.UintN(as))
-		case op == opConst1u:
-			fmt.Fprintf(&sb, "DW_OP_const1u: %d", r.U8())
-		case op == opConst1s:
-			fmt.Fprintf(&sb, "DW_OP_const1s: %d", sint(r, 1))
-		case op == opConst2u:
-			fmt.Fprintf(&sb, "DW_OP_const2u: %d", r.U16())
-		case op == opConst2s:
-			fmt.Fprintf(&sb, "DW_OP_const2s: %d", sint(r, 2))
-		case op == opConst4u:
-			fmt.Fprintf(&sb, "DW_OP_const4u: %d", r.U32())
-		case op == opConst4s:
-			fmt.Fprintf(&sb, "DW_OP_const4s: %d", sint(r, 4))
-		case op == opConst8u:
-			fmt.Fprintf(&sb, "DW_OP_const8u: %d", r.U64())
-		case op == opConst8s:
-			fmt.Fprintf(&sb, "DW_OP_const8s: %d", int64(r.U64()))
-		case op == opConstu:
-			fmt.Fprintf(&sb, "DW_OP_constu: %d", r.Uleb())
-		case op == opConsts:
-			fmt.Fprintf(&sb, "DW_OP_consts: %d", r.Sleb())
-		case op == opPick:
-			fmt.Fprintf(&sb, "DW_OP_pick: %d", r.U8())
-		case op == opPlusUconst:
-			fmt.Fprintf(&sb, "DW_OP_plus_uconst: %d", r.Uleb())
-		case op == opBra:
-			fmt.Fprintf(&sb, "DW_OP_bra: %d", sint(r, 2))
-		case op == opSkip:
-			fmt.Fprintf(&sb, "DW_OP_skip: %d", sint(r, 2))
 		case op == opRegx:
 			v := r.Uleb()
 			fmt.Fprintf(&sb, "DW_OP_regx: %d (%s)", v, d.names.name(v))
-		case op == opFbreg:
-			fmt.Fprintf(&sb, "DW_OP_fbreg: %d", r.Sleb())
 		case op == opBregx:
 			v := r.Uleb()
 			o := r.Sleb()
 			fmt.Fprintf(&sb, "DW_OP_bregx: %d (%s) %d", v, d.names.name(v), o)
-		case op == opPiece:
-			fmt.Fprintf(&sb, "DW_OP_piece: %d", r.Uleb())
-		case op == opDerefSize:
-			fmt.Fprintf(&sb, "DW_OP_deref_size: %d", r.U8())
-		case op == opXderefSize:
-			fmt.Fprintf(&sb, "DW_OP_xderef_size: %d", r.U8())
-		case op == opCall2:
-			fmt.Fprintf(&sb, "DW_OP_call2: <0x%x>", r.U16())
-		case op == opCall4:
-			fmt.Fprintf(&sb, "DW_OP_call4: <0x%x>", r.U32())
 		case opRefNames[op] != "":
 			fmt.Fprintf(&sb, "%s <0x%x>", opRefNames[op], r.Uleb())
 		case opNotInCFI[op] != "":
@@ -160,8 +173,6 @@ func (d *dumper) expr(base, n int, depth int) string {
 			enc := r.U8()
 			v, _ := d.sec.readEncoded(r, enc, d.sec.addrSize)
 			fmt.Fprintf(&sb, "DW_OP_GNU_encoded_addr: fmt:%02x addr:%s", enc, hex(v, d.sec.addrSize))
-		case op == 0xfa: // DW_OP_GNU_parameter_ref
-			fmt.Fprintf(&sb, "DW_OP_GNU_parameter_ref: <0x%x>", r.U32())
 		case op == opBitPiece:
 			s := r.Uleb()
 			o := r.Uleb()

@@ -196,14 +196,12 @@ func (s *section) parseCIE(e rawEntry) (*CIE, error) {
 		return c, fmt.Errorf("%s CIE at 0x%x: %v", s.name, e.off, r.Err())
 	}
 	if len(c.Augmentation) > 0 && c.Augmentation[0] == 'z' {
-		n := r.Uleb()
-		if r.Err() != nil || n > uint64(r.Left()) {
-			return c, fmt.Errorf("%s CIE at 0x%x: augmentation data length 0x%x runs past the entry", s.name, e.off, n)
+		augOff, err := s.readAugData(r, &c.AugData)
+		if err != nil {
+			return c, fmt.Errorf("%s CIE at 0x%x: %v", s.name, e.off, err)
 		}
-		augOff := r.Pos()
-		c.AugData = r.Bytes(int(n))
 		c.HasAugData = true
-		a := newReader(s.name, s.data[:augOff+int(n)], augOff, s.bo)
+		a := newReader(s.name, s.data[:augOff+len(c.AugData)], augOff, s.bo)
 	aug:
 		for _, ch := range c.Augmentation[1:] {
 			switch ch {
@@ -231,6 +229,19 @@ func (s *section) parseCIE(e rawEntry) (*CIE, error) {
 	c.insnOff = r.Pos()
 	c.Instructions = s.data[r.Pos():e.end]
 	return c, nil
+}
+
+// readAugData reads the augmentation data of an entry whose augmentation
+// starts with 'z' (a ULEB128 length, then the bytes) into *data and
+// returns its section offset.
+func (s *section) readAugData(r *reader, data *[]byte) (int, error) {
+	n := r.Uleb()
+	if r.Err() != nil || n > uint64(r.Left()) {
+		return 0, fmt.Errorf("augmentation data length 0x%x runs past the entry", n)
+	}
+	at := r.Pos()
+	*data = r.Bytes(int(n))
+	return at, nil
 }
 
 // intSize says whether n is an integer size the reader handles.
@@ -314,15 +325,13 @@ func (s *section) parseFDE(e rawEntry, c *CIE) (*FDE, error) {
 		return f, fmt.Errorf("%s FDE at 0x%x: %v", s.name, e.off, r.Err())
 	}
 	if c.HasAugData {
-		n := r.Uleb()
-		if r.Err() != nil || n > uint64(r.Left()) {
-			return f, fmt.Errorf("%s FDE at 0x%x: augmentation data length 0x%x runs past the entry", s.name, e.off, n)
+		augOff, err := s.readAugData(r, &f.AugData)
+		if err != nil {
+			return f, fmt.Errorf("%s FDE at 0x%x: %v", s.name, e.off, err)
 		}
-		augOff := r.Pos()
-		f.AugData = r.Bytes(int(n))
 		f.HasAugData = true
 		if c.LSDAEnc != peOmit {
-			a := newReader(s.name, s.data[:augOff+int(n)], augOff, s.bo)
+			a := newReader(s.name, s.data[:augOff+len(f.AugData)], augOff, s.bo)
 			f.LSDA, _ = s.readEncoded(a, c.LSDAEnc, as)
 		}
 	}

@@ -195,22 +195,38 @@ func addrMask(size uint8) uint64 {
 // runCIE executes a CIE's initial instructions.
 func runCIE(c *CIE) (*state, error) {
 	st := &state{addrMask: addrMask(c.AddrSize)}
-	d := newDecoder(c.sec, c.Instructions, c.insnOff, c)
-	for d.more() {
-		in, err := d.next()
-		if err != nil {
-			return st, fmt.Errorf("%s CIE at 0x%x: %v", c.sec.name, c.Offset, err)
-		}
-		if _, ok := st.advance(in, c); ok {
-			continue // meaningless in a CIE; readelf shows it, rows ignore it
-		}
-		if err := st.apply(in, c); err != nil {
-			return st, fmt.Errorf("%s CIE at 0x%x: %v", c.sec.name, c.Offset, err)
-		}
+	if err := st.exec(newDecoder(c.sec, c.Instructions, c.insnOff, c), c, 0, true); err != nil {
+		return st, fmt.Errorf("%s CIE at 0x%x: %v", c.sec.name, c.Offset, err)
 	}
 	st.init = append([]Rule(nil), st.regs...)
 	st.stack = nil
 	return st, nil
+}
+
+// exec applies d's instructions to st up to the first that advances the
+// location past pc. In a CIE (cie set) an advance is meaningless: readelf
+// shows it, rows ignore it.
+func (st *state) exec(d *decoder, c *CIE, pc uint64, cie bool) error {
+	for d.more() {
+		in, err := d.next()
+		if err != nil {
+			return err
+		}
+		if loc, ok := st.advance(in, c); ok {
+			if cie {
+				continue
+			}
+			if loc > pc {
+				break
+			}
+			st.loc = loc
+			continue
+		}
+		if err := st.apply(in, c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RowAt returns the row of fde in force at the link-time address pc.
@@ -224,22 +240,8 @@ func (f *FDE) RowAt(pc uint64) (*Row, error) {
 		return nil, err
 	}
 	st.loc = f.Begin
-	d := newDecoder(f.sec, f.Instructions, f.insnOff, c)
-	for d.more() {
-		in, err := d.next()
-		if err != nil {
-			return nil, fmt.Errorf("%s FDE at 0x%x: %v", f.sec.name, f.Offset, err)
-		}
-		if loc, ok := st.advance(in, c); ok {
-			if loc > pc {
-				break
-			}
-			st.loc = loc
-			continue
-		}
-		if err := st.apply(in, c); err != nil {
-			return nil, fmt.Errorf("%s FDE at 0x%x: %v", f.sec.name, f.Offset, err)
-		}
+	if err := st.exec(newDecoder(f.sec, f.Instructions, f.insnOff, c), c, pc, false); err != nil {
+		return nil, fmt.Errorf("%s FDE at 0x%x: %v", f.sec.name, f.Offset, err)
 	}
 	return st.row(c), nil
 }
