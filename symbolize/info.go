@@ -371,6 +371,15 @@ func block(b *dwarfbuf.Reader, n uint64) attrVal {
 	return attrVal{kind: valBlock, n: uint32(n), v: start}
 }
 
+// indexKind is the kind of an index form's value: the string index forms
+// (strx*) and the address index forms (addrx*) are read alike.
+func indexKind(form uint32) valKind {
+	if form == formStrx || form == formGNUStrIndex || form >= formStrx1 && form <= formStrx4 {
+		return valStrx
+	}
+	return valAddrx
+}
+
 // readAttr decodes one attribute value at b's position.
 func readAttr(b *dwarfbuf.Reader, form uint32, implicit int64, h *cuHeader) attrVal {
 	for form == formIndirect && b.Err() == nil {
@@ -428,26 +437,16 @@ func readAttr(b *dwarfbuf.Reader, form uint32, implicit int64, h *cuHeader) attr
 		return attrVal{kind: valStr, v: uint64(strSecStr) | b.UintN(h.offSize())&strOffMask}
 	case formLineStrp:
 		return attrVal{kind: valStr, v: uint64(strSecLineStr) | b.UintN(h.offSize())&strOffMask}
-	case formStrx, formGNUStrIndex:
-		return attrVal{kind: valStrx, v: b.Uleb()}
-	case formStrx1:
-		return attrVal{kind: valStrx, v: uint64(b.U8())}
-	case formStrx2:
-		return attrVal{kind: valStrx, v: uint64(b.U16())}
-	case formStrx3:
-		return attrVal{kind: valStrx, v: b.U24()}
-	case formStrx4:
-		return attrVal{kind: valStrx, v: uint64(b.U32())}
-	case formAddrx, formGNUAddrIndex:
-		return attrVal{kind: valAddrx, v: b.Uleb()}
-	case formAddrx1:
-		return attrVal{kind: valAddrx, v: uint64(b.U8())}
-	case formAddrx2:
-		return attrVal{kind: valAddrx, v: uint64(b.U16())}
-	case formAddrx3:
-		return attrVal{kind: valAddrx, v: b.U24()}
-	case formAddrx4:
-		return attrVal{kind: valAddrx, v: uint64(b.U32())}
+	case formStrx, formGNUStrIndex, formAddrx, formGNUAddrIndex:
+		return attrVal{kind: indexKind(form), v: b.Uleb()}
+	case formStrx1, formAddrx1:
+		return attrVal{kind: indexKind(form), v: uint64(b.U8())}
+	case formStrx2, formAddrx2:
+		return attrVal{kind: indexKind(form), v: uint64(b.U16())}
+	case formStrx3, formAddrx3:
+		return attrVal{kind: indexKind(form), v: b.U24()}
+	case formStrx4, formAddrx4:
+		return attrVal{kind: indexKind(form), v: uint64(b.U32())}
 	case formSecOffset:
 		return attrVal{kind: valSecOff, v: b.UintN(h.offSize())}
 	case formRnglistx:

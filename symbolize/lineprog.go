@@ -187,21 +187,36 @@ type rawFile struct {
 
 // readV5EntryTables reads the DWARF 5 directory and file name tables.
 func readV5EntryTables(b *dwarfbuf.Reader, in lineProgramInput, dwarf64 bool) ([]string, []rawFile, error) {
-	readFormat := func() [][2]uint64 {
-		n := int(b.U8())
-		f := make([][2]uint64, 0, n)
-		for i := 0; i < n && b.Err() == nil; i++ {
-			f = append(f, [2]uint64{b.Uleb(), b.Uleb()})
-		}
-		return f
+	dirs, err := readEntryTable(b, in, dwarf64, "directories", func(e rawFile) string { return e.name })
+	if err != nil {
+		return nil, nil, err
 	}
-	readEntry := func(format [][2]uint64) (rawFile, error) {
-		var rf rawFile
-		rf.valid = true
+	files, err := readEntryTable(b, in, dwarf64, "files", func(e rawFile) rawFile { return e })
+	if err != nil {
+		return nil, nil, err
+	}
+	return dirs, files, b.Err()
+}
+
+// readEntryTable reads one DWARF 5 entry table (an entry format, a count,
+// the entries) and returns what keep makes of each entry.
+func readEntryTable[T any](b *dwarfbuf.Reader, in lineProgramInput, dwarf64 bool, what string, keep func(rawFile) T) ([]T, error) {
+	nFormat := int(b.U8())
+	format := make([][2]uint64, 0, nFormat)
+	for i := 0; i < nFormat && b.Err() == nil; i++ {
+		format = append(format, [2]uint64{b.Uleb(), b.Uleb()})
+	}
+	n := b.Uleb()
+	if n > uint64(b.Left()) {
+		return nil, fmt.Errorf("corrupt .debug_line at 0x%x: %d %s", in.offset, n, what)
+	}
+	out := make([]T, 0, n)
+	for i := uint64(0); i < n; i++ {
+		rf := rawFile{valid: true}
 		for _, ct := range format {
 			s, u, err := readForm(b, ct[1], in, dwarf64)
 			if err != nil {
-				return rf, err
+				return nil, err
 			}
 			switch ct[0] {
 			case lnctPath:
@@ -210,35 +225,12 @@ func readV5EntryTables(b *dwarfbuf.Reader, in lineProgramInput, dwarf64 bool) ([
 				rf.dir = u
 			}
 		}
-		return rf, b.Err()
-	}
-	dirFormat := readFormat()
-	nDirs := b.Uleb()
-	if nDirs > uint64(b.Left()) {
-		return nil, nil, fmt.Errorf("corrupt .debug_line at 0x%x: %d directories", in.offset, nDirs)
-	}
-	dirs := make([]string, 0, nDirs)
-	for i := uint64(0); i < nDirs; i++ {
-		e, err := readEntry(dirFormat)
-		if err != nil {
-			return nil, nil, err
+		if b.Err() != nil {
+			return nil, b.Err()
 		}
-		dirs = append(dirs, e.name)
+		out = append(out, keep(rf))
 	}
-	fileFormat := readFormat()
-	nFiles := b.Uleb()
-	if nFiles > uint64(b.Left()) {
-		return nil, nil, fmt.Errorf("corrupt .debug_line at 0x%x: %d files", in.offset, nFiles)
-	}
-	files := make([]rawFile, 0, nFiles)
-	for i := uint64(0); i < nFiles; i++ {
-		e, err := readEntry(fileFormat)
-		if err != nil {
-			return nil, nil, err
-		}
-		files = append(files, e)
-	}
-	return dirs, files, b.Err()
+	return out, nil
 }
 
 // readForm reads one attribute value of a v5 entry format; strings come back

@@ -39,11 +39,7 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) 
 		{Name: ".debug_addr", Dst: &ds.addr},
 		{Name: ".debug_str_offsets", Dst: &ds.strOffsets},
 	}
-	errs := make([]error, len(want))
-	for i := range want {
-		want[i].Err = &errs[i]
-	}
-	dwarfbuf.Sections(f, m.Bytes(), want)
+	errs := dwarfbuf.Sections(f, m.Bytes(), want)
 	var damage []error
 	for i, err := range errs {
 		if err != nil {

@@ -295,11 +295,7 @@ func readDWOSections(f *debuginfo.File) (*dwoSections, error) {
 		{Name: ".debug_rnglists.dwo", Dst: &d.rnglists},
 		{Name: ".debug_cu_index", Dst: &d.cuIndex},
 	}
-	errs := make([]error, len(want))
-	for i := range want {
-		want[i].Err = &errs[i]
-	}
-	dwarfbuf.Sections(f.ELF, f.Bytes(), want)
+	errs := dwarfbuf.Sections(f.ELF, f.Bytes(), want)
 	if errs[0] != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, errs[0])
 	}

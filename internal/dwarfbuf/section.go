@@ -101,22 +101,19 @@ func Uncompressed(f *elf.File, name string) (off uint64, ok bool) {
 	return s.Offset, true
 }
 
-// A Want names a section to load and where its contents go. When Err is
-// set, the section's error goes there and the section is left empty
-// rather than failing the whole load: a damaged section costs only what
-// needs it.
+// A Want names a section to load and where its contents go.
 type Want struct {
 	Name string
 	Dst  *[]byte
-	Err  *error
 }
 
 // Sections loads the wanted sections of f, whose bytes are file, as
-// Section does. Compressed sections (Go binaries, --compress-debug-sections)
-// are inflated concurrently: opening is otherwise bound by one inflater.
-// The error is the first, in the order of want, of the sections without
-// an Err of their own.
-func Sections(f *elf.File, file []byte, want []Want) error {
+// Section does, and returns each one's error in the order of want. A
+// section that fails is left empty rather than failing the whole load: a
+// damaged section costs only what needs it. Compressed sections (Go
+// binaries, --compress-debug-sections) are inflated concurrently: opening
+// is otherwise bound by one inflater.
+func Sections(f *elf.File, file []byte, want []Want) []error {
 	errs := make([]error, len(want))
 	var wg sync.WaitGroup
 	for i, w := range want {
@@ -134,18 +131,12 @@ func Sections(f *elf.File, file []byte, want []Want) error {
 		}()
 	}
 	wg.Wait()
-	var first error
 	for i, err := range errs {
-		if w := want[i]; w.Err != nil {
-			*w.Err = err
-			if err != nil {
-				*w.Dst = nil
-			}
-		} else if err != nil && first == nil {
-			first = err
+		if err != nil {
+			*want[i].Dst = nil
 		}
 	}
-	return first
+	return errs
 }
 
 // compression names how s is compressed, for errors: the type is the

@@ -3,6 +3,7 @@ package dwarfbuf
 import (
 	"bytes"
 	"debug/elf"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -78,12 +79,12 @@ func TestCompressed(t *testing.T) {
 func TestSections(t *testing.T) {
 	ef, m := open(t, "c-O2-zstd")
 	var info, str, absent []byte
-	err := Sections(ef, m.Bytes(), []Want{
+	errs := Sections(ef, m.Bytes(), []Want{
 		{Name: ".debug_info", Dst: &info},
 		{Name: ".debug_str", Dst: &str},
 		{Name: ".debug_nonesuch", Dst: &absent},
 	})
-	if err != nil || len(info) == 0 || len(str) == 0 || absent != nil {
+	if err := errors.Join(errs...); err != nil || len(info) == 0 || len(str) == 0 || absent != nil {
 		t.Errorf("Sections: err %v, %d, %d, %d bytes; want info and str, nothing absent", err, len(info), len(str), len(absent))
 	}
 	// A section beyond the end of the file is an error.
