@@ -22,22 +22,39 @@ const SignatureFrames = 3
 // file the headline names stands in, as "@file.c".
 func Signature(r *report.Report) string {
 	var frames []string
-	if len(r.Stacks) > 0 {
-		for _, f := range r.Stacks[0].Frames {
-			if f.Class() != report.User || libcFrame(f) {
+	stacks := r.Stacks
+	if len(stacks) > 1 && r.Tool == report.ToolKernel && registerStack(stacks[0]) {
+		// An oops or WARNING's first "stack" is the faulting pc from the
+		// register dump; its callers are the call trace after it.
+		stacks = stacks[:2]
+	} else if len(stacks) > 0 {
+		stacks = stacks[:1]
+	}
+	for _, s := range stacks {
+		fresh := true // no frame of s taken yet
+		for _, f := range s.Frames {
+			if len(frames) == SignatureFrames {
+				break
+			}
+			// A kernel frame printed with "? " is a stale return address
+			// the unwinder found on the stack, not a caller: it differs
+			// between runs of one bug.
+			if r.Class(&f) != report.User || libcFrame(f) || f.Unreliable {
 				continue
 			}
-			name := shortName(NormalizeFunction(f.Function))
+			name := frameKey(r.Tool, f.Function)
 			if name == "" {
 				if f.Module == "" {
 					continue
 				}
 				name = "[" + path.Base(f.Module) + "]"
 			}
-			frames = append(frames, name)
-			if len(frames) == SignatureFrames {
-				break
+			// arm64's call trace starts again at the faulting function.
+			if fresh && len(frames) > 0 && frames[len(frames)-1] == name {
+				continue
 			}
+			fresh = false
+			frames = append(frames, name)
 		}
 	}
 	if len(frames) == 0 {
@@ -46,6 +63,61 @@ func Signature(r *report.Report) string {
 		}
 	}
 	return r.Tool + ":" + r.Kind + ":" + strings.Join(frames, "|")
+}
+
+// registerStack reports whether s is the one frame a kernel report reads
+// from its register dump ("RIP: 0010:f+0x1b4/0x1f0", arm64's "pc : f+0x18/0x40",
+// i386's "EIP: ... EIP is at f").
+func registerStack(s report.Stack) bool {
+	if len(s.Frames) != 1 {
+		return false
+	}
+	for _, p := range []string{"RIP:", "EIP:", "pc :", "PC is at", "NIP:", "NIP [", "epc :", "IP:"} {
+		if strings.HasPrefix(s.Title, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// frameKey is a signature frame's function name: C, C++ and Rust names
+// normalised and cut to their last component; Go names, whose tracebacks
+// print one qualified spelling everywhere, whole but for type-parameter
+// lists and arguments (a method's receiver "(*T)" is part of its name).
+func frameKey(tool, fn string) string {
+	if tool == report.ToolGoPanic || tool == report.ToolGoRace {
+		return NormalizeGoFunction(fn)
+	}
+	return shortName(NormalizeFunction(fn))
+}
+
+// NormalizeGoFunction is a Go function name as a signature holds it:
+// "main.(*Map[...]).Get(0xc000010000, ...)" becomes "main.(*Map).Get",
+// "main.main.func1()" "main.main.func1". The "+0x" offset, the
+// type-parameter lists and a trailing argument list are dropped.
+func NormalizeGoFunction(name string) string {
+	s := strings.TrimSpace(name)
+	if i := strings.Index(s, "+0x"); i > 0 {
+		s = s[:i]
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] == '[' {
+			i = skipBalanced(s, i, '[', ']')
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	s = b.String()
+	// The argument list is the last parenthesised group, after the
+	// function's name (a receiver's group follows a '.').
+	if strings.HasSuffix(s, ")") {
+		if i := strings.LastIndexByte(s, '('); i > 0 && s[i-1] != '.' {
+			s = s[:i]
+		}
+	}
+	return s
 }
 
 // glibcSourceDirs are glibc's top-level source directories: glibc is built

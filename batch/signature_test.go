@@ -85,3 +85,88 @@ func TestShortName(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureOtherProducers: a kernel report's signature starts past the
+// reporting, trap, lock and scheduler frames and skips "? " guesses; a Go
+// report's keeps a method's receiver and drops the runtime; a Rust panic's
+// starts past the standard library's panic machinery.
+func TestSignatureOtherProducers(t *testing.T) {
+	fr := func(fn string) report.Frame { return report.Frame{Function: fn} }
+	unreliable := fr("ringdev_poll")
+	unreliable.Unreliable = true
+	for _, tc := range []struct {
+		rep  *report.Report
+		want string
+	}{
+		{&report.Report{Tool: report.ToolKernel, Kind: "KASAN: slab-use-after-free", Stacks: []report.Stack{{Frames: []report.Frame{
+			fr("__dump_stack"), fr("dump_stack_lvl"), fr("print_address_description.constprop.0"), fr("print_report"),
+			fr("kasan_report"), unreliable, fr("ring_pop"), fr("ringdev_read"), fr("vfs_read"), fr("ksys_read"),
+			fr("do_syscall_64"), fr("entry_SYSCALL_64_after_hwframe"),
+		}}}}, "Kernel:KASAN: slab-use-after-free:ring_pop|ringdev_read|vfs_read"},
+		{&report.Report{Tool: report.ToolKernel, Kind: "hung task", Stacks: []report.Stack{{Frames: []report.Frame{
+			fr("__schedule"), fr("schedule"), fr("schedule_preempt_disabled"), fr("__mutex_lock.constprop.0"),
+			fr("ring_resize"), fr("process_one_work"), fr("worker_thread"), fr("kthread"), fr("ret_from_fork"),
+		}}}}, "Kernel:hung task:ring_resize"},
+		{&report.Report{Tool: report.ToolGoRace, Kind: "data race", Stacks: []report.Stack{{Frames: []report.Frame{
+			fr("main.(*account).deposit()"), fr("main.main.func1()"), fr("runtime.goexit"),
+		}}}}, "GoRaceDetector:data race:main.(*account).deposit|main.main.func1"},
+		{&report.Report{Tool: report.ToolGoPanic, Kind: "SIGSEGV", Stacks: []report.Stack{{Frames: []report.Frame{
+			fr("runtime.cgocall"), fr("panic({0x4a2b60?, 0x5a1d40?})"), fr("main.(*Map[...]).Get(0xc000010000, 0x3)"),
+			fr("main.run"), fr("main.main"), fr("testing.tRunner"),
+		}}}}, "GoPanic:SIGSEGV:main.(*Map).Get|main.run|main.main"},
+		{&report.Report{Tool: report.ToolRust, Kind: "panic", Stacks: []report.Stack{{Frames: []report.Frame{
+			fr("__rustc::rust_begin_unwind"), fr("core::panicking::panic_fmt"), fr("core::panicking::panic_bounds_check"),
+			fr("main::pick"), fr("main::total::{{closure}}"), fr("core::iter::adapters::map::map_fold::{{closure}}"), fr("main::total"),
+		}}}}, "Rust:panic:pick|{{closure}}|total"},
+	} {
+		if got := Signature(tc.rep); got != tc.want {
+			t.Errorf("Signature = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestNormalizeGoFunction(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"main.walk", "main.walk"},
+		{"main.walk(0x0)", "main.walk"},
+		{"main.(*account).deposit()", "main.(*account).deposit"},
+		{"main.(*account).deposit", "main.(*account).deposit"},
+		{"main.Map[...].Get", "main.Map.Get"},
+		{"example.com/x/y.(*T[...]).M(...)", "example.com/x/y.(*T).M"},
+		{"main.main.func1+0x12", "main.main.func1"},
+	} {
+		if got := NormalizeGoFunction(tc.in); got != tc.want {
+			t.Errorf("NormalizeGoFunction(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestSignatureKernelRegisterStack: an oops's signature is the faulting
+// function from the register dump and then its callers from the call
+// trace, the trace's own copy of the faulting function (arm64) once.
+func TestSignatureKernelRegisterStack(t *testing.T) {
+	fr := func(fn string, unreliable bool) report.Frame { return report.Frame{Function: fn, Unreliable: unreliable} }
+	for _, tc := range []struct {
+		rep  *report.Report
+		want string
+	}{
+		{&report.Report{Tool: report.ToolKernel, Kind: "WARNING", Stacks: []report.Stack{
+			{Title: "RIP: 0010:ringdev_close+0x1b4/0x1f0 [ringdev]", Frames: []report.Frame{fr("ringdev_close", false)}},
+			{Title: "Call Trace:", Frames: []report.Frame{fr("__warn", true), fr("ringdev_close", true), fr("report_bug", true),
+				fr("__dev_close_many", false), fr("dev_close_many", false), fr("do_syscall_64", false)}},
+		}}, "Kernel:WARNING:ringdev_close|__dev_close_many|dev_close_many"},
+		{&report.Report{Tool: report.ToolKernel, Kind: "Oops", Stacks: []report.Stack{
+			{Title: "pc : ring_peek+0x18/0x40 [ringbuf]", Frames: []report.Frame{fr("ring_peek", false)}},
+			{Title: "Call trace:", Frames: []report.Frame{fr("ring_peek", false), fr("ringdev_read", false), fr("vfs_read", false)}},
+		}}, "Kernel:Oops:ring_peek|ringdev_read|vfs_read"},
+		// Only the register stack continues into the next one.
+		{&report.Report{Tool: report.ToolKernel, Kind: "KASAN: slab-use-after-free", Stacks: []report.Stack{
+			{Title: "Call Trace:", Frames: []report.Frame{fr("dump_stack_lvl", false), fr("ring_pop", false)}},
+			{Title: "Allocated by task 201:", Frames: []report.Frame{fr("ring_alloc", false)}},
+		}}, "Kernel:KASAN: slab-use-after-free:ring_pop"},
+	} {
+		if got := Signature(tc.rep); got != tc.want {
+			t.Errorf("Signature = %q, want %q", got, tc.want)
+		}
+	}
+}

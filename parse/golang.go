@@ -15,8 +15,8 @@ import (
 
 // Tools of Go reports.
 const (
-	ToolGoRace  = "GoRaceDetector"
-	ToolGoPanic = "GoPanic"
+	ToolGoRace  = report.ToolGoRace
+	ToolGoPanic = report.ToolGoPanic
 )
 
 type goGrammar struct {

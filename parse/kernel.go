@@ -17,7 +17,7 @@ import (
 // "__dump_stack lib/dump_stack.c:88 [inline]").
 
 // ToolKernel is the tool of every kernel report.
-const ToolKernel = "Kernel"
+const ToolKernel = report.ToolKernel
 
 type kernelGrammar struct {
 	rulerPrev bool   // a "=====" ruler came right before the headline

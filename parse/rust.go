@@ -19,7 +19,7 @@ import (
 // and the older "thread 'main' panicked at 'msg', src/main.rs:2:5".
 
 // ToolRust is the tool of Rust panics.
-const ToolRust = "Rust"
+const ToolRust = report.ToolRust
 
 type rustGrammar struct {
 	inStack bool

@@ -62,13 +62,14 @@ type Bucket struct {
 }
 
 // Frames are the signature's frames (after "tool:kind:"), as normalised.
-// Neither a tool nor a kind holds a colon; frames may ("ns::f").
+// Kinds may hold a colon ("KASAN: slab-out-of-bounds") and frames do
+// ("ns::f"), so the bucket's own tool and kind are cut off, not split at.
 func (b *Bucket) Frames() []string {
-	parts := strings.SplitN(b.Signature, ":", 3)
-	if len(parts) < 3 || parts[2] == "" {
+	rest, ok := strings.CutPrefix(b.Signature, b.Tool+":"+b.Kind+":")
+	if !ok || rest == "" {
 		return nil
 	}
-	return strings.Split(parts[2], "|")
+	return strings.Split(rest, "|")
 }
 
 // BatchError is a problem with one input; the run went on without it.
@@ -209,9 +210,9 @@ func ReadBatchJSON(r io.Reader) (*BatchDocument, error) {
 	return &doc, nil
 }
 
-// ClassifyJSON classifies a frame read back from JSON (merge's input) as
-// Classify does the model's.
-func ClassifyJSON(f JSONFrame) report.FrameClass {
+// ClassifyJSON classifies a frame of a report of tool read back from JSON
+// (merge's input) as report.ClassIn does the model's.
+func ClassifyJSON(tool string, f JSONFrame) report.FrameClass {
 	var pf report.Frame
 	if f.Function != nil {
 		pf.Function = *f.Function
@@ -222,5 +223,5 @@ func ClassifyJSON(f JSONFrame) report.FrameClass {
 	if f.Module != nil {
 		pf.Module = *f.Module
 	}
-	return pf.Class()
+	return report.ClassIn(tool, &pf)
 }

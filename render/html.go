@@ -142,7 +142,7 @@ func shadowView(s *JSONShadow) *htmlShadow {
 
 var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"frame": func(i int, f JSONFrame) string { return frameLine(i, f) },
-	"user":  func(f JSONFrame) bool { return ClassifyJSON(f) == report.User },
+	"user":  func(tool string, f JSONFrame) bool { return ClassifyJSON(tool, f) == report.User },
 	"str": func(p *string) string {
 		if p == nil {
 			return ""
@@ -222,7 +222,7 @@ ul.legend { display: flex; flex-wrap: wrap; gap: .2em 1.2em; list-style: none; p
 <summary><code>{{$r.Source.Name}}</code> lines {{$r.Source.FirstLine}}–{{$r.Source.LastLine}}</summary>
 <pre>{{$r.Headline}}</pre>
 {{range $r.Stacks}}<div class="stack"><div>{{.Title}}</div>
-<ol class="frames" start="0">{{range $i, $f := .Frames}}<li{{if not (user $f)}} class="sys"{{end}}>{{frame $i $f}}</li>{{end}}</ol></div>
+<ol class="frames" start="0">{{range $i, $f := .Frames}}<li{{if not (user $r.Tool $f)}} class="sys"{{end}}>{{frame $i $f}}</li>{{end}}</ol></div>
 {{end}}{{if $r.Location}}<pre>{{str $r.Location}}</pre>{{end}}
 {{with .Shadow}}<div>Shadow bytes around the buggy address:</div>
 <table class="shadow">{{range .Rows}}<tr{{if .Current}} class="current"{{end}}><td class="addr">{{if .Current}}=&gt;{{end}}{{.Address}}:</td>{{range .Bytes}}<td class="{{.Class}}{{if .Marked}} marked{{end}}" title="{{.Meaning}}">{{.Value}}</td>{{end}}</tr>

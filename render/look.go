@@ -135,8 +135,8 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 			t.kernelContext(&ctx, fs[i].Context)
 		}
 		if t.opts.UserFrames {
-			if n := otherRun(fs[i:]); n > 0 {
-				t.line(frameIndent + t.pal.dim.Sprint(collapsed(fs[i:i+n], i)))
+			if n := t.otherRun(fs[i:]); n > 0 {
+				t.line(frameIndent + t.pal.dim.Sprint(t.collapsed(fs[i:i+n], i)))
 				i += n - 1
 				continue
 			}
@@ -152,7 +152,7 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 		}
 		for k := i; k <= j; k++ {
 			f := fs[k]
-			if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && f.Class() == report.User {
+			if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && t.class(&f) == report.User {
 				key := fmt.Sprintf("%s:%d", f.File, f.Line)
 				if !shown[key] {
 					shown[key] = true
@@ -188,7 +188,7 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 	f := fs[0]
 	p := t.pal
 	paint := func(s string) string {
-		if f.Class() != report.User {
+		if t.class(&f) != report.User {
 			return p.system.Sprint(s)
 		}
 		return s
@@ -220,13 +220,13 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 		if name == "" {
 			name = "??"
 		}
-		if f.Class() != report.User {
+		if t.class(&f) != report.User {
 			return p.system.Sprint(name)
 		}
 		return p.function.Sprint(name)
 	}
 	file := func(s string) string {
-		if f.Class() != report.User {
+		if t.class(&f) != report.User {
 			return p.system.Sprint(s)
 		}
 		return p.file.Sprint(s)

@@ -28,8 +28,9 @@ func TestMarkdownFitsStepSummary(t *testing.T) {
 			Source: BatchSource{Path: fmt.Sprintf("logs/%d/%s.log", i, huge[:1000]), FirstLine: 1},
 			Bucket: fmt.Sprint(i),
 		})
-		doc.Buckets = append(doc.Buckets, Bucket{ID: fmt.Sprint(i), Signature: "AddressSanitizer:heap-use-after-free:" + fn + "|" + fn + "|" + fn,
-			Tool: "AddressSanitizer", Kind: "heap-use-after-free " + huge[:2000], Count: 1, New: i%2 == 0, Reports: []int{i},
+		kind := "heap-use-after-free " + huge[:2000]
+		doc.Buckets = append(doc.Buckets, Bucket{ID: fmt.Sprint(i), Signature: "AddressSanitizer:" + kind + ":" + fn + "|" + fn + "|" + fn,
+			Tool: "AddressSanitizer", Kind: kind, Count: 1, New: i%2 == 0, Reports: []int{i},
 			First: doc.Reports[i].Source, Last: doc.Reports[i].Source})
 	}
 	for i := range 20000 {

@@ -135,7 +135,7 @@ func ruleName(kind string) string {
 func primaryLocation(r *BatchReport, root string) *sarif.Location {
 	if len(r.Stacks) > 0 {
 		for _, f := range r.Stacks[0].Frames {
-			if f.File != nil && f.Line > 0 && ClassifyJSON(f) == report.User {
+			if f.File != nil && f.Line > 0 && ClassifyJSON(r.Tool, f) == report.User {
 				return frameLocation(f, root)
 			}
 		}

@@ -24,6 +24,9 @@ type Text struct {
 	// noMarker leaves out the "(sanitrace)" marker (FrameText: its
 	// callers symbolize every frame themselves).
 	noMarker bool
+	// tool is the tool of the report being written: whose frames are
+	// whose depends on it (report.ClassIn).
+	tool string
 }
 
 // NewText returns a renderer writing to w.
@@ -48,6 +51,7 @@ func (t *Text) Report(r *report.Report) error {
 		t.line("")
 	}
 	t.n++
+	t.tool = r.Tool
 	if report.IsHeapDump(r) {
 		return t.heapDump(r)
 	}
@@ -233,14 +237,14 @@ func (t *Text) stack(s report.Stack) {
 	for i := 0; i < len(s.Frames); i++ {
 		f := s.Frames[i]
 		if t.opts.UserFrames {
-			if n := otherRun(s.Frames[i:]); n > 0 {
-				t.line(frameIndent + t.pal.dim.Sprint(collapsed(s.Frames[i:i+n], i)))
+			if n := t.otherRun(s.Frames[i:]); n > 0 {
+				t.line(frameIndent + t.pal.dim.Sprint(t.collapsed(s.Frames[i:i+n], i)))
 				i += n - 1
 				continue
 			}
 		}
 		t.line(t.frame(i, f))
-		if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && f.Class() == report.User {
+		if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && t.class(&f) == report.User {
 			key := fmt.Sprintf("%s:%d", f.File, f.Line)
 			if !shown[key] {
 				shown[key] = true
@@ -253,11 +257,14 @@ func (t *Text) stack(s report.Stack) {
 	}
 }
 
+// class says whose code f is in, in the report being written.
+func (t *Text) class(f *report.Frame) report.FrameClass { return report.ClassIn(t.tool, f) }
+
 // otherRun is the number of frames at the start of fs that are not the
 // program's own code.
-func otherRun(fs []report.Frame) int {
+func (t *Text) otherRun(fs []report.Frame) int {
 	n := 0
-	for n < len(fs) && fs[n].Class() != report.User {
+	for n < len(fs) && t.class(&fs[n]) != report.User {
 		n++
 	}
 	return n
@@ -267,11 +274,11 @@ func otherRun(fs []report.Frame) int {
 // numbered first (--frames user): "#0-#2 (3 frames: interceptor, libc)",
 // "#4 (1 frame: libc)".
 // It does not start "#N 0x", so a tool that looks for frame lines skips it.
-func collapsed(fs []report.Frame, first int) string {
+func (t *Text) collapsed(fs []report.Frame, first int) string {
 	var classes []string
 	seen := map[report.FrameClass]bool{}
 	for i := range fs {
-		c := fs[i].Class()
+		c := t.class(&fs[i])
 		if !seen[c] {
 			seen[c] = true
 			classes = append(classes, c.String())
@@ -304,7 +311,7 @@ func (t *Text) frame(i int, f report.Frame) string {
 		return t.tsanFrame(i, f)
 	}
 	p := t.pal
-	user := f.Class() == report.User
+	user := t.class(&f) == report.User
 	var b strings.Builder
 	fmt.Fprintf(&b, "#%d", i)
 	if f.HasPC {
@@ -377,7 +384,7 @@ func (t *Text) tsanFrame(i int, f report.Frame) string {
 	}
 	marker := t.marker(f)
 	head := fmt.Sprintf("    #%d ", i)
-	if f.Class() != report.User {
+	if t.class(&f) != report.User {
 		return head + p.system.Sprint(fn+" "+file+mod) + dimIf(p, marker)
 	}
 	if f.Function != "" {

@@ -13,7 +13,10 @@ type FrameClass int
 const (
 	// User is the program's own code: the frames worth reading first.
 	User FrameClass = iota
-	// Runtime is sanitizer runtime code (libasan, libclang_rt, __asan_*, ...).
+	// Runtime is a runtime's own code: the sanitizers' (libasan,
+	// libclang_rt, __asan_*, ...); in their producers' reports the
+	// kernel's reporting and entry machinery, Go's runtime, Rust's
+	// standard library (ClassIn).
 	Runtime
 	// Interceptor is a sanitizer's wrapper of a libc function
 	// (__interceptor_malloc, or TSan's "malloc <null>").
@@ -95,6 +98,115 @@ var fileMarkers = []classPrefix{
 	{"libsanitizer/", Runtime}, {"/sanitizer_common/", Runtime}, {"/glibc", Libc}, {"glibc-", Libc},
 	{"/usr/include/c++/", CXXRuntime}, {"/include/c++/", CXXRuntime}, {"/libstdc++", CXXRuntime}, {"/libgcc/", CXXRuntime},
 	{"tsan_interceptors", Interceptor}, {"asan_malloc", Interceptor}, {"asan_new_delete", Runtime},
+}
+
+// ClassIn says whose code f is in, in a report of the given tool
+// (Report.Tool). In a kernel report the kernel's own reporting, trap,
+// locking, scheduling and entry code; in a Go report Go's runtime, its
+// testing harness and sync package; in a Rust panic the standard library:
+// these are Runtime, as the sanitizers' runtimes are. Their names (panic,
+// schedule, kthread, worker_thread) are ordinary names in a C program, so
+// these rules apply only to their producer's reports. Everything else is
+// classed as Frame.Class does.
+func ClassIn(tool string, f *Frame) FrameClass {
+	switch tool {
+	case ToolKernel:
+		if kernelMachinery(f.Function) {
+			return Runtime
+		}
+	case ToolGoPanic, ToolGoRace:
+		if goRuntime(f.Function) {
+			return Runtime
+		}
+	case ToolRust:
+		if rustLibrary(f) {
+			return Runtime
+		}
+	}
+	return f.Class()
+}
+
+// Class says whose code f is in, as ClassIn does for r's tool.
+func (r *Report) Class(f *Frame) FrameClass { return ClassIn(r.Tool, f) }
+
+// kernelMachineryPrefixes start the names of the kernel functions a report
+// passes through on its way to being printed, or that every stack of a
+// kind holds: stack dumping and report printing; the sanitizers' and
+// debugging tools' hooks (KASAN, KMSAN, KCSAN, KFENCE, UBSAN, lockdep,
+// object debugging); BUG/WARN and the traps and faults that raise them;
+// the scheduler and sleeping locks a hung task waits in; system call and
+// thread entry; KUnit's harness. A kernel bug is in the first frame past
+// them.
+var kernelMachineryPrefixes = []string{
+	"dump_stack", "show_stack", "show_trace_log_lvl", "show_regs",
+	"print_report", "print_address_description", "print_error_description", "describe_object",
+	"kasan_", "kmsan_", "kcsan_", "kfence_", "ubsan_", "asan_", "msan_", "tsan_", "sanitizer_",
+	"check_memory_region", "lockdep_", "lock_acquire", "lock_release", "lock_acquired", "lock_contended",
+	"check_noncircular", "check_prev_add", "check_prevs_add", "validate_chain", "print_circular_bug",
+	"print_deadlock_bug", "print_usage_bug", "mark_lock", "debug_object", "debug_print_object",
+	"report_bug", "handle_bug", "warn", "warn_slowpath", "panic", "nmi_panic",
+	"die", "oops_end", "do_trap", "do_error_trap", "exc_", "asm_exc_", "asm_sysvec_",
+	"page_fault_oops", "do_user_addr_fault", "kernelmode_fixup_or_oops", "bad_area_nosemaphore",
+	"do_kern_addr_fault", "handle_page_fault", "do_page_fault",
+	"do_mem_abort", "do_kernel_fault", "die_kernel_fault", "el1_abort", "el1h_64_sync",
+	"schedule", "io_schedule", "preempt_schedule", "mutex_lock",
+	"wait_for_common", "wait_for_completion", "rwsem_down_", "down_read", "down_write",
+	"down", "rt_mutex", "rt_spin_lock",
+	"kmalloc", "kzalloc", "kvmalloc", "kfree", "kvfree", "kmem_cache_", "slab_",
+	"entry_SYSCALL", "do_syscall_", "x64_sys_call", "syscall_exit", "ret_from_fork", "kthread",
+	"worker_thread", "process_one_work", "process_scheduled_works", "invoke_syscall",
+	"el0_svc", "do_el0_svc", "el0t_", "el0_", "smpboot_thread_fn", "kunit_",
+}
+
+// kernelMachinery reports whether fn is one of the kernel functions of
+// kernelMachineryPrefixes, leading underscores aside (the kernel's
+// "__schedule", "____kasan_slab_free"): the prefix is the whole name or
+// goes on with "_" or ".", so that "down" does not take
+// "download_firmware" and "die" does not take "diet_probe".
+func kernelMachinery(fn string) bool {
+	fn = strings.TrimLeft(fn, "_")
+	for _, p := range kernelMachineryPrefixes {
+		if !strings.HasPrefix(fn, p) {
+			continue
+		}
+		if len(fn) == len(p) || strings.HasSuffix(p, "_") || fn[len(p)] == '_' || fn[len(p)] == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// goRuntime reports whether fn (as Go's tracebacks print it) is Go's
+// runtime, its internal packages, the testing harness or the sync package
+// a goroutine blocks in; "panic" (with or without its arguments) is how
+// tracebacks name runtime.gopanic.
+func goRuntime(fn string) bool {
+	if fn == "panic" || strings.HasPrefix(fn, "panic(") {
+		return true
+	}
+	for _, p := range []string{"runtime.", "runtime/", "internal/", "testing.", "sync.", "sync/atomic."} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// rustLibrary reports whether f is Rust's standard library: a source file
+// in the toolchain's library tree ("/rustc/<commit>/library/..."), or a
+// function in core, alloc or std or their impls ("<u32 as
+// core::iter::traits::accum::Sum>::sum") and the panic entry points.
+func rustLibrary(f *Frame) bool {
+	if strings.HasPrefix(f.File, "/rustc/") && strings.Contains(f.File, "/library/") {
+		return true
+	}
+	fn := strings.TrimPrefix(f.Function, "<")
+	for _, p := range []string{"core::", "alloc::", "std::", "__rustc::", "rust_begin_unwind", "__rust_"} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Class says whose code f is in, from its module's base name, its

@@ -31,3 +31,48 @@ func TestClass(t *testing.T) {
 		}
 	}
 }
+
+func TestClassIn(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		f    Frame
+		want FrameClass
+	}{
+		{ToolKernel, Frame{Function: "dump_stack_lvl", File: "lib/dump_stack.c"}, Runtime},
+		{ToolKernel, Frame{Function: "__dump_stack"}, Runtime},
+		{ToolKernel, Frame{Function: "kasan_report"}, Runtime},
+		{ToolKernel, Frame{Function: "__schedule"}, Runtime},
+		{ToolKernel, Frame{Function: "schedule_preempt_disabled"}, Runtime},
+		{ToolKernel, Frame{Function: "__mutex_lock.constprop.0"}, Runtime},
+		{ToolKernel, Frame{Function: "entry_SYSCALL_64_after_hwframe"}, Runtime},
+		{ToolKernel, Frame{Function: "ret_from_fork_asm"}, Runtime},
+		{ToolKernel, Frame{Function: "down"}, Runtime},
+		{ToolKernel, Frame{Function: "download_firmware"}, User},
+		{ToolKernel, Frame{Function: "diet_probe"}, User},
+		{ToolKernel, Frame{Function: "____kasan_slab_free"}, Runtime},
+		{ToolKernel, Frame{Function: "__kmem_cache_free"}, Runtime},
+		{ToolKernel, Frame{Function: "kfree"}, Runtime},
+		{ToolKernel, Frame{Function: "__warn"}, Runtime},
+		{ToolKernel, Frame{Function: "warning_report"}, User},
+		{ToolKernel, Frame{Function: "ring_pop", Module: "ringbuf"}, User},
+		{ToolGoPanic, Frame{Function: "runtime.gopanic", File: "/usr/local/go/src/runtime/panic.go"}, Runtime},
+		{ToolGoPanic, Frame{Function: "panic", File: "/usr/local/go/src/runtime/panic.go"}, Runtime},
+		{ToolGoPanic, Frame{Function: "internal/runtime/maps.fatal"}, Runtime},
+		{ToolGoRace, Frame{Function: "sync.(*WaitGroup).Wait"}, Runtime},
+		{ToolGoRace, Frame{Function: "main.(*account).deposit"}, User},
+		{ToolRust, Frame{Function: "__rustc::rust_begin_unwind"}, Runtime},
+		{ToolRust, Frame{Function: "<u32 as core::iter::traits::accum::Sum>::sum", File: "/rustc/59807616e1fa/library/core/src/iter/traits/accum.rs"}, Runtime},
+		{ToolRust, Frame{Function: "<main::Cfg as core::fmt::Display>::fmt", File: "/build/ci/src/main.rs"}, User},
+		{ToolRust, Frame{Function: "main::pick", File: "/build/ci/src/main.rs"}, User},
+		// The producer rules are the producer's: in a sanitizer report a
+		// program's own schedule() or panic() is its code.
+		{"AddressSanitizer", Frame{Function: "schedule", File: "/build/ci/src/sched.c"}, User},
+		{"AddressSanitizer", Frame{Function: "panic", File: "/build/ci/src/err.c"}, User},
+		{"AddressSanitizer", Frame{Function: "runtime.gopanic"}, User},
+		{ToolKernel, Frame{Function: "__interceptor_malloc"}, Interceptor},
+	} {
+		if got := ClassIn(c.tool, &c.f); got != c.want {
+			t.Errorf("%s %+v: class %v, want %v", c.tool, c.f, got, c.want)
+		}
+	}
+}

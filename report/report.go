@@ -186,6 +186,15 @@ type InputRange struct {
 	LastLine  int
 }
 
+// Tools of the producers whose frames Classify reads by producer-specific
+// rules (the parsers name their reports with them).
+const (
+	ToolKernel  = "Kernel"
+	ToolGoRace  = "GoRaceDetector"
+	ToolGoPanic = "GoPanic"
+	ToolRust    = "Rust"
+)
+
 // Tool and Kind of a libwebsockets heap dump (runs of ~m#/~b# records).
 const (
 	ToolLWS      = "libwebsockets"
