@@ -145,7 +145,9 @@ func TestNormalizeGoFunction(t *testing.T) {
 // function from the register dump and then its callers from the call
 // trace, the trace's own copy of the faulting function (arm64) once.
 func TestSignatureKernelRegisterStack(t *testing.T) {
-	fr := func(fn string, unreliable bool) report.Frame { return report.Frame{Function: fn, Unreliable: unreliable} }
+	fr := func(fn string, unreliable bool) report.Frame {
+		return report.Frame{Function: fn, Unreliable: unreliable}
+	}
 	for _, tc := range []struct {
 		rep  *report.Report
 		want string
