@@ -1,9 +1,10 @@
 package parse
 
 import (
-	"github.com/sanitrace/sanitrace/report"
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // boost::stacktrace's operator<< (and libunwind-style printers with the

@@ -1,9 +1,10 @@
 package parse
 
 import (
-	"github.com/sanitrace/sanitrace/report"
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // Chromium's (and Electron's, and V8's) in-process crash dump

@@ -2,8 +2,9 @@ package parse
 
 import (
 	"bytes"
-	"github.com/sanitrace/sanitrace/report"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // Reports that are not sanitizer reports: the Linux kernel's, Go's race

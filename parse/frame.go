@@ -202,6 +202,28 @@ func cutSymbolOffset(s string) (string, uint64, bool) {
 	return s[:p], v, true
 }
 
+// openingParen returns the offset of the '(' that opens the parentheses
+// closed at the end of s (an argument list: "f(int (*)(char))"), or -1
+// when s does not end with ')' or it is not opened.
+func openingParen(s string) int {
+	if !strings.HasSuffix(s, ")") {
+		return -1
+	}
+	depth := 0
+	for k := len(s) - 1; k >= 0; k-- {
+		switch s[k] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+		}
+		if depth == 0 {
+			return k
+		}
+	}
+	return -1
+}
+
 // splitFuncLoc splits "FUNCTION LOCATION" where both may contain blanks
 // ("operator new(unsigned long)", "/home/my dir/a.c:3:1"). The split is the
 // first blank outside brackets and quotes, not after "operator" nor before

@@ -1,8 +1,9 @@
 package parse
 
 import (
-	"github.com/sanitrace/sanitrace/report"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // gdb sessions and pasted "bt" output. A session report starts at the
@@ -138,16 +139,7 @@ func (g *gdbGrammar) line(b *builder, t string) verdict {
 
 // balanced reports whether every "(" in s is closed.
 func balanced(s string) bool {
-	d := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			d++
-		case ')':
-			d--
-		}
-	}
-	return d <= 0
+	return strings.Count(s, "(") <= strings.Count(s, ")")
 }
 
 // isRegisterLine matches gdb's "info registers" rows: "rip   0x5555 0x5555 <f+54>".

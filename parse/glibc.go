@@ -1,8 +1,9 @@
 package parse
 
 import (
-	"github.com/sanitrace/sanitrace/report"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // glibc's output: backtrace_symbols(3) dumps (ParseBacktraceSymbol) and the

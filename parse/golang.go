@@ -1,9 +1,10 @@
 package parse
 
 import (
-	"github.com/sanitrace/sanitrace/report"
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // Go's own reports: the race detector's "WARNING: DATA RACE" and the
@@ -182,30 +183,19 @@ func parseGoFunc(s string) (report.Frame, bool) {
 		f.Function = name
 		return f, true
 	}
-	if !strings.HasSuffix(s, ")") {
+	k := openingParen(s)
+	if k < 0 {
 		return report.Frame{}, false
 	}
-	depth := 0
-	for k := len(s) - 1; k >= 0; k-- {
-		switch s[k] {
-		case ')':
-			depth++
-		case '(':
-			depth--
-		}
-		if depth == 0 {
-			name := s[:k]
-			if name == "" || strings.ContainsAny(name, " \t") || !strings.Contains(name, ".") && name != "panic" {
-				return report.Frame{}, false
-			}
-			f.Function = name
-			// "(...)": the arguments of an inlined call, which the
-			// runtime does not have.
-			f.Inlined = s[k:] == "(...)"
-			return f, true
-		}
+	name := s[:k]
+	if name == "" || strings.ContainsAny(name, " \t") || !strings.Contains(name, ".") && name != "panic" {
+		return report.Frame{}, false
 	}
-	return report.Frame{}, false
+	f.Function = name
+	// "(...)": the arguments of an inlined call, which the runtime does
+	// not have.
+	f.Inlined = s[k:] == "(...)"
+	return f, true
 }
 
 // goLocation fills a frame from its second line:

@@ -1,9 +1,10 @@
 package parse
 
 import (
-	"github.com/sanitrace/sanitrace/report"
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // Linux kernel reports, as the kernel prints them to its log (and as dmesg,

@@ -48,67 +48,49 @@ func bugKind(msg string) string {
 	return msg
 }
 
-// ubsanCheck maps a UBSan "runtime error:" message to the check name that
-// compiler-rt's ubsan_checks.inc gives it (what newer runtimes print in
-// SUMMARY with report_error_type=1).
+// ubsanChecks map UBSan "runtime error:" messages to the check names that
+// compiler-rt's ubsan_checks.inc gives them (what newer runtimes print in
+// SUMMARY with report_error_type=1): a message starting with prefix and
+// holding has (either may be empty) is of check; the first match counts.
+var ubsanChecks = []struct{ prefix, has, check string }{
+	{"signed integer overflow", "", "signed-integer-overflow"},
+	{"unsigned integer overflow", "", "unsigned-integer-overflow"},
+	{"negation of ", "cannot be represented", "signed-integer-overflow"},
+	{"division of ", "cannot be represented", "signed-integer-overflow"},
+	{"shift exponent", "", "invalid-shift-exponent"},
+	{"left shift of", "", "invalid-shift-base"},
+	{"division by zero", "", "integer-divide-by-zero"},
+	{"", "null pointer of type", "null-pointer-use"},
+	{"", "misaligned address", "misaligned-pointer-use"},
+	{"index ", " out of bounds for type", "out-of-bounds-index"},
+	{"load of value ", "for type 'bool'", "invalid-bool-load"},
+	{"load of value ", "not a valid value for type", "invalid-enum-load"},
+	{"applying ", "null pointer", "nullptr-with-offset"},
+	{"pointer index expression", "", "pointer-overflow"},
+	{"addition of unsigned offset", "", "pointer-overflow"},
+	{"subtraction of unsigned offset", "", "pointer-overflow"},
+	{"applying ", "", "pointer-overflow"},
+	{"execution reached an unreachable program point", "", "unreachable-call"},
+	{"execution reached the end of a value-returning function", "", "missing-return"},
+	{"variable length array bound", "", "non-positive-vla-index"},
+	{"", "is outside the range of representable values", "float-cast-overflow"},
+	{"", "through pointer to incorrect function type", "function-type-mismatch"},
+	{"null pointer returned from function", "", "invalid-null-return"},
+	{"null pointer passed as argument", "", "invalid-null-argument"},
+	{"passing zero to", "", "invalid-builtin-use"},
+	{"", "which does not point to an object of type", "dynamic-type-mismatch"},
+	{"", "insufficient space for an object", "insufficient-object-size"},
+	{"implicit conversion", "sign change", "implicit-integer-sign-change"},
+	{"implicit conversion", "unsigned", "implicit-unsigned-integer-truncation"},
+	{"implicit conversion", "", "implicit-signed-integer-truncation"},
+}
+
+// ubsanCheck returns the check name of a UBSan "runtime error:" message.
 func ubsanCheck(msg string) string {
-	has := func(s string) bool { return strings.Contains(msg, s) }
-	pre := func(s string) bool { return strings.HasPrefix(msg, s) }
-	switch {
-	case pre("signed integer overflow"):
-		return "signed-integer-overflow"
-	case pre("unsigned integer overflow"):
-		return "unsigned-integer-overflow"
-	case pre("negation of ") && has("cannot be represented"):
-		return "signed-integer-overflow"
-	case pre("division of ") && has("cannot be represented"):
-		return "signed-integer-overflow"
-	case pre("shift exponent"):
-		return "invalid-shift-exponent"
-	case pre("left shift of"):
-		return "invalid-shift-base"
-	case pre("division by zero"):
-		return "integer-divide-by-zero"
-	case has("null pointer of type"):
-		return "null-pointer-use"
-	case has("misaligned address"):
-		return "misaligned-pointer-use"
-	case pre("index ") && has(" out of bounds for type"):
-		return "out-of-bounds-index"
-	case pre("load of value ") && has("for type 'bool'"):
-		return "invalid-bool-load"
-	case pre("load of value ") && has("not a valid value for type"):
-		return "invalid-enum-load"
-	case pre("applying ") && has("null pointer"):
-		return "nullptr-with-offset"
-	case pre("pointer index expression"), pre("addition of unsigned offset"), pre("subtraction of unsigned offset"), pre("applying "):
-		return "pointer-overflow"
-	case pre("execution reached an unreachable program point"):
-		return "unreachable-call"
-	case pre("execution reached the end of a value-returning function"):
-		return "missing-return"
-	case pre("variable length array bound"):
-		return "non-positive-vla-index"
-	case has("is outside the range of representable values"):
-		return "float-cast-overflow"
-	case has("through pointer to incorrect function type"):
-		return "function-type-mismatch"
-	case pre("null pointer returned from function"):
-		return "invalid-null-return"
-	case pre("null pointer passed as argument"):
-		return "invalid-null-argument"
-	case pre("passing zero to"):
-		return "invalid-builtin-use"
-	case has("which does not point to an object of type"):
-		return "dynamic-type-mismatch"
-	case has("insufficient space for an object"):
-		return "insufficient-object-size"
-	case pre("implicit conversion") && has("sign change"):
-		return "implicit-integer-sign-change"
-	case pre("implicit conversion") && has("unsigned"):
-		return "implicit-unsigned-integer-truncation"
-	case pre("implicit conversion"):
-		return "implicit-signed-integer-truncation"
+	for _, c := range ubsanChecks {
+		if strings.HasPrefix(msg, c.prefix) && strings.Contains(msg, c.has) {
+			return c.check
+		}
 	}
 	return "undefined-behavior"
 }

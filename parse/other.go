@@ -132,18 +132,8 @@ func ParseGDBFrame(line string) (report.Frame, bool) {
 	}
 	fn := rest
 	if strings.HasSuffix(fn, ")") {
-		depth := 0
-		for k := len(fn) - 1; k >= 0; k-- {
-			switch fn[k] {
-			case ')':
-				depth++
-			case '(':
-				depth--
-			}
-			if depth == 0 {
-				fn = strings.TrimRight(fn[:k], " ")
-				break
-			}
+		if k := openingParen(fn); k >= 0 {
+			fn = strings.TrimRight(fn[:k], " ")
 		}
 	} else if !f.HasPC || f.File != "" {
 		// Not gdb's shape: a function always has its argument list.

@@ -1,9 +1,10 @@
 package parse
 
 import (
-	"github.com/sanitrace/sanitrace/report"
 	"strconv"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // Rust panics printed with RUST_BACKTRACE=1 (or =full):
