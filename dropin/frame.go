@@ -74,20 +74,23 @@ func (p *plainPrinter) frame(r request, locals []symbolize.Local) {
 func (p *jsonPrinter) frame(r request, locals []symbolize.Local) {
 	frame := make([]jsonValue, 0, len(locals))
 	for _, l := range locals {
-		fo := jsonObject{
-			"FunctionName": l.FunctionName,
-			"Name":         l.Name,
-			"DeclFile":     l.DeclFile,
-			"DeclLine":     int64(l.DeclLine),
-			"Size":         hexIf(l.HasSize, l.Size),
-			"TagOffset":    hexIf(l.HasTagOffset, l.TagOffset),
-		}
-		if l.HasFrameOffset {
-			fo["FrameOffset"] = l.FrameOffset
-		}
-		frame = append(frame, fo)
+		frame = append(frame, local(l))
 	}
-	o := p.requestObject(r)
-	o["Frame"] = frame
-	p.emit(o)
+	p.answer(r, "Frame", frame)
+}
+
+// local is one entry of the "Frame" array.
+func local(l symbolize.Local) jsonObject {
+	o := jsonObject{
+		"FunctionName": l.FunctionName,
+		"Name":         l.Name,
+		"DeclFile":     l.DeclFile,
+		"DeclLine":     int64(l.DeclLine),
+		"Size":         hexIf(l.HasSize, l.Size),
+		"TagOffset":    hexIf(l.HasTagOffset, l.TagOffset),
+	}
+	if l.HasFrameOffset {
+		o["FrameOffset"] = l.FrameOffset
+	}
+	return o
 }

@@ -202,12 +202,14 @@ func hexIf(known bool, v uint64) string {
 	return hex(v)
 }
 
-func (p *jsonPrinter) requestObject(r request) jsonObject {
-	o := jsonObject{"ModuleName": r.module}
+// answer emits the answer to r: its module, its address when it has one,
+// and key's value.
+func (p *jsonPrinter) answer(r request, key string, v jsonValue) {
+	o := jsonObject{"ModuleName": r.module, key: v}
 	if r.hasAddr {
 		o["Address"] = hex(r.addr)
 	}
-	return o
+	p.emit(o)
 }
 
 func (p *jsonPrinter) emit(v jsonObject) {
@@ -224,42 +226,39 @@ func (p *jsonPrinter) emit(v jsonObject) {
 func (p *jsonPrinter) code(r request, frames []symbolize.Frame) {
 	syms := make([]jsonValue, 0, len(frames))
 	for _, f := range frames {
-		o := jsonObject{
-			"FunctionName":  f.Function,
-			"StartFileName": f.StartFile,
-			"StartLine":     f.StartLine,
-			"StartAddress":  hexIf(f.HasStartAddress, f.StartAddress),
-			"FileName":      f.File,
-			"Line":          f.Line,
-			"Column":        f.Column,
-			"Discriminator": f.Discriminator,
-		}
-		if src := sourceContext(p.cfg, f.File, f.Line); src != "" {
-			o["Source"] = src
-		}
-		syms = append(syms, o)
+		syms = append(syms, p.symbol(f))
 	}
-	o := p.requestObject(r)
-	o["Symbol"] = syms
-	p.emit(o)
+	p.answer(r, "Symbol", syms)
+}
+
+// symbol is one entry of the "Symbol" array.
+func (p *jsonPrinter) symbol(f symbolize.Frame) jsonObject {
+	o := jsonObject{
+		"FunctionName":  f.Function,
+		"StartFileName": f.StartFile,
+		"StartLine":     f.StartLine,
+		"StartAddress":  hexIf(f.HasStartAddress, f.StartAddress),
+		"FileName":      f.File,
+		"Line":          f.Line,
+		"Column":        f.Column,
+		"Discriminator": f.Discriminator,
+	}
+	if src := sourceContext(p.cfg, f.File, f.Line); src != "" {
+		o["Source"] = src
+	}
+	return o
 }
 
 func (p *jsonPrinter) data(r request, d symbolize.DataSymbol) {
-	o := p.requestObject(r)
-	o["Data"] = jsonObject{"Name": d.Name, "Start": hex(d.Start), "Size": hex(d.Size)}
-	p.emit(o)
+	p.answer(r, "Data", jsonObject{"Name": d.Name, "Start": hex(d.Start), "Size": hex(d.Size)})
 }
 
 func (p *jsonPrinter) invalid(r request, line string) {
-	o := p.requestObject(r)
-	o["Error"] = jsonObject{"Message": "unable to parse arguments: " + line}
-	p.emit(o)
+	p.answer(r, "Error", jsonObject{"Message": "unable to parse arguments: " + line})
 }
 
 func (p *jsonPrinter) moduleError(r request, msg string) bool {
-	o := p.requestObject(r)
-	o["Error"] = jsonObject{"Message": msg}
-	p.emit(o)
+	p.answer(r, "Error", jsonObject{"Message": msg})
 	return false
 }
 
