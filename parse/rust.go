@@ -45,8 +45,11 @@ func (g *rustGrammar) line(b *builder, t string) verdict {
 	case strings.HasPrefix(s, "note: "):
 		return vLast
 	case !g.inStack:
-		if b.rep.Message == b.rep.Headline && s != "" {
-			b.rep.Message = s // the panic's message, on the next line since 1.73
+		if b.rep.Message == b.rep.Headline && s != "" && strings.HasSuffix(b.rep.Headline, ":") {
+			// The panic's message, on the line after "panicked at
+			// FILE:LINE:COL:" since Rust 1.73: the report's own.
+			b.rep.Message = s
+			return vOwn
 		}
 		return vUnknown
 	case strings.HasPrefix(s, "at "):

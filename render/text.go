@@ -70,6 +70,9 @@ func (t *Text) Report(r *report.Report) error {
 		t.line(goRaceRule) // the race detector frames each report so
 	}
 	t.line(p.headline.Sprint(headline))
+	if lk == lookRust && r.Message != "" && r.Message != r.Headline {
+		t.line(p.headline.Sprint(r.Message)) // since Rust 1.73 on a line of its own
+	}
 	if r.Tool == "LeakSanitizer" || lk == lookGoPanic {
 		t.line("") // as LSan and Go print it, the stacks stand apart
 	}
