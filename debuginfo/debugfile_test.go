@@ -12,10 +12,10 @@ import (
 // build-id fixtures everywhere the toolchain looks, and where it must not
 // be taken (wrong CRC, wrong build-id).
 func TestDebugFile(t *testing.T) {
-	stripped := elfFixture(t, "debuglink/prog") // .gnu_debuglink -> prog.debug
-	debug := elfFixture(t, "debuglink/prog.debug")
-	other := elfFixture(t, "c-O0-dw4-nopie") // any other ELF: wrong CRC, wrong build-id
-	byID := elfFixture(t, "buildid/prog")    // build-id only, no debuglink
+	stripped := fixture.ELF(t, "debuglink/prog") // .gnu_debuglink -> prog.debug
+	debug := fixture.ELF(t, "debuglink/prog.debug")
+	other := fixture.ELF(t, "c-O0-dw4-nopie") // any other ELF: wrong CRC, wrong build-id
+	byID := fixture.ELF(t, "buildid/prog")    // build-id only, no debuglink
 	idDir := filepath.Join(filepath.Dir(byID), "debug")
 	id, err := ReadBuildID(byID)
 	if err != nil || len(id) == 0 {

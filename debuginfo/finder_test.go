@@ -37,7 +37,7 @@ func (f *fakeFetcher) Executable(_ context.Context, id []byte) (string, error) {
 // TestFetch: the Fetcher is asked by build-id only after the local rules
 // found nothing, for a module and for a debug file.
 func TestFetch(t *testing.T) {
-	bin := elfFixture(t, "buildid/prog")
+	bin := fixture.ELF(t, "buildid/prog")
 	id, err := ReadBuildID(bin)
 	if err != nil || len(id) < 2 {
 		t.Fatalf("build-id of %s: %v", bin, err)

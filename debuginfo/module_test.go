@@ -2,7 +2,6 @@ package debuginfo
 
 import (
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,16 +13,6 @@ const (
 	demoBin = "../testdata/demo/session"
 	execBin = "../testdata/elf/c-O0-dw4-nopie" // ET_EXEC, another build-id
 )
-
-// elfFixture returns the path of a committed fixture under testdata/elf.
-func elfFixture(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "testdata", "elf", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("fixture %s missing: %v", p, err)
-	}
-	return p
-}
 
 func buildIDOf(t *testing.T, p string) string {
 	t.Helper()

@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // TestRepairMessages: every header debug/elf refuses the file for is
 // either worked around (the file opens, File.Damage says what was left
 // out) or named in the error, with where it is.
 func TestRepairMessages(t *testing.T) {
-	pristine, err := os.ReadFile(elfFixture(t, "c-O2-dw5-pie"))
+	pristine, err := os.ReadFile(fixture.ELF(t, "c-O2-dw5-pie"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +120,7 @@ func TestModuleUnreadable(t *testing.T) {
 
 // TestRepair32: the same repairs on a 32-bit file (its own header layout).
 func TestRepair32(t *testing.T) {
-	pristine, err := os.ReadFile(elfFixture(t, "cfi/i386-eh"))
+	pristine, err := os.ReadFile(fixture.ELF(t, "cfi/i386-eh"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package dropin
 
 import (
 	"bytes"
-	"debug/dwarf"
 	"debug/elf"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
@@ -50,27 +50,7 @@ func faceRunFace(t testing.TB, face string, args []string, stdin string) (stdout
 // subroutine (up to a bound), 0 and an address past the end of .text.
 func faceFixtureAddresses(t testing.TB, src string, maxFuncs, maxInlines int) []uint64 {
 	t.Helper()
-	f, err := elf.Open(src)
-	if err != nil {
-		t.Fatalf("open %s: %v", src, err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		syms, _ = f.DynamicSymbols()
-	}
-	var funcs []elf.Symbol
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 && s.Value != 0 {
-			funcs = append(funcs, s)
-		}
-	}
-	sort.Slice(funcs, func(i, j int) bool {
-		if funcs[i].Value != funcs[j].Value {
-			return funcs[i].Value < funcs[j].Value
-		}
-		return funcs[i].Name < funcs[j].Name
-	})
+	funcs := fixture.Funcs(t, src)
 	step := 1
 	if len(funcs) > maxFuncs {
 		step = (len(funcs) + maxFuncs - 1) / maxFuncs
@@ -89,22 +69,9 @@ func faceFixtureAddresses(t testing.TB, src string, maxFuncs, maxInlines int) []
 		add(s.Value + s.Size/2)
 		add(s.Value + s.Size - 1)
 	}
-	if d, err := f.DWARF(); err == nil {
-		r := d.Reader()
-		n := 0
-		for n < maxInlines {
-			e, err := r.Next()
-			if err != nil || e == nil {
-				break
-			}
-			if e.Tag == dwarf.TagInlinedSubroutine {
-				if lo, ok := e.Val(dwarf.AttrLowpc).(uint64); ok {
-					add(lo)
-					add(lo + 1)
-					n++
-				}
-			}
-		}
+	for _, lo := range fixture.InlineStarts(t, src, maxInlines) {
+		add(lo)
+		add(lo + 1)
 	}
 	// 0 is unknown everywhere. (Past the last symbol llvm-symbolizer 14
 	// answers "_end" or the last function; the engine deliberately says

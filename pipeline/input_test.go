@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"io"
 	"os"
@@ -15,20 +14,11 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/ulikunitz/xz"
 )
 
 const plainLog = "line one\n==1==ERROR: AddressSanitizer: SEGV on unknown address 0x0\nline three\n"
-
-func gz(t *testing.T, b []byte) []byte {
-	var buf bytes.Buffer
-	w := gzip.NewWriter(&buf)
-	w.Write(b)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 func zst(t *testing.T, b []byte) []byte {
 	enc, err := zstd.NewWriter(nil)
@@ -69,10 +59,10 @@ func TestOpenLogDecompresses(t *testing.T) {
 	dir := t.TempDir()
 	cases := map[string][]byte{
 		"plain.gz":      []byte(plainLog),
-		"a.log":         gz(t, []byte(plainLog)),
+		"a.log":         fixture.Gzip(t, []byte(plainLog)),
 		"b.txt":         zst(t, []byte(plainLog)),
 		"c":             xzc(t, []byte(plainLog)),
-		"double.log.gz": gz(t, gz(t, []byte(plainLog))),
+		"double.log.gz": fixture.Gzip(t, fixture.Gzip(t, []byte(plainLog))),
 	}
 	if bz, err := exec.LookPath("bzip2"); err == nil {
 		cmd := exec.Command(bz, "-c")
@@ -124,7 +114,7 @@ func TestOpenLogRefuses(t *testing.T) {
 		{"prog", append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 100)...), "an ELF file"},
 		{"logs.zip", zipBuf.Bytes(), "a zip archive"},
 		{"logs.tar", tarBuf.Bytes(), "a tar archive"},
-		{"logs.tar.gz", gz(t, tarBuf.Bytes()), "not a log"},
+		{"logs.tar.gz", fixture.Gzip(t, tarBuf.Bytes()), "not a log"},
 		{"core", random, "binary data"},
 		{"libx.a", []byte("!<arch>\nfoo.o/ 0 0 0 644 10 `\n"), "an ar archive"},
 		{"bad.gz", []byte("\x1f\x8b\x00\x00garbage"), "gzip data"},

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // The benchmarks run on the committed fixtures; set SANITRACE_BENCH_BIN to
@@ -14,7 +16,7 @@ import (
 
 // benchBinaries returns the fixture plus the SANITRACE_BENCH_BIN binaries.
 func benchBinaries(b *testing.B) []string {
-	bins := []string{fixture(b, "cxx-O2-dw5"), fixture(b, "c-O2-zlib")}
+	bins := []string{fx.ELF(b, "cxx-O2-dw5"), fx.ELF(b, "c-O2-zlib")}
 	if env := os.Getenv("SANITRACE_BENCH_BIN"); env != "" {
 		bins = append(bins, strings.Split(env, ":")...)
 	}

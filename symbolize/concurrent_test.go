@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // TestConcurrentLookups: an Object is safe for concurrent use, including
@@ -18,7 +20,7 @@ import (
 func TestConcurrentLookups(t *testing.T) {
 	for _, name := range []string{"cxx-O2-dw5", "c-O2-dw5-clang", "c-O2-zlib", "split-dw5/prog", "split-dw5-dwp/prog", "split-dw4/prog"} {
 		t.Run(name, func(t *testing.T) {
-			path := fixture(t, name)
+			path := fx.ELF(t, name)
 			addrs := fixtureAddrs(t, path)
 			if len(addrs) > 3000 {
 				addrs = addrs[:3000]

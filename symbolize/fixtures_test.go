@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
@@ -97,10 +98,10 @@ func TestFixturesAgainstLLVM(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.fixture, "/", "_"), func(t *testing.T) {
-			path := fixture(t, c.fixture)
+			path := fx.ELF(t, c.fixture)
 			ref := path
 			if c.reference != "" {
-				ref = fixture(t, c.reference)
+				ref = fx.ELF(t, c.reference)
 			}
 			obj, err := Open(path, noDebugDirs())
 			if err != nil {
@@ -134,7 +135,7 @@ func TestDataAgainstLLVM(t *testing.T) {
 	bin := reftool.Need(t, "llvm-symbolizer")
 	for _, name := range []string{"c-O0-dw4-nopie", "c-O2-dw5-pie", "cxx-O2-dw5", "libfix.so"} {
 		t.Run(name, func(t *testing.T) {
-			path := fixture(t, name)
+			path := fx.ELF(t, name)
 			f, err := elf.Open(path)
 			if err != nil {
 				t.Fatal(err)

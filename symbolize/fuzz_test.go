@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // openBytes writes data to a temporary file and opens it.
@@ -99,7 +101,7 @@ func FuzzLineProgram(f *testing.F) {
 // TestTruncated opens every truncation step of a real binary: each must give
 // an object or an error, never a panic.
 func TestTruncated(t *testing.T) {
-	data, err := os.ReadFile(fixture(t, "c-O2-dw5-pie"))
+	data, err := os.ReadFile(fx.ELF(t, "c-O2-dw5-pie"))
 	if err != nil {
 		t.Fatal(err)
 	}

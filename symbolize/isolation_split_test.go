@@ -1,7 +1,6 @@
 package symbolize
 
 import (
-	"debug/elf"
 	"errors"
 	"os"
 	"path/filepath"
@@ -26,19 +25,11 @@ func chains(t *testing.T, o *Object, addrs []uint64) [][]Frame {
 }
 
 // funcAddrs is the middle of every function of the ELF file at path.
-func funcAddrs(t *testing.T, path string) []uint64 {
+func funcAddrs(t testing.TB, path string) []uint64 {
 	t.Helper()
-	f, err := elf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, _ := f.Symbols()
 	var out []uint64
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 && s.Value != 0 {
-			out = append(out, s.Value+s.Size/2)
-		}
+	for _, s := range fx.Funcs(t, path) {
+		out = append(out, s.Value+s.Size/2)
 	}
 	return out
 }

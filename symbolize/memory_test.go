@@ -4,6 +4,8 @@ import (
 	"os"
 	"reflect"
 	"testing"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // TestOpenMemoryMatchesOpen: an object read from bytes (a binary shipped
@@ -12,7 +14,7 @@ import (
 func TestOpenMemoryMatchesOpen(t *testing.T) {
 	for _, name := range []string{"c-O2-dw5-pie", "cxx-O2-dw5", "c-O2-zstd"} {
 		t.Run(name, func(t *testing.T) {
-			path := fixture(t, name)
+			path := fx.ELF(t, name)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

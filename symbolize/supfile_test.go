@@ -20,19 +20,7 @@ const dwzDir = "../testdata/elf/dwz"
 // dwzAddrs returns the middle of every function of the unprocessed build.
 func dwzAddrs(t testing.TB, name string) []uint64 {
 	t.Helper()
-	f, err := elf.Open(filepath.Join(dwzDir, "orig", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, _ := f.Symbols()
-	var out []uint64
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 && s.Value != 0 {
-			out = append(out, s.Value+s.Size/2)
-		}
-	}
-	return out
+	return funcAddrs(t, filepath.Join(dwzDir, "orig", name))
 }
 
 // answers renders the inline chains of addrs in both styles.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // TestWalkFormats: every input form gives its logs and binaries, in order,
@@ -33,15 +35,15 @@ func TestWalkFormats(t *testing.T) {
 		tmember{name: "core", body: "\x00\x01\x02"},
 	)
 	writeFile(t, filepath.Join(dir, "x.tar"), tarred)
-	writeFile(t, filepath.Join(dir, "x.tar.gz"), gzBytes(t, tarred))
-	writeFile(t, filepath.Join(dir, "x.tgz.renamed"), gzBytes(t, tarred))
+	writeFile(t, filepath.Join(dir, "x.tar.gz"), fixture.Gzip(t, tarred))
+	writeFile(t, filepath.Join(dir, "x.tgz.renamed"), fixture.Gzip(t, tarred))
 	writeFile(t, filepath.Join(dir, "x.tar.zst"), zstBytes(t, tarred))
 	writeFile(t, filepath.Join(dir, "x.zip"), zipBytes(t,
 		tmember{name: "d.log", body: "log d\n"},
-		tmember{name: "inner.tar.gz", body: string(gzBytes(t, tarBytes(t, tmember{name: "e.log", body: "log e\n"})))},
+		tmember{name: "inner.tar.gz", body: string(fixture.Gzip(t, tarBytes(t, tmember{name: "e.log", body: "log e\n"})))},
 		tmember{name: "dir\\f.log", body: "log f\n"},
 	))
-	writeFile(t, filepath.Join(dir, "y.log.gz"), gzBytes(t, []byte("log y\n")))
+	writeFile(t, filepath.Join(dir, "y.log.gz"), fixture.Gzip(t, []byte("log y\n")))
 	before := listTree(t, dir)
 
 	got := walkAll(t, &Walker{}, dir)
@@ -94,7 +96,7 @@ func listTree(t *testing.T, dir string) []string {
 // (logs classified, not read) as one that reads everything.
 func TestWalkWantCounts(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "x.tar.gz"), gzBytes(t, tarBytes(t,
+	writeFile(t, filepath.Join(dir, "x.tar.gz"), fixture.Gzip(t, tarBytes(t,
 		tmember{name: "a.log", body: strings.Repeat("big log line\n", 1<<16)},
 		tmember{name: "prog", body: string(elfBytes(t))},
 	)))
@@ -182,7 +184,7 @@ func repeatedGzip(t testing.TB, w io.Writer, head []byte, chunk []byte, total in
 	zw.Write(chunk)
 	zw.Close()
 	if head != nil {
-		w.Write(gzBytes(t, head))
+		w.Write(fixture.Gzip(t, head))
 	}
 	for n := int64(0); n < total; n += int64(len(chunk)) {
 		if _, err := w.Write(m.Bytes()); err != nil {
@@ -240,7 +242,7 @@ func TestWalkArchiveBudget(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		ms = append(ms, tmember{name: "m" + itoa(i) + ".log", body: strings.Repeat("x", 1<<20)})
 	}
-	writeFile(t, filepath.Join(dir, "many.tar.gz"), gzBytes(t, tarBytes(t, ms...)))
+	writeFile(t, filepath.Join(dir, "many.tar.gz"), fixture.Gzip(t, tarBytes(t, ms...)))
 	writeFile(t, filepath.Join(dir, "many.zip"), zipBytes(t, ms...))
 	got := walkAll(t, &Walker{Limits: Limits{Entry: 2 << 20, Archive: 3 << 20}}, dir)
 	if len(got.entries) < 4 || len(got.entries) > 6 {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 var writeSeeds = flag.Bool("seeds", false, "rewrite the committed seed corpus of FuzzWalk under testdata/fuzz")
@@ -25,15 +27,15 @@ func seedInputs(t testing.TB) map[string][]byte {
 	)
 	return map[string][]byte{
 		"tar":          tarred,
-		"tar-gz":       gzBytes(t, tarred),
+		"tar-gz":       fixture.Gzip(t, tarred),
 		"tar-zst":      zstBytes(t, tarred),
-		"log-gz":       gzBytes(t, []byte("plain log\n")),
+		"log-gz":       fixture.Gzip(t, []byte("plain log\n")),
 		"zip":          zipBytes(t, tmember{name: "a.log", body: "log\n"}, tmember{name: "prog", body: elf}, tmember{name: "l", link: "prog"}),
 		"zip-escape":   zipBytes(t, tmember{name: "../../x.log", body: "x\n"}, tmember{name: "/abs.log", body: "y\n"}),
-		"zip-in-tar":   gzBytes(t, tarBytes(t, tmember{name: "in.zip", body: string(zipBytes(t, tmember{name: "z.log", body: "z\n"}))})),
+		"zip-in-tar":   fixture.Gzip(t, tarBytes(t, tmember{name: "in.zip", body: string(zipBytes(t, tmember{name: "z.log", body: "z\n"}))})),
 		"tar-in-zip":   zipBytes(t, tmember{name: "in.tar", body: string(tarred)}),
 		"text":         []byte("just a log line\n"),
-		"nested-depth": gzBytes(t, gzBytes(t, gzBytes(t, gzBytes(t, gzBytes(t, []byte("deep\n")))))),
+		"nested-depth": fixture.Gzip(t, fixture.Gzip(t, fixture.Gzip(t, fixture.Gzip(t, fixture.Gzip(t, []byte("deep\n")))))),
 	}
 }
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"cmp"
-	"debug/dwarf"
 	"debug/elf"
 	"fmt"
 	"net/http"
@@ -11,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -28,37 +25,13 @@ import (
 // to maxInl inlined-call starts of the unstripped build src, and 0.
 func sampleAddresses(t testing.TB, src string, maxFuncs, maxInl int) []uint64 {
 	t.Helper()
-	f, err := elf.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, _ := f.Symbols()
-	var funcs []elf.Symbol
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 && s.Value != 0 {
-			funcs = append(funcs, s)
-		}
-	}
-	slices.SortFunc(funcs, func(a, b elf.Symbol) int { return cmp.Compare(a.Value, b.Value) })
+	funcs := fixture.Funcs(t, src)
 	step := max(1, (len(funcs)+maxFuncs-1)/maxFuncs)
 	var out []uint64
 	for i := 0; i < len(funcs); i += step {
 		out = append(out, funcs[i].Value, funcs[i].Value+funcs[i].Size/2)
 	}
-	if d, err := f.DWARF(); err == nil {
-		r := d.Reader()
-		for n := 0; n < maxInl; {
-			e, err := r.Next()
-			if err != nil || e == nil {
-				break
-			}
-			if lo, ok := e.Val(dwarf.AttrLowpc).(uint64); ok && e.Tag == dwarf.TagInlinedSubroutine {
-				out = append(out, lo)
-				n++
-			}
-		}
-	}
+	out = append(out, fixture.InlineStarts(t, src, maxInl)...)
 	return append(out, 0)
 }
 
