@@ -32,18 +32,31 @@ func corpusCases(t testing.TB) []string {
 
 func parseAll(t testing.TB, r io.Reader, name string) []*report.Report {
 	t.Helper()
-	sc := NewScanner(r, name)
-	var out []*report.Report
-	for {
-		rep, err := sc.Next()
+	return allReports(t, NewScanner(r, name))
+}
+
+// eachReport calls fn with every report of sc, numbered from 0; an error
+// other than io.EOF fails the test.
+func eachReport(tb testing.TB, sc *Scanner, fn func(n int, r *report.Report)) {
+	tb.Helper()
+	for n := 0; ; n++ {
+		r, err := sc.Next()
 		if err == io.EOF {
-			return out
+			return
 		}
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+			tb.Fatal(err)
 		}
-		out = append(out, rep)
+		fn(n, r)
 	}
+}
+
+// allReports returns every report of sc.
+func allReports(tb testing.TB, sc *Scanner) []*report.Report {
+	tb.Helper()
+	var out []*report.Report
+	eachReport(tb, sc, func(_ int, r *report.Report) { out = append(out, r) })
+	return out
 }
 
 func parseFile(t testing.TB, path string) []*report.Report {

@@ -17,14 +17,8 @@ func parseDamage(t *testing.T, text, name string) ([]*report.Report, []*Damage) 
 	sc := NewScanner(strings.NewReader(text), name)
 	var ds []*Damage
 	sc.OnDamage(func(d *Damage) { ds = append(ds, d) })
-	var out []*report.Report
-	for {
-		r, err := sc.Next()
-		if err != nil {
-			return out, ds
-		}
-		out = append(out, r)
-	}
+	out := allReports(t, sc)
+	return out, ds
 }
 
 // TestDamagedHeader damages the header word of sanitizer reports with NUL

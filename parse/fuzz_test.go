@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"io"
 	"strings"
 	"testing"
 
@@ -18,14 +17,7 @@ func FuzzScanner(f *testing.F) {
 		sc := NewScanner(bytes.NewReader(data), "fuzz")
 		lines := bytes.Count(data, []byte("\n")) + 1
 		prev := 0
-		for n := 0; ; n++ {
-			r, err := sc.Next()
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachReport(t, sc, func(n int, r *report.Report) {
 			if n > lines {
 				t.Fatalf("more reports (%d) than lines (%d)", n, lines)
 			}
@@ -48,7 +40,7 @@ func FuzzScanner(f *testing.F) {
 					}
 				}
 			}
-		}
+		})
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,17 +25,8 @@ func scanDump(t testing.TB, log string) ([]*report.Report, []*RecordError) {
 	sc := NewScanner(strings.NewReader(log), "dump.log")
 	var bad []*RecordError
 	sc.OnRecordError(func(e *RecordError) { bad = append(bad, e) })
-	var reps []*report.Report
-	for {
-		r, err := sc.Next()
-		if err == io.EOF {
-			return reps, bad
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		reps = append(reps, r)
-	}
+	reps := allReports(t, sc)
+	return reps, bad
 }
 
 // allocSize reads the size back from a stack title.
@@ -282,14 +272,7 @@ func FuzzLWSDump(f *testing.F) {
 		})
 		nlines := bytes.Count(data, []byte("\n")) + 1
 		prev, recs := 0, 0
-		for n := 0; ; n++ {
-			r, err := sc.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachReport(t, sc, func(n int, r *report.Report) {
 			if n > nlines {
 				t.Fatalf("more reports (%d) than lines (%d)", n, nlines)
 			}
@@ -298,7 +281,7 @@ func FuzzLWSDump(f *testing.F) {
 			}
 			prev = r.Input.FirstLine
 			if !report.IsHeapDump(r) {
-				continue
+				return
 			}
 			if len(r.Raw) > MaxDumpRecords || len(r.Raw) == 0 || len(r.Stacks) > len(r.Raw) {
 				t.Fatalf("dump of %d lines with %d stacks", len(r.Raw), len(r.Stacks))
@@ -314,7 +297,7 @@ func FuzzLWSDump(f *testing.F) {
 					}
 				}
 			}
-		}
+		})
 		if recs+bad > nlines {
 			t.Fatalf("%d allocations and %d malformed records in %d lines", recs, bad, nlines)
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // A 10 MB line is cut to MaxLineLen and the reports around it still parse.
@@ -100,18 +102,8 @@ func BenchmarkScanner(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		sc := NewScanner(bytes.NewReader(data), "gen")
 		n := 0
-		for {
-			_, err := sc.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
+		eachReport(b, NewScanner(bytes.NewReader(data), "gen"), func(int, *report.Report) { n++ })
 		if n == 0 {
 			b.Fatal("no reports")
 		}
@@ -150,20 +142,13 @@ func TestHugeLog(t *testing.T) {
 	start := time.Now()
 	var maxHeap uint64
 	n := 0
-	for {
-		_, err := sc.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachReport(t, sc, func(int, *report.Report) {
 		if n++; n%2000 == 0 {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			maxHeap = max(maxHeap, ms.HeapAlloc)
 		}
-	}
+	})
 	el := time.Since(start)
 	t.Logf("1 GiB: %d reports in %v (%.0f MB/s), max heap %d MB", n, el, float64(size)/1e6/el.Seconds(), maxHeap>>20)
 	if maxHeap > 256<<20 {
