@@ -156,12 +156,7 @@ func runBatchJSON(t *testing.T, wantCode int, args ...string) *render.BatchDocum
 	if code != wantCode {
 		t.Fatalf("sanitrace %s: exit %d, want %d\nstderr: %s", strings.Join(args, " "), code, wantCode, errOut)
 	}
-	var doc render.BatchDocument
-	dec := json.NewDecoder(strings.NewReader(out))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatalf("sanitrace %s: output is not the batch JSON: %v\n%.2000s", strings.Join(args, " "), err, out)
-	}
+	doc := decodeStrict[render.BatchDocument](t, "sanitrace "+strings.Join(args, " ")+": output", out)
 	return &doc
 }
 

@@ -40,12 +40,7 @@ type coreTruth struct {
 // unknown keys are an error.
 func parseCoreJSON(t *testing.T, out string) render.JSONCore {
 	t.Helper()
-	var d render.JSONCore
-	dec := json.NewDecoder(strings.NewReader(out))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&d); err != nil {
-		t.Fatalf("core output is not the contract's JSON: %v\n%s", err, out)
-	}
+	d := decodeStrict[render.JSONCore](t, "core output", out)
 	if d.Version != render.JSONVersion {
 		t.Fatalf("core output: version %d", d.Version)
 	}

@@ -41,16 +41,25 @@ func str(p *string) string {
 // prints must be what render declares.
 func parseDecodeJSON(t *testing.T, out string) render.JSONDocument {
 	t.Helper()
-	var d render.JSONDocument
-	dec := json.NewDecoder(strings.NewReader(out))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&d); err != nil {
-		t.Fatalf("decode output is not schema v1 JSON: %v\n%s", err, out)
-	}
+	d := decodeStrict[render.JSONDocument](t, "decode output", out)
 	if d.Version != render.JSONVersion {
 		t.Fatalf("decode output: version %d, want %d", d.Version, render.JSONVersion)
 	}
 	return d
+}
+
+// decodeStrict reads out as one JSON document of type T, refusing keys T
+// does not declare: the contract's documents are closed. what names the
+// output in a failure.
+func decodeStrict[T any](t *testing.T, what, out string) T {
+	t.Helper()
+	var v T
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%s is not the contract's JSON: %v\n%.2000s", what, err, out)
+	}
+	return v
 }
 
 // demoLogAway copies the demo's ASan log into a directory of its own, away

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // Dir returns the absolute path of elem inside the shared tree, skipping the
@@ -29,7 +31,7 @@ func Dir(tb testing.TB, elem ...string) string {
 func Find(elem ...string) (string, error) {
 	root := os.Getenv("SANITRACE_SHARED")
 	if root == "" {
-		mod, err := moduleRoot()
+		mod, err := fixture.Root()
 		if err != nil {
 			return "", fmt.Errorf("shared reference tree not found: %w", err)
 		}
@@ -43,23 +45,4 @@ func Find(elem ...string) (string, error) {
 		return "", err
 	}
 	return p, nil
-}
-
-// moduleRoot walks up from the working directory (a test runs in its
-// package's directory) to the directory holding go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
 }
