@@ -38,6 +38,20 @@ func (lk look) onePerAddress() bool {
 	return false
 }
 
+// asPrinted reports whether a report of the look is written line for line
+// as its producer printed it (rawReport): the kernel's and Go's reports,
+// whose lines between the headline and the stacks (KASAN's access line,
+// the CPU, hardware and register lines, Go's signal line) say what the
+// typed parts do not. gdb's stop lines become numbered frames, and the
+// other producers' own lines are all in their typed parts.
+func (lk look) asPrinted() bool {
+	switch lk {
+	case lookKernel, lookGoPanic, lookGoRace, lookRust:
+		return true
+	}
+	return false
+}
+
 // lookOf is the look of a report by its tool, as package parse names the
 // producers (parse.ToolKernel, ...; render does not import parse).
 func lookOf(tool string) look {
@@ -370,4 +384,198 @@ func renumber(l, head string) string {
 		return l
 	}
 	return head + strings.TrimLeft(l[n:], " ")
+}
+
+// rawAnchor is where a frame (or an inline chain sanitrace found at one
+// address) stands in a report's own lines.
+type rawAnchor struct {
+	stack, first, last int // the frames s.Frames[first..last] of r.Stacks[stack]
+	lines              int // how many of the report's lines they take
+	register           bool
+}
+
+// anchorFrames finds every frame of r, in order, in r.Raw: the report's
+// line index of each frame's first line. It reports false when a frame's
+// line(s) are not there in order (a report assembled by hand, a frame
+// without its line).
+func anchorFrames(r *report.Report) (map[int]rawAnchor, bool) {
+	anchors := map[int]rawAnchor{}
+	at := 0
+	for si, s := range r.Stacks {
+		fs := s.Frames
+		if len(fs) == 1 && registerTitle(s) {
+			// The frame was read from its stack's title ("RIP: ...").
+			k := indexFrom(r.Raw, at, []string{strings.TrimSpace(s.Title)})
+			if k < 0 {
+				return nil, false
+			}
+			anchors[k] = rawAnchor{stack: si, lines: 1, register: true}
+			at = k + 1
+			continue
+		}
+		for i := 0; i < len(fs); i++ {
+			want := rawLines(fs[i])
+			if len(want) == 0 || want[0] == "" {
+				return nil, false
+			}
+			k := indexFrom(r.Raw, at, want)
+			if k < 0 {
+				return nil, false
+			}
+			j := chainEnd(fs, i)
+			anchors[k] = rawAnchor{stack: si, first: i, last: j, lines: len(want)}
+			at = k + len(want)
+			i = j
+		}
+	}
+	return anchors, true
+}
+
+// registerTitle reports whether s is a kernel stack read from the
+// faulting instruction's line of the register dump (ripLine writes it).
+func registerTitle(s report.Stack) bool {
+	head, _, ok := strings.Cut(s.Title, ":")
+	raw := strings.TrimSpace(s.Frames[0].Raw)
+	return ok && (head == "RIP" || head == "EIP" || head == "pc ") && raw != "" && strings.Contains(s.Title, raw)
+}
+
+// indexFrom is the first index k >= from where lines[k:] starts with want,
+// each line compared without its indent; -1 when there is none.
+func indexFrom(lines []string, from int, want []string) int {
+	for k := from; k+len(want) <= len(lines); k++ {
+		ok := true
+		for n, w := range want {
+			if strings.TrimSpace(lines[k+n]) != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return k
+		}
+	}
+	return -1
+}
+
+// rawReport writes r as its producer printed it, line for line (r.Raw),
+// each frame's line(s) replaced by the look's rendering of the frame: a
+// kernel report as decode_stacktrace.sh prints one, with its access line,
+// CPU and hardware lines, register dump and memory state; a Go panic with
+// its signal line and goroutine headers. It reports false, having written
+// nothing, when r's frames cannot all be found in r.Raw in order; the
+// caller then writes the report from its typed parts.
+func (t *Text) rawReport(r *report.Report, lk look) bool {
+	anchors, ok := anchorFrames(r)
+	if !ok || indexFrom(r.Raw, 0, []string{strings.TrimSpace(r.Headline)}) < 0 {
+		return false // the report's lines are not all in r.Raw
+	}
+	p := t.pal
+	titles := map[string]bool{}
+	for _, s := range r.Stacks {
+		titles[strings.TrimSpace(s.Title)] = true
+	}
+	shown := map[string]bool{} // file:line already given source context
+	for k := 0; k < len(r.Raw); k++ {
+		a, ok := anchors[k]
+		if !ok {
+			l := r.Raw[k]
+			switch trimmed := strings.TrimSpace(l); {
+			case trimmed == r.Headline:
+				l = p.headline.Sprint(l)
+			case trimmed != "" && titles[trimmed]:
+				l = p.title.Sprint(l)
+			}
+			t.line(l)
+			continue
+		}
+		s := r.Stacks[a.stack]
+		if a.register {
+			t.ripLine(s)
+			continue
+		}
+		fs := s.Frames
+		if t.opts.UserFrames {
+			if n := t.otherRun(fs[a.first:]); n > 0 {
+				// The run ends with the last frame of its last anchor.
+				end := k + a.lines
+				for m := k + a.lines; m < len(r.Raw); m++ {
+					b, ok := anchors[m]
+					if !ok {
+						continue
+					}
+					if b.register || b.stack != a.stack || b.first >= a.first+n {
+						break
+					}
+					end = m + b.lines
+				}
+				t.line(frameIndent + p.dim.Sprint(t.collapsed(fs[a.first:a.first+n], a.first)))
+				k = end - 1
+				t.stackEnd(s, a.first+n-1)
+				continue
+			}
+		}
+		switch {
+		case fs[a.first].Symbolized != report.SymbolizedSanitrace:
+			// Not sanitrace's work: the line(s) as printed, indent and all
+			// (lockdep's and ref_tracker's stacks stand further in).
+			for _, l := range r.Raw[k : k+a.lines] {
+				t.line(t.paintFrame(fs[a.first], l))
+			}
+		case lk.onePerAddress():
+			t.rawFrames(lk, fs, a.first, a.last, indentOf(r.Raw[k]))
+		default:
+			for i := a.first; i <= a.last; i++ {
+				t.rawFrames(lk, fs, i, i, "")
+			}
+		}
+		for i := a.first; i <= a.last; i++ {
+			f := fs[i]
+			if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && t.class(&f) == report.User {
+				key := fmt.Sprintf("%s:%d", f.File, f.Line)
+				if !shown[key] {
+					shown[key] = true
+					t.sourceContext(f)
+				}
+			}
+		}
+		k += a.lines - 1
+		t.stackEnd(s, a.last)
+	}
+	return true
+}
+
+// rawFrames writes the frames fs[i..j] (one frame, or an inline chain at
+// one address) in look lk; a kernel frame's line at the indent its stack
+// was printed with.
+func (t *Text) rawFrames(lk look, fs []report.Frame, i, j int, indent string) {
+	// Of an inline chain gdb prints the pc on the innermost frame only.
+	showPC := i == 0 || !fs[i-1].Inlined || fs[i-1].PC != fs[i].PC
+	for n, l := range t.lookFrame(lk, i, fs[i:j+1], showPC) {
+		if lk == lookKernel && n == 0 && indent != "" {
+			l = indent + strings.TrimLeft(l, " ")
+		}
+		t.line(l)
+	}
+}
+
+// paintFrame is a frame's line as printed, in the color of whose code
+// the frame is.
+func (t *Text) paintFrame(f report.Frame, l string) string {
+	if t.class(&f) != report.User {
+		return t.pal.system.Sprint(l)
+	}
+	return l
+}
+
+// indentOf is the blanks l starts with.
+func indentOf(l string) string {
+	return l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+}
+
+// stackEnd writes, after the frame fs[last] of s, the note that s was cut
+// short when that frame is its last.
+func (t *Text) stackEnd(s report.Stack, last int) {
+	if last == len(s.Frames)-1 && s.Truncated != "" {
+		t.line("    " + t.pal.dim.Sprint("(stack possibly truncated: "+s.Truncated+")"))
+	}
 }

@@ -62,6 +62,12 @@ func (t *Text) Report(r *report.Report) error {
 		headline = strings.TrimSpace(r.Tool + ": " + r.Kind)
 	}
 	lk := lookOf(r.Tool)
+	if lk.asPrinted() && t.rawReport(r, lk) {
+		if r.Truncated {
+			t.line(t.pal.dim.Sprint(TruncatedNote))
+		}
+		return t.flush()
+	}
 	if lk == lookSanitizer && r.PID != 0 && (strings.HasPrefix(headline, "ERROR:") || strings.HasPrefix(headline, "WARNING:")) && !strings.Contains(headline, "(pid=") {
 		// The runtimes print "==PID==ERROR: ..."; the model keeps the pid apart.
 		headline = fmt.Sprintf("==%d==%s", r.PID, headline)
