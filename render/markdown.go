@@ -87,7 +87,7 @@ func WriteMarkdown(w io.Writer, doc *BatchDocument) error {
 				text += "\n" + s.Title
 				for j, f := range s.Frames {
 					if j == 12 {
-						text += fmt.Sprintf("\n    ... %d more frames", len(s.Frames)-j)
+						text += "\n    ... " + plural(len(s.Frames)-j, "more frame")
 						break
 					}
 					text += "\n    " + frameLine(j, f)
