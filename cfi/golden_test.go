@@ -2,7 +2,6 @@ package cfi
 
 import (
 	"bytes"
-	"debug/elf"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 )
@@ -37,11 +37,7 @@ var modes = []struct {
 
 func dumpFile(t testing.TB, path string, interp bool) (string, []error) {
 	t.Helper()
-	f, err := elf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, path)
 	var out bytes.Buffer
 	var warns []error
 	if err := Dump(&out, f, DumpOptions{Interp: interp, Warn: func(err error) { warns = append(warns, err) }}); err != nil {
@@ -116,11 +112,7 @@ func compareWithReadelf(t *testing.T, path string) {
 // of f; the last row printed for a location is the one in force there.
 func checkRowsAgainstDump(t *testing.T, path string) int {
 	t.Helper()
-	f, err := elf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, path)
 	tab, err := Load(f, nil)
 	if err != nil {
 		t.Fatal(err)

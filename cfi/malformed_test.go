@@ -3,11 +3,12 @@ package cfi
 import (
 	"bufio"
 	"bytes"
-	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // gccEH returns testdata/elf/c-O2-dw5-pie's .eh_frame: CIEs at 0x0 and
@@ -15,11 +16,7 @@ import (
 // the terminator at 0xdc.
 func gccEH(t *testing.T) *section {
 	t.Helper()
-	f, err := elf.Open("../testdata/elf/c-O2-dw5-pie")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, "../testdata/elf/c-O2-dw5-pie")
 	sh := f.Section(".eh_frame")
 	data, err := sh.Data()
 	if err != nil {

@@ -6,15 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 func loadFixture(t *testing.T, path string) *Table {
 	t.Helper()
-	f, err := elf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
+	f := fixture.OpenELF(t, path)
 	tab, err := Load(f, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -179,23 +177,16 @@ func TestEvalExpr(t *testing.T) {
 // code finds that code's FDEs in its separate debug file's .debug_frame,
 // the same ones the unstripped binary has.
 func TestDebugFile(t *testing.T) {
-	open := func(p string) *elf.File {
-		f, err := elf.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
-	full, err := Load(open("../testdata/elf/cfi/c-debugframe"), nil)
+	open := func(name string) *elf.File { return fixture.OpenELF(t, fixture.ELF(t, "cfi/"+name)) }
+	full, err := Load(open("c-debugframe"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stripped, err := Load(open("../testdata/elf/cfi/c-debugframe-stripped"), nil)
+	stripped, err := Load(open("c-debugframe-stripped"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	split, err := Load(open("../testdata/elf/cfi/c-debugframe-stripped"), open("../testdata/elf/cfi/c-debugframe.debug"))
+	split, err := Load(open("c-debugframe-stripped"), open("c-debugframe.debug"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 )
@@ -116,11 +117,7 @@ var stlFaces = []string{"fiCa"}
 // of each range.
 func faceInlineRangeAddresses(t *testing.T, bin string, max int) []uint64 {
 	t.Helper()
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatalf("open %s: %v", bin, err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, bin)
 	d, err := f.DWARF()
 	if err != nil {
 		t.Fatalf("%s: %v", bin, err)
@@ -150,11 +147,7 @@ func faceInlineRangeAddresses(t *testing.T, bin string, max int) []uint64 {
 // faceTextOnly keeps the addresses that lie in an executable section.
 func faceTextOnly(t *testing.T, bin string, addrs []uint64) []uint64 {
 	t.Helper()
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatalf("open %s: %v", bin, err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, bin)
 	var out []uint64
 	for _, a := range addrs {
 		for _, s := range f.Sections {

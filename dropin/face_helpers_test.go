@@ -82,11 +82,7 @@ func faceFixtureAddresses(t testing.TB, src string, maxFuncs, maxInlines int) []
 
 func faceDataAddresses(t testing.TB, src string) []uint64 {
 	t.Helper()
-	f, err := elf.Open(src)
-	if err != nil {
-		t.Fatalf("open %s: %v", src, err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, src)
 	syms, _ := f.Symbols()
 	var addrs []uint64
 	for _, s := range syms {

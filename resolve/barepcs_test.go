@@ -1,13 +1,13 @@
 package resolve
 
 import (
-	"debug/elf"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
@@ -52,11 +52,7 @@ const pieBase = 0x55d0c0a00000
 // symbolAddr is a function's link-time address, from the symbol table.
 func symbolAddr(t *testing.T, bin, name string) uint64 {
 	t.Helper()
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, bin)
 	syms, err := f.Symbols()
 	if err != nil {
 		t.Fatal(err)

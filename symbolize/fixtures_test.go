@@ -18,11 +18,7 @@ import (
 // unknown addresses.
 func fixtureAddrs(t testing.TB, path string) []uint64 {
 	t.Helper()
-	f, err := elf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := fx.OpenELF(t, path)
 	var out []uint64
 	for _, s := range f.Sections {
 		if s.Flags&elf.SHF_EXECINSTR == 0 {

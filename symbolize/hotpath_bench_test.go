@@ -19,67 +19,68 @@ func benchObject(b *testing.B, path string) *Object {
 	return o
 }
 
-// BenchmarkUnitIndex measures the unit index that Open builds: every
-// unit's header and root DIE, its ranges sorted for lookups.
-func BenchmarkUnitIndex(b *testing.B) {
+// benchEach runs run as a sub-benchmark per bench binary, with the
+// binary's Object open and allocations reported; run resets the timer
+// after its own setup.
+func benchEach(b *testing.B, run func(b *testing.B, o *Object, path string)) {
 	for _, path := range benchBinaries(b) {
 		b.Run(benchName(path), func(b *testing.B) {
 			o := benchObject(b, path)
-			b.ReportMetric(float64(len(o.units.units)), "units")
 			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, errs := o.buildUnitIndex(); len(errs) > 0 {
-					b.Fatal(errs[0])
-				}
-			}
+			run(b, o, path)
 		})
 	}
+}
+
+// BenchmarkUnitIndex measures the unit index that Open builds: every
+// unit's header and root DIE, its ranges sorted for lookups.
+func BenchmarkUnitIndex(b *testing.B) {
+	benchEach(b, func(b *testing.B, o *Object, _ string) {
+		b.ReportMetric(float64(len(o.units.units)), "units")
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, errs := o.buildUnitIndex(); len(errs) > 0 {
+				b.Fatal(errs[0])
+			}
+		}
+	})
 }
 
 // BenchmarkLineTables measures decoding every unit's line program into
 // its sorted rows, what the first lookup in each unit pays.
 func BenchmarkLineTables(b *testing.B) {
-	for _, path := range benchBinaries(b) {
-		b.Run(benchName(path), func(b *testing.B) {
-			o := benchObject(b, path)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				for _, u := range o.units.units {
-					if u.stmtList < 0 {
-						continue
-					}
-					sec := o.secOf(&u.h)
-					if _, err := decodeLineProgram(lineProgramInput{
-						line: sec.line, str: sec.str, lineStr: sec.lineStr,
-						offset: uint64(u.stmtList), compDir: u.compDir, bo: o.byteOrder,
-					}); err != nil {
-						b.Fatal(err)
-					}
+	benchEach(b, func(b *testing.B, o *Object, _ string) {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			for _, u := range o.units.units {
+				if u.stmtList < 0 {
+					continue
+				}
+				sec := o.secOf(&u.h)
+				if _, err := decodeLineProgram(lineProgramInput{
+					line: sec.line, str: sec.str, lineStr: sec.lineStr,
+					offset: uint64(u.stmtList), compDir: u.compDir, bo: o.byteOrder,
+				}); err != nil {
+					b.Fatal(err)
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkFunctionIndex measures the DIE walk that builds every unit's
 // function index (subprograms, inlined subroutines and their ranges).
 func BenchmarkFunctionIndex(b *testing.B) {
-	for _, path := range benchBinaries(b) {
-		b.Run(benchName(path), func(b *testing.B) {
-			o := benchObject(b, path)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				for _, u := range o.units.units {
-					if _, err := o.decodeFunctions(&u.h); err != nil {
-						b.Fatal(err)
-					}
+	benchEach(b, func(b *testing.B, o *Object, _ string) {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			for _, u := range o.units.units {
+				if _, err := o.decodeFunctions(&u.h); err != nil {
+					b.Fatal(err)
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // benchQuery is one address with the unit that holds it, decoded.
@@ -114,34 +115,26 @@ func benchQueries(b *testing.B, o *Object, path string) []benchQuery {
 // BenchmarkLineLookup measures finding an address's row in a decoded line
 // table (per op: one address).
 func BenchmarkLineLookup(b *testing.B) {
-	for _, path := range benchBinaries(b) {
-		b.Run(benchName(path), func(b *testing.B) {
-			o := benchObject(b, path)
-			qs := benchQueries(b, o, path)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				q := &qs[i%len(qs)]
-				q.lines.lookup(q.pc)
-			}
-		})
-	}
+	benchEach(b, func(b *testing.B, o *Object, path string) {
+		qs := benchQueries(b, o, path)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			q := &qs[i%len(qs)]
+			q.lines.lookup(q.pc)
+		}
+	})
 }
 
 // BenchmarkInlineChain measures finding an address's chain of inlined
 // subroutines in a decoded function index (per op: one address).
 func BenchmarkInlineChain(b *testing.B) {
-	for _, path := range benchBinaries(b) {
-		b.Run(benchName(path), func(b *testing.B) {
-			o := benchObject(b, path)
-			qs := benchQueries(b, o, path)
-			var buf [16]int32
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				q := &qs[i%len(qs)]
-				q.funcs.chain(q.pc, buf[:0])
-			}
-		})
-	}
+	benchEach(b, func(b *testing.B, o *Object, path string) {
+		qs := benchQueries(b, o, path)
+		var buf [16]int32
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			q := &qs[i%len(qs)]
+			q.funcs.chain(q.pc, buf[:0])
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -20,11 +19,7 @@ func copyPastEOF(t *testing.T, from, to, section string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := elf.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, from)
 	shoff := binary.LittleEndian.Uint64(data[0x28:])
 	i := 0
 	for i = range f.Sections {

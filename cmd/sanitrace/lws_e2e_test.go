@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/decompress"
+	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/render"
 )
@@ -128,11 +129,7 @@ func llvmFrames(t *testing.T, bin string, base uint64, pcs []uint64) [][]string 
 type textRanges []*elf.Prog
 
 func readTextRanges(t *testing.T, bin string) textRanges {
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := fixture.OpenELF(t, bin)
 	var r textRanges
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
