@@ -53,8 +53,10 @@ func (s *Scanner) Undecided() int {
 			low(r.no[i])
 		}
 	}
-	if s.lastIdleNo == s.lineNo && mayOpenDump(s.dumpTitle()) {
-		low(s.lastIdleNo) // a dump starting on the next line takes it as its own
+	if s.lastIdleNo == s.lineNo && (mayOpenDump(s.dumpTitle()) || gpfStart(s.lastIdle)) {
+		// a dump starting on the next line takes it as its own; a
+		// headline's first piece waits for its wrapped rest (unwrap.go)
+		low(s.lastIdleNo)
 	}
 	return u
 }

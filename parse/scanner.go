@@ -44,8 +44,9 @@ type Scanner struct {
 
 	cur  *builder
 	held *qline // the open report's last line, waiting for its wrapped rest
-	// idleHeld is a line outside reports ending in " runtime": UBSan's
-	// headline broken before its "error:" (unwrap.go).
+	// idleHeld is a line outside reports that ends where a wrapper broke a
+	// headline before its message: UBSan's "file:3:5: runtime" or
+	// "runtime error:", "==1==ERROR: AddressSanitizer:" (unwrap.go).
 	idleHeld *qline
 	redo     []qline // lines to process again, in input order
 	ready    []*report.Report
@@ -189,10 +190,16 @@ func (s *Scanner) readLine() ([]byte, bool) {
 func (s *Scanner) feed(line []byte, no int) {
 	if s.cur == nil {
 		if h := s.idleHeld; h != nil {
-			// UBSan's "file:3:5: runtime" whose "error: ..." was wrapped.
+			// A headline broken before its message (unwrap.go).
 			s.idleHeld = nil
-			if t := bytes.TrimLeft(line, " "); bytes.HasPrefix(t, []byte("error: ")) {
-				s.feedNow([]byte(h.text+" "+string(t)), h.no)
+			if j, ok := joinIdleHead(h.text, line); ok {
+				s.feedNow([]byte(j), h.no)
+				if s.cur != nil && s.cur.rep.Input.FirstLine == h.no && len(s.cur.rep.Raw) == 1 {
+					s.cur.headSeg = len(line) // the message may go on
+					if t := bytes.TrimSpace(line); len(t) > wrapMax && bytes.IndexByte(t, ' ') < 0 {
+						s.cur.headSeg = -1 // a word longer than the width
+					}
+				}
 				return
 			}
 			queued := len(s.redo)
@@ -202,7 +209,7 @@ func (s *Scanner) feed(line []byte, no int) {
 				return
 			}
 		}
-		if n := len(line); n <= wrapMax && bytes.HasSuffix(line, markRuntime) {
+		if n := len(line); n <= wrapMax && brokenHead(line) {
 			s.idleHeld = &qline{text: string(line), no: no}
 			return
 		}
@@ -297,7 +304,11 @@ func (s *Scanner) idle(line []byte, no int) {
 		return
 	}
 	if maybeReport(line) {
-		if b := s.detectStart(line, no); b != nil {
+		b := s.detectStart(line, no)
+		if b == nil {
+			b = s.detectBrokenStart(line, no)
+		}
+		if b != nil {
 			s.endOrphans()
 			s.endDump() // a report ends a heap dump: reports stay in input order
 			s.cur = b

@@ -154,7 +154,7 @@ func mapLines(ls []string, f func(string) string) []string {
 // TestPasted: every sample log, and every shared corpus log when present,
 // quoted with "> ", indented by four blanks, behind a "| " bar, wrapped at
 // 72 and 80 columns and fenced in a bug tracker's markdown parses to the
-// same reports as the log itself (but for wrapKnown).
+// same reports as the log itself.
 func TestPasted(t *testing.T) {
 	logs, _ := filepath.Glob(filepath.Join("..", "testdata", "reports", "*.log"))
 	checkPasted(t, logs)
@@ -163,32 +163,6 @@ func TestPasted(t *testing.T) {
 		more, _ := filepath.Glob(filepath.Join(dir, "*", "*.log"))
 		checkPasted(t, more)
 	})
-}
-
-// wrapKnown are the wrapped pastes whose model still differs from the log's
-// (docs/differences.md, "Wrapped logs"): lines the unwrapping does not join
-// yet (a kernel report's timestamped lines broken before their rest, gdb
-// argument lists broken twice, a location line broken inside a global's
-// name, a headline whose marker itself is broken). The test fails when one
-// of them starts to parse the same, so that the list only shrinks.
-var wrapKnown = map[string]bool{
-	"wrapped72 asan_global_buffer_overflow_clang_O2_nopie_dw4/symbolized.log":   true,
-	"wrapped72 asan_global_buffer_overflow_clang_O2_nopie_dw4/unsymbolized.log": true,
-	"wrapped72 asan_old_platforms.log":                                          true,
-	"wrapped72 boost_stacktrace.log":                                            true,
-	"wrapped72 gdb_session_threads.log":                                         true,
-	"wrapped72 kernel_hung_lockdep.log":                                         true,
-	"wrapped72 kernel_kfence_ubsan.log":                                         true,
-	"wrapped72 kernel_warning_gpf.log":                                          true,
-	"wrapped72 libfuzzer_heap_overflow.log":                                     true,
-	"wrapped72 mixed_ci.log":                                                    true,
-	"wrapped80 asan_old_platforms.log":                                          true,
-	"wrapped80 gdb_session_threads.log":                                         true,
-	"wrapped80 kernel_hung_lockdep.log":                                         true,
-	"wrapped80 kernel_warning_gpf.log":                                          true,
-	"wrapped80 libfuzzer_heap_overflow.log":                                     true,
-	"wrapped80 mixed_ci.log":                                                    true,
-	"wrapped80 tsan_thread_leak_clang_O2_dw4/symbolized.log":                    true,
 }
 
 func checkPasted(t *testing.T, logs []string) {
@@ -204,19 +178,15 @@ func checkPasted(t *testing.T, logs []string) {
 		for _, p := range pastes {
 			pasted := strings.Join(p.do(lines), "\n") + "\n"
 			got := modelView(parseAll(t, bytes.NewReader([]byte(pasted)), path))
-			key := p.name + " " + caseName(path)
-			switch {
-			case got != want && !wrapKnown[key]:
-				t.Errorf("%s %s: the model differs\n%s", p.name, path, golden.FirstDiff(want, got))
-			case got == want && wrapKnown[key]:
-				t.Errorf("%s now parses as the log does: remove it from wrapKnown", key)
+			if got != want {
+				t.Errorf("%s %s: the model differs\n%s", p.name, caseName(path), golden.FirstDiff(want, got))
 			}
 		}
 	}
 }
 
-// caseName is a log's name as wrapKnown spells it: the sample's file name,
-// or the corpus case and file.
+// caseName is a log's name in a failure: the sample's file name, or the
+// corpus case and file.
 func caseName(path string) string {
 	dir := filepath.Dir(path)
 	if filepath.Base(filepath.Dir(dir)) == "cases" {

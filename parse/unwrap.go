@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
@@ -66,13 +67,21 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	}
 	n := string(nb)
 	l := strings.TrimSpace(b.bodyOf([]byte(held)))
-	if l == "" || b.standsAlone(n) {
+	if l == "" {
 		return "", false
 	}
 	if !carries && b.kind == kindDump && b.rep.Tool == ToolKernel {
 		// Every line the kernel prints carries the log's dmesg or syslog
-		// stamp: one without it, long enough to follow a wrap, is the rest.
+		// stamp: one without it, long enough to follow a wrap, is the rest,
+		// even when it reads as a line of its own (a lock's "at:" and its
+		// frame), unless a program's report starts there.
+		if userStart(n) {
+			return "", false
+		}
 		return strings.TrimRight(held, " \t") + " " + n, true
+	}
+	if b.standsAlone(n) {
+		return "", false
 	}
 	joined := l + " " + n
 	if strings.HasPrefix(l, "SUMMARY: ") && strings.HasSuffix(held, " ") {
@@ -82,6 +91,21 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 		return "", false
 	}
 	return strings.TrimRight(held, " \t") + " " + n, true
+}
+
+// userStart reports whether t starts a report of a program, not the
+// kernel's: a sanitizer headline, a "==PID==" line, a Go panic, a gdb or
+// backtrace dump.
+func userStart(t string) bool {
+	if strings.HasPrefix(t, "==") || sanitizerStart([]byte(t)) != nil {
+		return true
+	}
+	for _, st := range starters {
+		if g, r := st(t, ""); g != nil && r.Tool != ToolKernel {
+			return true
+		}
+	}
+	return false
 }
 
 // bodyOf is a line without the report's prefix (when it carries it) and
@@ -123,7 +147,10 @@ func (b *builder) standsAlone(t string) bool {
 			return true
 		}
 		return strings.HasSuffix(t, ":") || (len(t) > 2 && t[0] == '<' && t[len(t)-1] == '>') ||
-			strings.HasPrefix(t, "goroutine ") || strings.HasPrefix(t, "at ") || isSeparator(t, '=') || isSeparator(t, '-')
+			strings.HasPrefix(t, "goroutine ") || strings.HasPrefix(t, "at ") && !isGDB(b) || isSeparator(t, '=') || isSeparator(t, '-')
+	}
+	if strings.HasPrefix(t, "'") && strings.Contains(t, "' is ascii string '") {
+		return true // ASan's line after a global's location, not its rest
 	}
 	if b.isGrammar(t) || isLocation(t) || strings.HasPrefix(t, "==") || t == "Exiting" || strings.Contains(t, ": note: ") {
 		return true
@@ -138,6 +165,14 @@ func (b *builder) standsAlone(t string) bool {
 		return true
 	}
 	return false
+}
+
+// isGDB reports whether the open report is a gdb session or bt, whose
+// frames end in "at FILE:LINE" (a wrapped frame's rest), never a line of
+// their own that starts so.
+func isGDB(b *builder) bool {
+	_, ok := b.g.(*gdbGrammar)
+	return ok
 }
 
 // lineFrame parses t as a frame of the open report's format.
@@ -167,9 +202,30 @@ func lineFrame(b *builder, t string) (report.Frame, bool) {
 // wrapExtends reports whether joined reads as the same kind of line as l,
 // saying more.
 func wrapExtends(b *builder, l, joined string) bool {
+	n := joined[len(l)+1:]
 	if l[0] == '#' && strings.HasSuffix(l, "(BuildId:") {
 		_, ok := lineFrame(b, joined) // "... (BuildId:" and its id
 		return ok
+	}
+	if numbered(l) {
+		switch {
+		case !balanced(l) && !balanced(joined), startsArgs(n):
+			// An argument list or a module path broken more than once,
+			// or gdb's "#2 0x... in f" and its "(a=1, b=2,": the frame
+			// waits for the rest that closes it.
+			return true
+		case !balanced(l):
+			// ... and the rest that closes it: a frame once joined.
+			lf, lok := lineFrame(b, l)
+			j := joined
+			if isGDB(b) {
+				// gdb's "...) at" or "...) from", whose file or module
+				// is the next piece
+				j = strings.TrimSuffix(strings.TrimSuffix(j, " at"), " from")
+			}
+			jf, ok := lineFrame(b, j)
+			return ok && (!lok || jf.Index == lf.Index && jf.PC == lf.PC)
+		}
 	}
 	if lf, ok := lineFrame(b, l); ok {
 		jf, ok := lineFrame(b, joined)
@@ -189,12 +245,29 @@ func wrapExtends(b *builder, l, joined string) bool {
 		_, ok := lineFrame(b, joined)
 		return ok
 	}
+	if strings.HasPrefix(l, "Shadow byte legend (") {
+		// "... (one shadow byte represents" and its "8 application bytes):"
+		_, ok := parseLegendHeader(joined)
+		return ok && strings.HasSuffix(joined, "bytes):")
+	}
+	if b.inLegend {
+		// "Partially addressable: 01 02 03 04 05" and its "06 07"
+		if _, _, ok := parseLegendRow(l); ok {
+			_, _, ok = parseLegendRow(joined)
+			return ok
+		}
+	}
 	if !balanced(l) && !strings.HasPrefix(l, "SUMMARY: ") {
 		// A function's argument list broken off: a frame once joined.
 		_, ok := lineFrame(b, joined)
 		return ok
 	}
 	if b.kind == kindDump {
+		if strings.LastIndexByte(l, '[') > strings.LastIndexByte(l, ']') {
+			// a kernel frame's "[module" and its "buildid]"
+			_, ok := lineFrame(b, joined)
+			return ok
+		}
 		if _, ok := b.g.(*goGrammar); ok {
 			// "file.go:12 +0x4b fp=0x... sp=0x... pc=0x..." broken before a field
 			var f report.Frame
@@ -209,6 +282,14 @@ func wrapExtends(b *builder, l, joined string) bool {
 	}
 	switch {
 	case strings.HasPrefix(l, "SUMMARY: "):
+		if strings.HasSuffix(l, " (BuildId:") {
+			return buildIDTail(joined[len(l)+1:]) // "(BuildId:" and its id
+		}
+		if tool, ok := strings.CutPrefix(l, "SUMMARY: "); ok && strings.HasSuffix(tool, "Sanitizer:") && !strings.Contains(tool, " ") {
+			// "SUMMARY: UndefinedBehaviorSanitizer:" and its kind: a runtime
+			// never ends the line after the tool.
+			return true
+		}
 		if strings.Contains(l+" ", " in ") {
 			return !strings.Contains(joined[len(l):], ": ") // the function, blanks and all
 		}
@@ -224,11 +305,33 @@ func wrapExtends(b *builder, l, joined string) bool {
 	return false
 }
 
+// numbered reports whether t starts as a numbered frame does: "#12 ",
+// "# 3 " (a space after "#" in old runtimes).
+func numbered(t string) bool {
+	i := 1
+	if len(t) > 2 && t[0] == '#' && t[1] == ' ' {
+		i = 2
+	}
+	j := i
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	return t[0] == '#' && j > i && j < len(t) && t[j] == ' '
+}
+
+// startsArgs reports whether n opens an argument list it does not close:
+// gdb's "(a=1, b=2," after a function name that ended a wrapped line.
+func startsArgs(n string) bool {
+	return len(n) > 1 && n[0] == '(' && isIdent(n[1]) && !balanced(n)
+}
+
 // frameGains reports whether jf is lf with more of its parts.
 func frameGains(lf, jf report.Frame) bool {
 	// gdb's "f (args) at" reads as a function until its file comes.
+	// macOS's "f+0x8d" is a function until its "(module:arch+0x..)" comes.
 	if jf.Index != lf.Index || jf.PC != lf.PC ||
-		!strings.HasPrefix(jf.Function, lf.Function) && !strings.HasPrefix(lf.Function, jf.Function+" ") {
+		!strings.HasPrefix(jf.Function, lf.Function) && !strings.HasPrefix(lf.Function, jf.Function+" ") &&
+			(!jf.HasSymbolOffset || lf.Function != jf.Function+"+0x"+strconv.FormatUint(jf.SymbolOffset, 16)) {
 		return false
 	}
 	more := 0
@@ -245,6 +348,84 @@ func frameGains(lf, jf report.Frame) bool {
 		more++
 	}
 	return more > 0
+}
+
+// brokenHead reports whether an idle line ends where a wrapper can have
+// broken a headline that no runtime prints whole that way: before UBSan's
+// "error:" or its message, after "ERROR: AddressSanitizer:" or
+// "AddressSanitizer CHECK failed:" (a message always follows them), or
+// boost::stacktrace's first frame broken after its " 0#".
+func brokenHead(line []byte) bool {
+	if bytes.HasSuffix(line, markRuntime) || bytes.HasSuffix(line, markUBSanEnd) || bytes.HasSuffix(line, markCheckEnd) {
+		return true
+	}
+	if bytes.HasSuffix(line, markBoostFirst) {
+		// boost::stacktrace's " 0#" before a name longer than the width
+		return string(bytes.TrimSpace(line[splitKnownPrefix(line):])) == "0#"
+	}
+	if !bytes.HasSuffix(line, markSanitizerEnd) && !bytes.HasSuffix(line, markFuzzerEnd) {
+		return false
+	}
+	return bytes.Contains(line, []byte("ERROR: ")) || bytes.Contains(line, []byte("WARNING: "))
+}
+
+var (
+	markUBSanEnd     = []byte(": runtime error:")
+	markSanitizerEnd = []byte("Sanitizer:")
+	markFuzzerEnd    = []byte(" libFuzzer:")
+	markCheckEnd     = []byte("Sanitizer CHECK failed:")
+	markBoostFirst   = []byte("0#")
+)
+
+// detectBrokenStart starts a report whose headline a wrapper broke before
+// the part that marks it: the kernel's "general protection fault, probably
+// for" and its "non-canonical address 0x...: 0000 [#1] ...", whose first
+// piece alone is not tried (maybeReport looks for the "[#"). line is the
+// line after the last idle one; only that one line back is looked at.
+func (s *Scanner) detectBrokenStart(line []byte, no int) *builder {
+	p := s.lastIdle
+	if s.lastIdleNo != no-1 || !gpfStart(p) || splitKnownPrefix(line) > 0 {
+		return nil
+	}
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || !mayWrapLen(len(bytes.TrimRight(p, " ")), t) {
+		return nil
+	}
+	joined := string(bytes.TrimRight(p, " ")) + " " + string(t)
+	b := s.detectStart([]byte(joined), s.lastIdleNo)
+	if b != nil {
+		b.headSeg = len(line)
+	}
+	return b
+}
+
+// gpfStart reports whether an idle line of at most 80 columns is the
+// first piece of the kernel's "general protection fault, probably for
+// non-canonical address ...: 0000 [#1]" headline, without its marker.
+func gpfStart(p []byte) bool {
+	if len(p) > wrapMax || bytes.Contains(p, []byte("[#")) {
+		return false
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(p[splitKnownPrefix(p):], " "), []byte("general protection fault"))
+}
+
+// joinIdleHead returns held, a line brokenHead accepted, and line as one
+// headline when line is its rest.
+func joinIdleHead(held string, line []byte) (string, bool) {
+	t := bytes.TrimLeft(line, " ")
+	if strings.HasSuffix(held, " runtime") {
+		// UBSan's "file:3:5: runtime" and its "error: ...".
+		return held + " " + string(t), bytes.HasPrefix(t, []byte("error: "))
+	}
+	if len(bytes.TrimSpace(t)) == 0 || !mayWrapLen(len(held), t) {
+		return "", false
+	}
+	j := held + " " + string(t)
+	if strings.HasSuffix(held, "0#") {
+		f, ok := ParseBoostFrame(strings.TrimSpace(j[splitKnownPrefix([]byte(j)):]))
+		return j, ok && f.Index == 0
+	}
+	return j, sanitizerStart([]byte(j)) != nil
 }
 
 // joinHeadline appends t, a wrapped headline's rest, to the report's
@@ -363,6 +544,19 @@ func summaryTail(t string) bool {
 		}
 	}
 	return !strings.ContainsAny(t, " =")
+}
+
+// buildIDTail reports whether t is the rest of a line broken after
+// "(BuildId:": the id in hex, its ")", and a SUMMARY's " in FUNC".
+func buildIDTail(t string) bool {
+	i := 0
+	for i < len(t) && isHex(t[i]) {
+		i++
+	}
+	if i < 8 || i >= len(t) || t[i] != ')' {
+		return false
+	}
+	return i+1 == len(t) || strings.HasPrefix(t[i+1:], " in ")
 }
 
 // goLocationTail reports whether t is the end of a Go frame's location
