@@ -192,7 +192,12 @@ func (s *Scanner) feed(line []byte, no int) {
 		if h := s.idleHeld; h != nil {
 			// A headline broken before its message (unwrap.go).
 			s.idleHeld = nil
-			if j, ok := joinIdleHead(h.text, line); ok {
+			if j, ok := joinIdleHead(h, line); ok {
+				if firstFrameGoesOn(j) {
+					// gdb's first frame whose argument list goes on
+					s.idleHeld = &qline{text: j, no: h.no, seg: len(line)}
+					return
+				}
 				s.feedNow([]byte(j), h.no)
 				if s.cur != nil && s.cur.rep.Input.FirstLine == h.no && len(s.cur.rep.Raw) == 1 {
 					s.cur.headSeg = len(line) // the message may go on

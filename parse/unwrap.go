@@ -25,9 +25,13 @@ import (
 // line of at most wrapMax bytes whose next line's first word would have
 // made it longer than wrapMin. Program output after a short report line
 // is never taken for its rest.
+//
+// A line joined from pieces stops growing at wrapJoinMax bytes: no real
+// line is that long, and each join copies the line so far.
 const (
-	wrapMin = 72
-	wrapMax = 80
+	wrapMin     = 72
+	wrapMax     = 80
+	wrapJoinMax = 8 << 10
 )
 
 // mayWrapLen reports whether a wrapper of 72 to 80 columns could have
@@ -62,7 +66,7 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	}
 	// Most lines fail on length: tested before next is copied to a string.
 	nb := bytes.TrimSpace(b.bodyBytes(next))
-	if len(nb) == 0 || !mayWrapLen(last, nb) {
+	if len(nb) == 0 || !mayWrapLen(last, nb) || len(held)+1+len(nb) > wrapJoinMax {
 		return "", false
 	}
 	n := string(nb)
@@ -70,11 +74,12 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	if l == "" {
 		return "", false
 	}
-	if !carries && b.kind == kindDump && b.rep.Tool == ToolKernel {
+	if !carries && b.kind == kindDump && b.rep.Tool == ToolKernel && b.carries(held) {
 		// Every line the kernel prints carries the log's dmesg or syslog
-		// stamp: one without it, long enough to follow a wrap, is the rest,
-		// even when it reads as a line of its own (a lock's "at:" and its
-		// frame), unless a program's report starts there.
+		// stamp: one without it after one with it, long enough to follow
+		// a wrap, is the rest, even when it reads as a line of its own (a
+		// lock's "at:" and its frame), unless a program's report starts
+		// there.
 		if userStart(n) {
 			return "", false
 		}
@@ -91,6 +96,12 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 		return "", false
 	}
 	return strings.TrimRight(held, " \t") + " " + n, true
+}
+
+// carries reports whether line carries the report's prefix.
+func (b *builder) carries(line string) bool {
+	_, ok := b.pfx.strip([]byte(line))
+	return ok
 }
 
 // userStart reports whether t starts a report of a program, not the
@@ -134,6 +145,9 @@ func (b *builder) standsAlone(t string) bool {
 	}
 	if len(t) > 2 && t[0] == '#' && (isDigit(t[1]) || t[1] == ' ') {
 		return true // a numbered frame of any format starts a line
+	}
+	if strings.HasPrefix(t, "(gdb)") {
+		return true // gdb's prompt, not a function's argument list
 	}
 	if _, ok := lineFrame(b, t); ok {
 		return true
@@ -344,7 +358,8 @@ func frameGains(lf, jf report.Frame) bool {
 			return false // paths and ids have no blanks to be wrapped at
 		}
 	}
-	if jf.Line > 0 && lf.Line == 0 || jf.HasOffset && !lf.HasOffset || len(jf.Function) > len(lf.Function) {
+	if jf.Line > 0 && lf.Line == 0 || jf.HasOffset && !lf.HasOffset || len(jf.Function) > len(lf.Function) ||
+		!balanced(lf.Function) && balanced(jf.Function) {
 		more++
 	}
 	return more > 0
@@ -356,17 +371,31 @@ func frameGains(lf, jf report.Frame) bool {
 // "AddressSanitizer CHECK failed:" (a message always follows them), or
 // boost::stacktrace's first frame broken after its " 0#".
 func brokenHead(line []byte) bool {
-	if bytes.HasSuffix(line, markRuntime) || bytes.HasSuffix(line, markUBSanEnd) || bytes.HasSuffix(line, markCheckEnd) {
-		return true
-	}
-	if bytes.HasSuffix(line, markBoostFirst) {
-		// boost::stacktrace's " 0#" before a name longer than the width
-		return string(bytes.TrimSpace(line[splitKnownPrefix(line):])) == "0#"
-	}
-	if !bytes.HasSuffix(line, markSanitizerEnd) && !bytes.HasSuffix(line, markFuzzerEnd) {
+	n := len(line)
+	if n == 0 {
 		return false
 	}
-	return bytes.Contains(line, []byte("ERROR: ")) || bytes.Contains(line, []byte("WARNING: "))
+	// Every idle line of 80 columns or fewer comes here: its last byte
+	// picks the one or two suffixes worth testing.
+	switch line[n-1] {
+	case 'e':
+		if bytes.HasSuffix(line, markRuntime) {
+			return true
+		}
+	case ':':
+		switch {
+		case bytes.HasSuffix(line, markUBSanEnd), bytes.HasSuffix(line, markCheckEnd):
+			return true
+		case bytes.HasSuffix(line, markSanitizerEnd), bytes.HasSuffix(line, markFuzzerEnd):
+			return bytes.Contains(line, []byte("ERROR: ")) || bytes.Contains(line, []byte("WARNING: "))
+		}
+	case '#':
+		// boost::stacktrace's " 0#" before a name longer than the width
+		if bytes.HasSuffix(line, markBoostFirst) && string(bytes.TrimSpace(line[splitKnownPrefix(line):])) == "0#" {
+			return true
+		}
+	}
+	return bytes.IndexByte(line, '#') >= 0 && openFirstFrame(line)
 }
 
 var (
@@ -409,18 +438,47 @@ func gpfStart(p []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(p[splitKnownPrefix(p):], " "), []byte("general protection fault"))
 }
 
-// joinIdleHead returns held, a line brokenHead accepted, and line as one
+// openFirstFrame reports whether p is a backtrace's first frame whose
+// argument list a wrapper broke: gdb's "#0  f (a=1, b=2,".
+func openFirstFrame(p []byte) bool {
+	t := bytes.TrimLeft(p[splitKnownPrefix(p):], " ")
+	return bytes.HasPrefix(t, []byte("#0 ")) && bytes.IndexByte(t, '(') >= 0 && !balanced(string(t))
+}
+
+// firstFrameGoesOn reports whether j, a first frame joined from wrapped
+// pieces, waits for more: its argument list is open, or it ends in gdb's
+// "at" or "from" before the file or module.
+func firstFrameGoesOn(j string) bool {
+	t := strings.TrimLeft(j[splitKnownPrefix([]byte(j)):], " ")
+	return strings.HasPrefix(t, "#0 ") && (openFirstFrame([]byte(t)) || strings.HasSuffix(t, ") at") || strings.HasSuffix(t, ") from"))
+}
+
+// joinIdleHead returns h, a line brokenHead accepted, and line as one
 // headline when line is its rest.
-func joinIdleHead(held string, line []byte) (string, bool) {
+func joinIdleHead(h *qline, line []byte) (string, bool) {
+	held := h.text
 	t := bytes.TrimLeft(line, " ")
 	if strings.HasSuffix(held, " runtime") {
 		// UBSan's "file:3:5: runtime" and its "error: ...".
 		return held + " " + string(t), bytes.HasPrefix(t, []byte("error: "))
 	}
-	if len(bytes.TrimSpace(t)) == 0 || !mayWrapLen(len(held), t) {
+	last := len(held)
+	if h.seg != 0 {
+		last = h.seg // joined already: the last piece's length
+	}
+	if len(bytes.TrimSpace(t)) == 0 || !mayWrapLen(last, t) || len(held)+1+len(t) > wrapJoinMax {
 		return "", false
 	}
 	j := held + " " + string(t)
+	if firstFrameGoesOn(held) {
+		// the argument list goes on, or closes in a gdb frame
+		if !balanced(j) {
+			return j, splitKnownPrefix(t) == 0 && !strings.HasPrefix(string(t), "#")
+		}
+		body := strings.TrimSpace(j[splitKnownPrefix([]byte(j)):])
+		_, ok := ParseGDBFrame(strings.TrimSuffix(strings.TrimSuffix(body, " at"), " from"))
+		return j, ok
+	}
 	if strings.HasSuffix(held, "0#") {
 		f, ok := ParseBoostFrame(strings.TrimSpace(j[splitKnownPrefix([]byte(j)):]))
 		return j, ok && f.Index == 0
@@ -463,6 +521,9 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	last := len(first)
 	if b.headSeg > 0 {
 		last = b.headSeg
+	}
+	if len(first)+1+len(n) > wrapJoinMax {
+		return false
 	}
 	if b.kind == kindDump && b.rep.Tool == ToolKernel && strings.HasPrefix(b.rep.Headline, "WARNING: ") &&
 		!strings.Contains(first, "+0x") && mayWrapLen(last, n) {
@@ -580,7 +641,7 @@ func (s *Scanner) joinFirstFrame(line []byte) bool {
 	if b.headSeg != 0 {
 		last = b.headSeg
 	}
-	if n == "" || !mayWrapLen(last, n) || b.standsAlone(n) {
+	if n == "" || !mayWrapLen(last, n) || len(first)+1+len(n) > wrapJoinMax || b.standsAlone(n) {
 		return false
 	}
 	st := &b.rep.Stacks[0]

@@ -1,0 +1,295 @@
+package parse
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
+)
+
+// unwrapCases are logs a 72- or 80-column wrapper broke where "⏎" stands
+// (the blank there dropped): each must parse as the log with the blank put
+// back.
+var unwrapCases = []struct{ name, log string }{
+	{"UBSan headline after its runtime error", "" +
+		"/home/developer/projects/src/sanitrace/overflow_check.c:12:7: runtime error:⏎signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n" +
+		"    #0 0x55a18979ee1e in add_one /home/developer/projects/src/overflow_check.c:12:7\n" +
+		"    #1 0x55a18979eec4 in main /home/developer/projects/src/overflow_check.c:20:3\n" +
+		"\n" +
+		"SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior⏎/home/developer/projects/src/sanitrace/overflow_check.c:12:7 in\n"},
+	{"ASan headline after its tool, with a prefix", "" +
+		"2024-01-02T03:04:01.037Z [job 3] ==27612==ERROR: AddressSanitizer:⏎heap-buffer-overflow on address 0x603000000060 at pc 0x00000040136e bp⏎0x7ffdaacf9e70 sp 0x7ffdaacf9e68\n" +
+		"2024-01-02T03:04:02.074Z [job 3] READ of size 4 at 0x603000000060 thread T0\n" +
+		"2024-01-02T03:04:03.111Z [job 3]     #0 0x40136d in sample_at⏎/build/ci/src/heap_overflow_read.c:20\n" +
+		"2024-01-02T03:04:04.148Z [job 3]     #1 0x4011ab in main /build/ci/src/heap_overflow_read.c:40\n" +
+		"2024-01-02T03:04:05.000Z [job 3] \n" +
+		"2024-01-02T03:04:08.296Z [job 3] SUMMARY: AddressSanitizer: heap-buffer-overflow⏎/build/ci/src/heap_overflow_read.c:20 in sample_at\n" +
+		"2024-01-02T03:04:09.813Z [job 3] ==27612==ABORTING\n"},
+	{"CHECK failed broken after its marker", "" +
+		"==9901==AddressSanitizer CHECK failed:⏎/build/llvm/compiler-rt/lib/asan/asan_allocator.cpp:188 \"((m->chunk_state)) ==⏎((CHUNK_QUARANTINE))\" (0x3, 0x2)\n" +
+		"    #0 0x4c1a5e in __asan::AsanCheckFailed(char const*, int, char const*,⏎unsigned long long, unsigned long long) (/src/check+0x4c1a5e)\n" +
+		"    #1 0x4f2a11 in main /src/check.c:21:5\n"},
+	{"boost::stacktrace's first frame after its 0#", "" +
+		"lookup: negative key -1\n" +
+		" 0#⏎boost::stacktrace::basic_stacktrace<std::allocator<boost::stacktrace::frame>⏎>::basic_stacktrace() at⏎/usr/include/boost/stacktrace/stacktrace.hpp:129\n" +
+		" 1# query(store::Index&, int) at⏎/build/sanitrace/src/stacks/stacktrace.cc:19\n" +
+		" 2# main at /build/sanitrace/src/stacks/stacktrace.cc:24\n"},
+	{"kernel GPF whose marker is on the second line", "" +
+		"Nov 24 18:02:14 buildhost systemd[1]: Started session-4.scope - Session 4 of⏎User ci.\n" +
+		"Nov 24 18:02:15 buildhost kernel: general protection fault, probably for⏎non-canonical address 0xdffffc0000000002: 0000 [#1] PREEMPT SMP KASAN NOPTI\n" +
+		"Nov 24 18:02:15 buildhost kernel: KASAN: null-ptr-deref in range⏎[0x0000000000000010-0x0000000000000017]\n" +
+		"Nov 24 18:02:15 buildhost kernel: CPU: 0 PID: 1203 Comm: ringctl Tainted: G⏎W  O       6.6.8 #1\n" +
+		"Nov 24 18:02:15 buildhost kernel: RIP: 0010:ring_peek+0x2e/0x80 [ringbuf]\n" +
+		"Nov 24 18:02:15 buildhost kernel: RAX: dffffc0000000000 RBX: 0000000000000000⏎RCX: ffffffffc04a1126\n" +
+		"Nov 24 18:02:15 buildhost kernel: Call Trace:\n" +
+		"Nov 24 18:02:15 buildhost kernel:  <TASK>\n" +
+		"Nov 24 18:02:15 buildhost kernel:  ring_pop+0x1e/0x90 [ringbuf]\n" +
+		"Nov 24 18:02:15 buildhost kernel:  ringdev_ioctl+0x1c4/0x2a0 [ringdev]\n" +
+		"Nov 24 18:02:15 buildhost kernel:  </TASK>\n" +
+		"Nov 24 18:02:15 buildhost kernel: ---[ end trace 0000000000000000 ]---\n"},
+	{"lockdep's lock line and its frame without the stamp", "" +
+		"[  250.004391] ======================================================\n" +
+		"[  250.005123] WARNING: possible circular locking dependency detected\n" +
+		"[  250.005856] 6.1.0 #1 Not tainted\n" +
+		"[  250.006290] ------------------------------------------------------\n" +
+		"[  250.007020] ringctl/1203 is trying to acquire lock:\n" +
+		"[  250.007617] ffff888103a2c0a8 (&dev->cfg_lock){+.+.}-{3:3}, at:⏎ringdev_reconfig+0x20/0x80 [ringdev]\n" +
+		"[  250.008730] \n" +
+		"[  250.008730] but task is already holding lock:\n" +
+		"[  250.009412] ffff888101d4e1a0 (&ring->lock){+.+.}-{3:3}, at:⏎ring_resize+0x31/0x140 [ringbuf]\n" +
+		"[  250.010471] \n" +
+		"[  250.011440] the existing dependency chain (in reverse order) is:\n" +
+		"[  250.012323] \n" +
+		"[  250.012323] -> #1 (&ring->lock){+.+.}-{3:3}:\n" +
+		"[  250.013006]        __mutex_lock+0x8d/0x8f0\n" +
+		"[  250.013581]        ring_resize+0x31/0x140 [ringbuf]\n" +
+		"[  250.015459] \n" +
+		"[  250.015459] -> #0 (&dev->cfg_lock){+.+.}-{3:3}:\n" +
+		"[  250.016148]        __lock_acquire+0x1450/0x2440\n" +
+		"[  250.018637]        ring_resize+0xc2/0x140 [ringbuf]\n" +
+		"[  250.019303] \n"},
+	{"SUMMARY after its (BuildId:", "" +
+		"==================\n" +
+		"WARNING: ThreadSanitizer: thread leak (pid=498)\n" +
+		"  Thread T1 (tid=500, finished) created by main thread at:\n" +
+		"    #0 pthread_create <null> (thread_leak+0x513ad) (BuildId:⏎0ced5a3ca4e8586462b289ac377743d7b26cebac)\n" +
+		"    #1 main /build/ci/src/thread_leak.c:22:3 (thread_leak+0xd01ae) (BuildId:⏎0ced5a3ca4e8586462b289ac377743d7b26cebac)\n" +
+		"\n" +
+		"SUMMARY: ThreadSanitizer: thread leak⏎(/build/ci/cases/tsan_thread_leak_clang_O2_dw4/thread_leak+0x513ad) (BuildId:⏎0ced5a3ca4e8586462b289ac377743d7b26cebac) in pthread_create\n" +
+		"==================\n"},
+	{"SUMMARY after its tool", "" +
+		"2024-01-02T03:04:00.000Z [job 3] /build/ci/src/ub_shift.c:5:50: runtime error:⏎shift exponent 32 is too large for 32-bit type 'int'\n" +
+		"2024-01-02T03:04:01.037Z [job 3]     #0 0x55a18979ee1e in low_mask⏎/build/ci/src/ub_shift.c:5:50\n" +
+		"2024-01-02T03:04:07.259Z [job 3] \n" +
+		"2024-01-02T03:04:08.296Z [job 3] SUMMARY: UndefinedBehaviorSanitizer:⏎undefined-behavior /build/ci/src/ub_shift.c:5:50 in \n" +
+		"2024-01-02T03:04:09.333Z [job 3] ee\n"},
+	{"the shadow legend's header and a row", "" +
+		"2024-01-02T03:04:01.037Z [job 3] ==27612==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x603000000060 at pc 0x00000040136e bp 0x7ffdaacf9e70 sp 0x7ffdaacf9e68\n" +
+		"2024-01-02T03:04:03.111Z [job 3]     #0 0x40136d in sample_at /build/ci/src/heap_overflow_read.c:20\n" +
+		"2024-01-02T03:04:28.000Z [job 3] SUMMARY: AddressSanitizer: heap-buffer-overflow /build/ci/src/heap_overflow_read.c:20 in sample_at\n" +
+		"2024-01-02T03:04:29.000Z [job 3] Shadow bytes around the buggy address:\n" +
+		"2024-01-02T03:04:29.100Z [job 3]   0x0c067fff8000: fa fa 00 00 00 00 fa fa 00 00 00 00[fa]fa fa fa\n" +
+		"2024-01-02T03:04:30.110Z [job 3] Shadow byte legend (one shadow byte⏎represents 8 application bytes):\n" +
+		"2024-01-02T03:04:31.147Z [job 3]   Addressable:           00\n" +
+		"2024-01-02T03:04:32.184Z [job 3]   Partially addressable: 01 02 03 04 05⏎06 07 \n" +
+		"2024-01-02T03:04:33.221Z [job 3]   Heap left redzone:       fa\n" +
+		"2024-01-02T03:04:49.813Z [job 3] ==27612==ABORTING\n"},
+	{"a kernel frame's module and its build id", "" +
+		"UBSAN: array-index-out-of-bounds in drivers/misc/cfgtab.c:88:14\n" +
+		"index 9 is out of range for type 'u32 [8]'\n" +
+		"CPU: 1 PID: 231 Comm: modprobe Not tainted 6.6.8 #1\n" +
+		"Call Trace:\n" +
+		" <TASK>\n" +
+		" dump_stack_lvl+0x48/0x60\n" +
+		" cfgtab_probe+0x123/0x200 [cfgtab⏎5a1c7e9f0b2d4c6e8a1b3c5d7e9f0a2b4c6d8e0f]\n" +
+		" do_one_initcall+0x5d/0x240\n" +
+		" </TASK>\n"},
+	{"gdb argument lists broken twice, and before them", "" +
+		"Thread 1 (Thread 0x7ffff7dd1740 (LWP 23225) \"crash\"):\n" +
+		"#0  __futex_abstimed_wait_common64 (private=128, cancel=true, abstime=0x0,⏎op=265, expected=23228, futex_word=0x7ffff7dd0990) at ./nptl/futex-internal.c:57\n" +
+		"#1  __futex_abstimed_wait_common (futex_word=futex_word@entry=0x7ffff7dd0990,⏎expected=23228, clockid=clockid@entry=0, abstime=abstime@entry=0x0,⏎private=private@entry=128, cancel=cancel@entry=true) at⏎./nptl/futex-internal.c:87\n" +
+		"#2  0x00007ffff7e59f7b in __GI___futex_abstimed_wait_cancelable64⏎(futex_word=futex_word@entry=0x7ffff7dd0990, expected=<optimized out>,⏎clockid=clockid@entry=0, abstime=abstime@entry=0x0, private=private@entry=128)⏎at ./nptl/futex-internal.c:139\n" +
+		"#3  0x0000555555555248 in main () at crash.c:26\n"},
+	{"macOS frames: f+0x8d and a framework path broken twice", "" +
+		"==41812==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x000100003f1d bp 0x7ff7bfeff210 sp 0x7ff7bfeff208\n" +
+		"READ of size 1 at 0x602000000010 thread T0\n" +
+		"    #0 0x100003f1c in main+0x11c (uaf-mac:x86_64+0x100003f1c)\n" +
+		"    # 1 0x10a2b3c4d  (/Applications/Sample⏎App.app/Contents/Frameworks/Sample Kit.framework/Versions/A/Sample⏎Kit:x86_64+0x3c4d)\n" +
+		"\n" +
+		"freed by thread T0 here:\n" +
+		"    #0 0x1002a5a3d in wrap_free+0x8d⏎(libclang_rt.asan_osx_dynamic.dylib:x86_64h+0x49a3d)\n" +
+		"    #1 0x100003eb7 in main+0xb7 (uaf-mac:x86_64+0x100003eb7)\n" +
+		"\n" +
+		"SUMMARY: AddressSanitizer: heap-use-after-free (uaf-mac:x86_64+0x100003f1c) in⏎main+0x11c\n" +
+		"==41812==ABORTING\n"},
+	{"a global's location, then ASan's ascii string line", "" +
+		"==29689==ERROR: AddressSanitizer: global-buffer-overflow on address 0x0000004030a0 at pc 0x00000040254f bp 0x7fffdcc0a1b0 sp 0x7fffdcc0a1a8\n" +
+		"READ of size 8 at 0x0000004030a0 thread T0\n" +
+		"    #0 0x40254e in level_name⏎/build/ci/src/global_buffer_overflow.c:10:56\n" +
+		"\n" +
+		"0x0000004030a0 is located 32 bytes to the left of global variable⏎'<string literal>' defined in⏎'/build/ci/src/global_buffer_overflow.c:7:37' (0x4030c0) of size 6\n" +
+		"  '<string literal>' is ascii string 'debug'\n" +
+		"SUMMARY: AddressSanitizer: global-buffer-overflow⏎/build/ci/src/global_buffer_overflow.c:10:56 in level_name\n" +
+		"==29689==ABORTING\n"},
+}
+
+func TestUnwrap(t *testing.T) {
+	for _, c := range unwrapCases {
+		for _, l := range strings.Split(c.log, "\n") {
+			// Each break must be one a 72-80 column wrapper makes.
+			ps := strings.Split(l, "⏎")
+			for i := 0; i+1 < len(ps); i++ {
+				if !mayWrapLen(len(ps[i]), ps[i+1]) {
+					t.Errorf("%s: no wrapper breaks %q before %q", c.name, ps[i], ps[i+1])
+				}
+			}
+		}
+		whole := strings.ReplaceAll(c.log, "⏎", " ")
+		wrapped := strings.ReplaceAll(c.log, "⏎", "\n")
+		want := modelView(parseAll(t, strings.NewReader(whole), c.name))
+		if want == "" {
+			t.Errorf("%s: the whole log has no report", c.name)
+			continue
+		}
+		got := modelView(parseAll(t, strings.NewReader(wrapped), c.name))
+		if got != want {
+			t.Errorf("%s: the wrapped log differs\n%s", c.name, golden.FirstDiff(want, got))
+		}
+	}
+}
+
+// noJoinCases are logs whose lines nothing wrapped, each with a line after
+// a report line that the joins of unwrap.go must leave alone: the model
+// holds every want and no not.
+var noJoinCases = []struct {
+	name, log string
+	want, not []string
+}{
+	{"a short line ending in runtime error:", "" +
+		"a.c:1:2: runtime error:\n" +
+		"signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n",
+		nil, []string{"UndefinedBehaviorSanitizer"}},
+	{"runtime error: and a first word that would have fit", "" +
+		"/home/developer/projects/sanitrace-demo/src/overflow_check.c:12:7: runtime error:\n" +
+		"ok\n",
+		nil, []string{"UndefinedBehaviorSanitizer"}},
+	{"a short ERROR: AddressSanitizer:", "" +
+		"==1==ERROR: AddressSanitizer:\n" +
+		"heap-buffer-overflow on address 0x603000000060 at pc 0x00000040136e bp 0x1 sp 0x2\n",
+		nil, []string{"AddressSanitizer"}},
+	{"a short 0#", " 0#\nmain at /src/a.cc:3\n", nil, []string{"boost"}},
+	{"general protection fault, then another writer's line", "" +
+		"Nov 24 18:02:15 buildhost kernel: general protection fault, probably for\n" +
+		"Nov 24 18:02:15 buildhost sshd[88]: [#1] session opened for user ci by (uid=0)\n",
+		nil, []string{"Kernel"}},
+	{"general protection fault in a short line", "" +
+		"[    1.000000] general protection fault, probably for\n" +
+		"non-canonical address 0xdffffc0000000002: 0000 [#1] PREEMPT SMP KASAN NOPTI\n",
+		nil, []string{"Kernel"}},
+	{"a program's report after a stamped kernel line", "" +
+		"[  250.007020] ringctl/1203 is trying to acquire lock:\n" +
+		"[  250.005123] WARNING: possible circular locking dependency detected\n" +
+		"[  250.007617] ffff888103a2c0a8 (&dev->cfg_lock){+.+.}-{3:3}, at:\n" +
+		"/src/ringctl/main.c:31:9: runtime error: load of null pointer of type 'int'\n" +
+		"    #0 0x4f5d1f in parse_field /src/ringctl/main.c:31:9\n",
+		[]string{`UndefinedBehaviorSanitizer|null-pointer-use|`, `"parse_field"`}, nil},
+	{"SUMMARY ending in (BuildId: and words", "" +
+		"==================\n" +
+		"WARNING: ThreadSanitizer: thread leak (pid=498)\n" +
+		"  Thread T1 (tid=500, finished) created by main thread at:\n" +
+		"    #0 pthread_create <null> (thread_leak+0x513ad)\n" +
+		"\n" +
+		"SUMMARY: ThreadSanitizer: thread leak (/build/ci/thread_leak+0x513ad) (BuildId:\n" +
+		"(not-recorded-by-this-build-see-the-log)\n" +
+		"==================\n",
+		[]string{`(BuildId:"`}, []string{"not-recorded"}},
+	{"SUMMARY after its tool, a short line", "" +
+		"a.c:5:50: runtime error: shift exponent 32 is too large for 32-bit type 'int'\n" +
+		"SUMMARY: UndefinedBehaviorSanitizer:\n" +
+		"done\n",
+		nil, []string{"done"}},
+	{"a short legend row and hex", "" +
+		"==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x603000000060 at pc 0x1 bp 0x2 sp 0x3\n" +
+		"    #0 0x40136d in sample_at /build/ci/src/heap_overflow_read.c:20\n" +
+		"SUMMARY: AddressSanitizer: heap-buffer-overflow /build/ci/src/heap_overflow_read.c:20 in sample_at\n" +
+		"Shadow byte legend (one shadow byte represents 8 application bytes):\n" +
+		"  Addressable:           00\n" +
+		"  Partially addressable: 01 02 03 04 05 06 07\n" +
+		"fb fc\n" +
+		"==1==ABORTING\n",
+		[]string{"shadow 0 rows 8 legend"}, nil},
+	{"a kernel frame's module and words", "" +
+		"UBSAN: array-index-out-of-bounds in drivers/misc/cfgtab.c:88:14\n" +
+		"Call Trace:\n" +
+		" <TASK>\n" +
+		" dump_stack_lvl+0x48/0x60\n" +
+		" cfgtab_probe+0x123/0x200 [cfgtab\n" +
+		"/lib/modules/6.6.8/kernel/drivers/misc/cfgtab.ko.xz loaded]\n" +
+		" do_one_initcall+0x5d/0x240\n" +
+		" </TASK>\n",
+		[]string{`"do_one_initcall"`}, []string{"cfgtab.ko"}},
+	{"a gdb frame and the prompt", "" +
+		"Thread 1 (Thread 0x7ffff7dd1740 (LWP 23225) \"crash\"):\n" +
+		"#0  0x00007ffff7e59f7b in __GI___futex_abstimed_wait_cancelable64 ()\n" +
+		"#1  0x00007ffff7e59f7b in __GI___pthread_clockjoin_ex_wait_cancelable64\n" +
+		"(gdb) bt full\n" +
+		"#2  0x0000555555555248 in main () at crash.c:26\n",
+		[]string{`"__GI___pthread_clockjoin_ex_wait_cancelable64"`}, []string{"(gdb)"}},
+	{"a macOS frame and a short module", "" +
+		"==41812==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x1 bp 0x2 sp 0x3\n" +
+		"    #0 0x1002a5a3d in wrap_free+0x8d\n" +
+		"(dyld:x86_64)\n" +
+		"SUMMARY: AddressSanitizer: heap-use-after-free (uaf-mac:x86_64+0x100003f1c) in main+0x11c\n",
+		[]string{`"wrap_free+0x8d"`}, []string{"dyld"}},
+}
+
+func TestNoJoin(t *testing.T) {
+	for _, c := range noJoinCases {
+		got := modelView(parseAll(t, strings.NewReader(c.log), c.name))
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the model lacks %q:\n%s", c.name, w, got)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: the model has %q:\n%s", c.name, n, got)
+			}
+		}
+	}
+}
+
+// A run of pieces that each could follow a wrap stops being joined at
+// wrapJoinMax: the joins copy the line so far, and memory stays bounded.
+func TestJoinBounded(t *testing.T) {
+	piece := strings.Repeat("x", 60) + " " + strings.Repeat("y", 17) // 78 columns, a long last word
+	starts := []string{
+		// an open first frame, held outside reports
+		"#0  function_with_a_rather_long_name (argument_one=1, argument_two=2,",
+		// stamp-less rests in a kernel report
+		"[    1.000000] BUG: unable to handle page fault for address: 0000000000000008\n[    1.000001] RIP: 0010:f+0x1/0x2",
+		// an open sanitizer frame
+		"==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1 bp 0x2 sp 0x3 T0)\n    #0 0x4f5d1f in f(int,",
+	}
+	for _, start := range starts {
+		var b strings.Builder
+		b.WriteString(start + "\n")
+		for i := 0; i < 5000; i++ {
+			b.WriteString(piece + "\n")
+		}
+		for _, r := range parseAll(t, strings.NewReader(b.String()), "bounded") {
+			for _, l := range r.Raw {
+				if len(l) > wrapJoinMax+wrapMax {
+					t.Errorf("%.20q: a report line of %d bytes", start, len(l))
+				}
+			}
+			for _, st := range r.Stacks {
+				for _, f := range st.Frames {
+					if len(f.Raw) > wrapJoinMax+wrapMax {
+						t.Errorf("%.20q: a frame of %d bytes", start, len(f.Raw))
+					}
+				}
+			}
+		}
+	}
+}
