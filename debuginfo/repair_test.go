@@ -80,11 +80,7 @@ func TestRepairMessages(t *testing.T) {
 				t.Fatalf("Open: %v", err)
 			}
 			defer f.Close()
-			var got []string
-			for _, d := range f.Damage {
-				got = append(got, d.Error())
-			}
-			if !strings.Contains(strings.Join(got, "\n"), tc.wantDamage) {
+			if got := damageText(f); !strings.Contains(got, tc.wantDamage) {
 				t.Errorf("Damage = %q, want %q", got, tc.wantDamage)
 			}
 			if named := f.ELF.Section(".debug_info") != nil; named != tc.wantSecs {
@@ -138,18 +134,23 @@ func TestRepair32(t *testing.T) {
 		t.Fatalf("Open: %v", err)
 	}
 	defer f.Close()
-	var got []string
-	for _, d := range f.Damage {
-		got = append(got, d.Error())
-	}
-	all := strings.Join(got, "\n")
+	all := damageText(f)
 	for _, want := range []string{"program header table goes past the end of the file (offset 0x34, size 0x1fffe0)",
 		fmt.Sprintf("section header 2 (at 0x%x): bad section name index 0x7fffffff", shoff+2*40)} {
 		if !strings.Contains(all, want) {
-			t.Errorf("Damage = %q, want %q", got, want)
+			t.Errorf("Damage = %q, want %q", all, want)
 		}
 	}
 	if f.ELF.Section(".debug_info") == nil || len(f.ELF.Progs) != 0 {
 		t.Errorf("sections %d, program headers %d: want the sections by name and no program headers", len(f.ELF.Sections), len(f.ELF.Progs))
 	}
+}
+
+// damageText is f.Damage, one error a line.
+func damageText(f *File) string {
+	var lines []string
+	for _, d := range f.Damage {
+		lines = append(lines, d.Error())
+	}
+	return strings.Join(lines, "\n")
 }

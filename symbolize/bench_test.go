@@ -71,11 +71,7 @@ func BenchmarkWarmLookup(b *testing.B) {
 	for _, path := range benchBinaries(b) {
 		addrs := fixtureAddrs(b, path)
 		b.Run(benchName(path), func(b *testing.B) {
-			o, err := Open(path, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer o.Close()
+			o := openObject(b, path, nil)
 			for _, a := range addrs {
 				o.Symbolize(a, benchOpts)
 			}

@@ -33,11 +33,7 @@ func TestConcurrentLookups(t *testing.T) {
 			// The GNU style is order-dependent by design (bfd's naming
 			// state, gnunames.go): it is run for the race detector only.
 			gnu := LookupOptions{Inlines: true, Demangle: true, Style: StyleGNU}
-			seq, err := Open(path, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer seq.Close()
+			seq := openObject(t, path, nil)
 			want := map[string][]Frame{}
 			for _, a := range addrs {
 				for i, o := range opts {
@@ -45,11 +41,7 @@ func TestConcurrentLookups(t *testing.T) {
 					want[fmt.Sprint(a, i)] = fr
 				}
 			}
-			obj, err := Open(path, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer obj.Close()
+			obj := openObject(t, path, nil)
 			var wg sync.WaitGroup
 			errs := make(chan string, 8)
 			for g := 0; g < 8; g++ {

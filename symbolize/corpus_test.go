@@ -147,11 +147,7 @@ func TestCorpusDifferential(t *testing.T) {
 				bin = strings.TrimSuffix(bin, "_so") + ".so"
 			}
 			addrs := readAddresses(t, filepath.Join(dir, "addresses.txt"))
-			obj, err := Open(bin, noDebugDirs())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer obj.Close()
+			obj := openObject(t, bin, noDebugDirs())
 
 			llvmOpts := LookupOptions{Inlines: true, Demangle: true, Style: StyleLLVM}
 			got := obj.SymbolizeMany(addrs, llvmOpts)

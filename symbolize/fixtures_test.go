@@ -99,11 +99,7 @@ func TestFixturesAgainstLLVM(t *testing.T) {
 			if c.reference != "" {
 				ref = fx.ELF(t, c.reference)
 			}
-			obj, err := Open(path, noDebugDirs())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer obj.Close()
+			obj := openObject(t, path, noDebugDirs())
 			addrs := fixtureAddrs(t, path)
 			for _, v := range variants {
 				want := runLLVM(t, bin, ref, addrs, v.flags...)
@@ -153,11 +149,7 @@ func TestDataAgainstLLVM(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("%s: exit %d: %s", bin, code, stderr)
 			}
-			obj, err := Open(path, noDebugDirs())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer obj.Close()
+			obj := openObject(t, path, noDebugDirs())
 			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 			if len(lines) != len(addrs) {
 				t.Fatalf("%d answers for %d addresses", len(lines), len(addrs))

@@ -8,24 +8,13 @@ import "testing"
 // shows in allocs/op even where this shared machine's timing noise hides
 // it. No thresholds: compare runs (docs/performance.md).
 
-// benchObject opens path for a benchmark and closes it at the end.
-func benchObject(b *testing.B, path string) *Object {
-	b.Helper()
-	o, err := Open(path, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { o.Close() })
-	return o
-}
-
 // benchEach runs run as a sub-benchmark per bench binary, with the
 // binary's Object open and allocations reported; run resets the timer
 // after its own setup.
 func benchEach(b *testing.B, run func(b *testing.B, o *Object, path string)) {
 	for _, path := range benchBinaries(b) {
 		b.Run(benchName(path), func(b *testing.B) {
-			o := benchObject(b, path)
+			o := openObject(b, path, nil)
 			b.ReportAllocs()
 			run(b, o, path)
 		})

@@ -115,11 +115,7 @@ func TestIsolationSplit(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				o, err := Open(filepath.Join(dir, "prog"), noDebugDirs())
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { o.Close() })
+				o := openObject(t, filepath.Join(dir, "prog"), noDebugDirs())
 				return o
 			}
 			addrs := funcAddrs(t, filepath.Join(src, "prog"))

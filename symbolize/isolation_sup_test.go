@@ -126,11 +126,7 @@ func TestIsolationSupplementary(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { o.Close() })
+			o := openObject(t, filepath.Join(dir, "tmpl"), noDebugDirs())
 			return o
 		}
 		pristine := damage(t, filepath.Join("dwz", variant, "common.debug")).data

@@ -19,11 +19,7 @@ func TestOpenMemoryMatchesOpen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			disk, err := Open(path, noDebugDirs())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer disk.Close()
+			disk := openObject(t, path, noDebugDirs())
 			mem, err := OpenMemory("archive.tar.gz!/"+name, data, noDebugDirs())
 			if err != nil {
 				t.Fatal(err)

@@ -1,6 +1,8 @@
 package symbolize
 
 import (
+	"testing"
+
 	"github.com/sanitrace/sanitrace/debuginfo"
 )
 
@@ -8,4 +10,15 @@ import (
 // so answers do not depend on what the machine has installed.
 func noDebugDirs() *Options {
 	return &Options{Finder: &debuginfo.Finder{DebugDirs: []string{}}}
+}
+
+// openObject opens path for the rest of the test; an error fails it.
+func openObject(tb testing.TB, path string, opts *Options) *Object {
+	tb.Helper()
+	o, err := Open(path, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { o.Close() })
+	return o
 }

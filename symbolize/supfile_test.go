@@ -76,20 +76,12 @@ func TestSupplementaryFile(t *testing.T) {
 	for _, variant := range []string{"gnu", "sup"} {
 		t.Run(variant, func(t *testing.T) {
 			want := func(name string) string {
-				o, err := Open(filepath.Join(dwzDir, "orig", name), noDebugDirs())
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer o.Close()
+				o := openObject(t, filepath.Join(dwzDir, "orig", name), noDebugDirs())
 				return answers(t, o, dwzAddrs(t, name))
 			}
 			check := func(t *testing.T, bin string, opts *Options) {
 				t.Helper()
-				o, err := Open(bin, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer o.Close()
+				o := openObject(t, bin, opts)
 				if err := o.SupplementaryError(); err != nil {
 					t.Fatal(err)
 				}
@@ -107,11 +99,7 @@ func TestSupplementaryFile(t *testing.T) {
 			t.Run("missing", func(t *testing.T) {
 				dir := t.TempDir()
 				fx.Copy(t, bin, filepath.Join(dir, "tmpl"))
-				o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer o.Close()
+				o := openObject(t, filepath.Join(dir, "tmpl"), noDebugDirs())
 				e := o.SupplementaryError()
 				if e == nil || !strings.Contains(e.Error(), "common.debug") || !strings.Contains(e.Error(), "not found") {
 					t.Fatalf("missing supplementary file: %v", e)
@@ -157,11 +145,7 @@ func TestSupplementaryFile(t *testing.T) {
 		dir := t.TempDir()
 		fx.Copy(t, gnuBin, filepath.Join(dir, "tmpl"))
 		fx.Copy(t, filepath.Join(dwzDir, "sup", "common.debug"), filepath.Join(dir, "common.debug"))
-		o, err := Open(filepath.Join(dir, "tmpl"), noDebugDirs())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer o.Close()
+		o := openObject(t, filepath.Join(dir, "tmpl"), noDebugDirs())
 		if o.SupplementaryError() == nil {
 			t.Fatal("a supplementary file with another identity was used")
 		}
@@ -271,11 +255,7 @@ func FuzzSupplementaryReferrer(f *testing.F) {
 // fails unless its supplementary file was found and read.
 func supFound(t *testing.T, bin, debugDir string) {
 	t.Helper()
-	o, err := Open(bin, &Options{Finder: &debuginfo.Finder{DebugDirs: []string{debugDir}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
+	o := openObject(t, bin, &Options{Finder: &debuginfo.Finder{DebugDirs: []string{debugDir}}})
 	if err := o.SupplementaryError(); err != nil {
 		t.Fatal(err)
 	}
