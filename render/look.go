@@ -164,15 +164,8 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 		for _, l := range t.lookFrame(lk, i, fs[i:j+1], showPC) {
 			t.line(pad + l)
 		}
-		for k := i; k <= j; k++ {
-			f := fs[k]
-			if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && t.class(&f) == report.User {
-				key := fmt.Sprintf("%s:%d", f.File, f.Line)
-				if !shown[key] {
-					shown[key] = true
-					t.sourceContext(f)
-				}
-			}
+		for _, f := range fs[i : j+1] {
+			t.sourceContext(f, shown)
 		}
 		i = j
 	}
@@ -528,15 +521,8 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 				t.rawFrames(lk, fs, i, i, "")
 			}
 		}
-		for i := a.first; i <= a.last; i++ {
-			f := fs[i]
-			if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && t.class(&f) == report.User {
-				key := fmt.Sprintf("%s:%d", f.File, f.Line)
-				if !shown[key] {
-					shown[key] = true
-					t.sourceContext(f)
-				}
-			}
+		for _, f := range fs[a.first : a.last+1] {
+			t.sourceContext(f, shown)
 		}
 		k += a.lines - 1
 		t.stackEnd(s, a.last)

@@ -253,13 +253,7 @@ func (t *Text) stack(s report.Stack) {
 			}
 		}
 		t.line(t.frame(i, f))
-		if t.opts.SourceContext > 0 && f.File != "" && f.Line > 0 && t.class(&f) == report.User {
-			key := fmt.Sprintf("%s:%d", f.File, f.Line)
-			if !shown[key] {
-				shown[key] = true
-				t.sourceContext(f)
-			}
-		}
+		t.sourceContext(f, shown)
 	}
 	if s.Truncated != "" {
 		t.line("    " + t.pal.dim.Sprint("(stack possibly truncated: "+s.Truncated+")"))
@@ -443,9 +437,19 @@ func fileLineCol(f report.Frame) string {
 	return s
 }
 
-// sourceContext prints the lines around f's line; unreadable files are
-// skipped silently (the report is still complete without them).
-func (t *Text) sourceContext(f report.Frame) {
+// sourceContext prints the lines around f's line when f is the program's
+// own code, its line known and not yet shown in this stack (shown holds
+// the file:line given context). Unreadable files are skipped silently
+// (the report is still complete without them).
+func (t *Text) sourceContext(f report.Frame, shown map[string]bool) {
+	if t.opts.SourceContext <= 0 || f.File == "" || f.Line <= 0 || t.class(&f) != report.User {
+		return
+	}
+	key := fmt.Sprintf("%s:%d", f.File, f.Line)
+	if shown[key] {
+		return
+	}
+	shown[key] = true
 	n := t.opts.SourceContext
 	first := f.Line - n
 	if first < 1 {
