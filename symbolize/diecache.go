@@ -23,7 +23,7 @@ type nameOpts struct {
 // describeDIE returns the resolved attributes and the function name of the
 // DIE fi.dies[id] under opts.
 func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (resolved, string) {
-	k := nameOpts{opts.Functions, opts.Demangle, opts.Style}
+	k := nameOpts{opts.Functions, opts.Demangle, opts.demangleStyle()}
 	slot := &fi.named[id]
 	n := slot.Load()
 	if n != nil && n.key == k {

@@ -347,6 +347,7 @@ func (fi *funcIndex) prune() {
 func (dw *dwarfData) functions(u *unit) (*funcIndex, error) {
 	u.funcsOnce.Do(func() {
 		u.funcs, u.funcsErr = dw.indexFunctions(&u.h)
+		u.probe.funcsDone.Store(true)
 	})
 	return u.funcs, u.funcsErr
 }

@@ -64,7 +64,13 @@ func FuzzDebugInfo(f *testing.F) {
 				t.Fatalf("unit at 0x%x: extent [0x%x, 0x%x) outside the section (0x%x)", u.h.off, u.h.dieOff, u.h.end, len(info))
 			}
 		}
-		for _, a := range []uint64{0x1090, 0x1130, 0x1180, 0x11f0, 0x401126, 0x4011a0} {
+		addrs := []uint64{0x1090, 0x1130, 0x1180, 0x11f0, 0x401126, 0x4011a0}
+		// The first lookup of a unit (its probe) answers as the full
+		// index does, on damaged DIEs too.
+		full := &Object{dwarfData: dwarfData{byteOrder: binary.LittleEndian, sec: &sec, debugPath: "fuzz"}}
+		full.units, _ = full.buildUnitIndex()
+		compareFirstLookups(t, o, full, addrs)
+		for _, a := range addrs {
 			o.lookup(a, LookupOptions{Inlines: true, Demangle: true})
 			o.lookup(a, LookupOptions{Style: StyleGNU, Inlines: true})
 		}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,9 +93,32 @@ func FuzzLineProgram(f *testing.F) {
 	}
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0}, []byte(nil))
 	f.Fuzz(func(t *testing.T, line, lineStr []byte) {
-		lt, _ := decodeLineProgram(lineProgramInput{line: line, lineStr: lineStr, compDir: "/c", bo: binary.LittleEndian})
+		in := lineProgramInput{line: line, lineStr: lineStr, compDir: "/c", bo: binary.LittleEndian}
+		lt, err := decodeLineProgram(in)
+		pcs := []uint64{0, 0x1130}
 		if lt != nil {
 			lt.lookup(0x1130)
+			for i := 0; i < len(lt.rows); i += max(1, len(lt.rows)/8) {
+				pcs = append(pcs, lt.rows[i].addr, lt.rows[i].addr+1)
+			}
+		}
+		// A probe for one address (the first lookup of a unit) fails as
+		// the decoder does and, when it answers, answers as the table.
+		for _, pc := range pcs {
+			p := &lineProbe{pc: pc, ok: true}
+			in.probe = p
+			pt, perr := decodeLineProgram(in)
+			if fmt.Sprint(perr) != fmt.Sprint(err) || (pt == nil) != (lt == nil) {
+				t.Fatalf("pc 0x%x: the probe fails with %v (table %v), the decoder with %v (table %v)", pc, perr, pt != nil, err, lt != nil)
+			}
+			if pt == nil || !p.ok {
+				continue
+			}
+			row, ok := lt.lookup(pc)
+			prow, pok := pt.lookup(pc)
+			if row != prow || ok != pok || !slices.Equal(lt.files, pt.files) || !slices.Equal(lt.rel, pt.rel) || lt.version != pt.version {
+				t.Fatalf("pc 0x%x: the probe gives %+v %v, the table %+v %v (or their files differ)", pc, prow, pok, row, ok)
+			}
 		}
 	})
 }

@@ -127,3 +127,40 @@ func BenchmarkInlineChain(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFirstLookup measures the first lookup in a unit, which probes
+// the unit (firstlookup.go) instead of indexing it: one pass over its
+// line program without rows, one walk over its DIEs keeping the
+// functions that contain the address (per op: one address, in the units
+// of the addresses spread over the binary).
+func BenchmarkFirstLookup(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		b.Run(benchName(path), func(b *testing.B) {
+			o := benchObject(b, path)
+			var pcs []uint64
+			var units []*unit
+			all := fixtureAddrs(b, path)
+			for i := 0; i < len(all); i += max(1, len(all)/64) {
+				if u := o.units.unitFor(all[i]); u != nil {
+					pcs, units = append(pcs, all[i]), append(units, u)
+				}
+			}
+			if len(pcs) == 0 {
+				b.Skip("no address falls in a unit")
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				k := i % len(pcs)
+				units[k].probe.used.Store(false)
+				o.Symbolize(pcs[k], benchOpts)
+			}
+			b.StopTimer()
+			for _, u := range units {
+				if u.probe.funcsDone.Load() {
+					b.Fatalf("unit at 0x%x: the full index was built: the probe gave up", u.h.off)
+				}
+			}
+		})
+	}
+}

@@ -509,6 +509,17 @@ func (r *dieReader) seek(off uint64) {
 // Only when want(tag) are the attribute values decoded into r.vals;
 // otherwise they are skipped.
 func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, done bool) {
+	off, a, done = r.nextAbbrev()
+	if a == nil {
+		return off, nil, done
+	}
+	r.attrs(a, want != nil && want(a.tag))
+	return off, a, r.b.Err() != nil
+}
+
+// nextAbbrev reads the next DIE's abbreviation code, as next does, and
+// leaves its attributes to attrs.
+func (r *dieReader) nextAbbrev() (off uint64, a *abbrev, done bool) {
 	b := &r.b
 	if b.Err() != nil || b.Left() == 0 {
 		return 0, nil, true
@@ -523,8 +534,15 @@ func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, don
 		b.Fail(fmt.Sprintf("unknown abbreviation code %d", code))
 		return off, nil, true
 	}
+	return off, a, false
+}
+
+// attrs reads the attributes of the DIE whose abbreviation nextAbbrev
+// returned: decoded into r.vals when decode is set, else skipped.
+func (r *dieReader) attrs(a *abbrev, decode bool) {
+	b := &r.b
 	r.vals = r.vals[:0]
-	if want != nil && want(a.tag) {
+	if decode {
 		for _, s := range a.attrs {
 			r.vals = append(r.vals, readAttr(b, s.form, s.implicit, r.h))
 		}
@@ -535,7 +553,6 @@ func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, don
 			readAttr(b, s.form, s.implicit, r.h)
 		}
 	}
-	return off, a, b.Err() != nil
 }
 
 // walkSubtree reads, in DIE order, the DIEs below the one r has just read,

@@ -42,6 +42,9 @@ type lineProgramInput struct {
 	offset             uint64 // DW_AT_stmt_list
 	compDir            string
 	bo                 binary.ByteOrder
+	// probe, when set, stores no rows: the program is run for the one
+	// address probe.pc (see lineProbe).
+	probe *lineProbe
 }
 
 // DWARF forms that can appear in DWARF 5 directory/file entry formats.
@@ -127,7 +130,10 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 
 	// A row takes 3-6 bytes of program: start near the upper bound of the
 	// row count rather than regrowing (run trims the table afterwards).
-	t := &lineTable{version: version, rows: make([]lineRow, 0, unitLen/3+16)}
+	t := &lineTable{version: version}
+	if in.probe == nil {
+		t.rows = make([]lineRow, 0, unitLen/3+16)
+	}
 	t.size = 4 + unitLen // the length field, then the unit
 	if dwarf64 {
 		t.size += 8
@@ -324,10 +330,6 @@ func llvmAppend(p, c string) string {
 
 // run executes the line number program and fills t.rows and t.seqs.
 func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) error {
-	type state struct {
-		addr                   uint64
-		file, line, col, discr uint32
-	}
 	// Until the first DW_LNS_set_file of a DWARF 5 sequence, rows carry
 	// defaultFileBit: bfd 2.40 starts such sequences with file 0 instead of
 	// DWARF's default 1 (see fileIndex).
@@ -335,92 +337,149 @@ func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint6
 	if version >= 5 {
 		initFile |= defaultFileBit
 	}
-	reset := func() state {
-		return state{file: initFile, line: 1}
-	}
-	st := reset()
+	// The state machine's registers are locals, and a row is emitted in
+	// one place below the opcode switch: this loop runs once per row of
+	// the table, and closures over a state struct kept the registers in
+	// memory.
+	var addr uint64
+	var file, line, col, discr uint32 = initFile, 1, 0, 0
 	seqFirst := len(t.rows)
-	emit := func() {
-		t.rows = append(t.rows, lineRow(st))
-		st.discr = 0
+	p := in.probe
+	// The probe's sequence, a local for the same reason.
+	var ps probeSeq
+	var pc uint64
+	if p != nil {
+		pc = p.pc
 	}
-	endSeq := func() {
-		n := len(t.rows) - seqFirst
-		if n > 0 {
-			start := t.rows[seqFirst].addr
-			if start < st.addr {
-				t.seqs = append(t.seqs, lineSeq{start: start, end: st.addr, first: int32(seqFirst), n: int32(n)})
-			} else {
-				// An empty or inverted sequence is unusable; drop its rows.
-				t.rows = t.rows[:seqFirst]
-			}
-		}
-		seqFirst = len(t.rows)
-		st = reset()
+	// A special opcode's address and line advances, computed once: two
+	// divisions per row were a good part of decoding a table.
+	var specialAddr [256]uint64
+	var specialLine [256]int64
+	for op := max(opcodeBase, 0); op < 256; op++ {
+		adj := uint64(op - opcodeBase)
+		specialAddr[op] = (adj / lineRange) * minInst
+		specialLine[op] = lineBase + int64(adj%lineRange)
 	}
-	for b.Left() > 0 && b.Err() == nil {
-		op := int(b.U8())
+	constAddPC := (uint64(255-opcodeBase) / lineRange) * minInst
+	// The loop reads the program's bytes with a local position; an opcode
+	// whose operands are more than one byte long is read through b (Seek,
+	// then the position back from it), which also reports any error, and
+	// an error leaves b at the end of its data, which ends the loop.
+	data, pos := b.Data(), b.Pos()
+	for pos < len(data) {
+		op := int(data[pos])
+		pos++
 		if op >= opcodeBase {
-			adj := uint64(op - opcodeBase)
-			st.addr += (adj / lineRange) * minInst
-			st.line = uint32(int64(st.line) + lineBase + int64(adj%lineRange))
-			emit()
+			addr += specialAddr[op]
+			line = uint32(int64(line) + specialLine[op])
+		} else if op != 1 { // DW_LNS_copy: a row, below
+			// One-byte operands of the frequent opcodes.
+			var c byte = 0x80
+			if pos < len(data) {
+				c = data[pos]
+			}
+			switch {
+			case op == 2 && c < 0x80: // DW_LNS_advance_pc
+				addr += uint64(c) * minInst
+				pos++
+				continue
+			case op == 3 && c < 0x80: // DW_LNS_advance_line
+				line = uint32(int64(line) + int64(int8(c<<1)>>1))
+				pos++
+				continue
+			case op == 5 && c < 0x80: // DW_LNS_set_column
+				col = uint32(c)
+				pos++
+				continue
+			case op == 6 || op == 7 || op == 10 || op == 11: // negate_stmt, basic_block, prologue_end, epilogue_begin
+				continue
+			case op == 8: // DW_LNS_const_add_pc
+				addr += constAddPC
+				continue
+			}
+			b.Seek(pos)
+			switch op {
+			case 0: // extended
+				n := b.Uleb()
+				if n == 0 || n > uint64(b.Left()) {
+					b.Fail("bad extended opcode length")
+					break
+				}
+				end := b.Pos() + int(n)
+				switch b.U8() {
+				case 1: // DW_LNE_end_sequence
+					if p != nil {
+						p.endSeq(t, &ps, addr)
+						ps = probeSeq{}
+					} else if n := len(t.rows) - seqFirst; n > 0 {
+						if start := t.rows[seqFirst].addr; start < addr {
+							t.seqs = append(t.seqs, lineSeq{start: start, end: addr, first: int32(seqFirst), n: int32(n)})
+						} else {
+							// An empty or inverted sequence is unusable;
+							// drop its rows.
+							t.rows = t.rows[:seqFirst]
+						}
+					}
+					seqFirst = len(t.rows)
+					addr, file, line, col, discr = 0, initFile, 1, 0, 0
+				case 2: // DW_LNE_set_address
+					addr = b.UintN(int(n - 1))
+				case 3: // DW_LNE_define_file
+					name := b.CString()
+					dir := b.Uleb()
+					b.Uleb()
+					b.Uleb()
+					f := rawFile{name: name, dir: dir, valid: true}
+					t.files = append(t.files, joinFileName(version, in.compDir, dirs, f, false))
+					t.rel = append(t.rel, joinFileName(version, in.compDir, dirs, f, true))
+				case 4: // DW_LNE_set_discriminator
+					discr = uint32(b.Uleb())
+				}
+				if b.Err() == nil {
+					b.Seek(end)
+				}
+			case 2: // DW_LNS_advance_pc
+				addr += b.Uleb() * minInst
+			case 3: // DW_LNS_advance_line
+				line = uint32(int64(line) + b.Sleb())
+			case 4: // DW_LNS_set_file
+				file = uint32(b.Uleb()) &^ defaultFileBit
+			case 5: // DW_LNS_set_column
+				col = uint32(b.Uleb())
+			case 9: // DW_LNS_fixed_advance_pc
+				addr += uint64(b.U16())
+			default:
+				for i := 0; i < int(opLens[op]); i++ {
+					b.Uleb()
+				}
+			}
+			pos = b.Pos()
 			continue
 		}
-		switch op {
-		case 0: // extended
-			n := b.Uleb()
-			if n == 0 || n > uint64(b.Left()) {
-				b.Fail("bad extended opcode length")
-				break
+		// A special opcode or DW_LNS_copy: append a row.
+		if p == nil {
+			t.rows = append(t.rows, lineRow{addr: addr, file: file, line: line, col: col, discr: discr})
+		} else {
+			if ps.n == 0 {
+				ps.start = addr
+			} else if addr < ps.prev {
+				ps.unsorted = true
 			}
-			end := b.Pos() + int(n)
-			sub := b.U8()
-			switch sub {
-			case 1: // DW_LNE_end_sequence
-				endSeq()
-			case 2: // DW_LNE_set_address
-				st.addr = b.UintN(int(n - 1))
-			case 3: // DW_LNE_define_file
-				name := b.CString()
-				dir := b.Uleb()
-				b.Uleb()
-				b.Uleb()
-				f := rawFile{name: name, dir: dir, valid: true}
-				t.files = append(t.files, joinFileName(version, in.compDir, dirs, f, false))
-				t.rel = append(t.rel, joinFileName(version, in.compDir, dirs, f, true))
-			case 4: // DW_LNE_set_discriminator
-				st.discr = uint32(b.Uleb())
-			}
-			if b.Err() == nil {
-				b.Seek(end)
-			}
-		case 1: // DW_LNS_copy
-			emit()
-		case 2: // DW_LNS_advance_pc
-			st.addr += b.Uleb() * minInst
-		case 3: // DW_LNS_advance_line
-			st.line = uint32(int64(st.line) + b.Sleb())
-		case 4: // DW_LNS_set_file
-			st.file = uint32(b.Uleb()) &^ defaultFileBit
-		case 5: // DW_LNS_set_column
-			st.col = uint32(b.Uleb())
-		case 6, 7, 10, 11: // negate_stmt, basic_block, prologue_end, epilogue_begin
-		case 8: // DW_LNS_const_add_pc
-			st.addr += (uint64(255-opcodeBase) / lineRange) * minInst
-		case 9: // DW_LNS_fixed_advance_pc
-			st.addr += uint64(b.U16())
-		default:
-			for i := 0; i < int(opLens[op]); i++ {
-				b.Uleb()
+			ps.prev = addr
+			ps.n++
+			if addr <= pc {
+				ps.last, ps.hasLast = lineRow{addr: addr, file: file, line: line, col: col, discr: discr}, true
 			}
 		}
+		discr = 0
 	}
-	// Rows after the last end_sequence belong to no sequence. The table
-	// lives as long as the object: keep it at its exact size.
-	t.rows = t.rows[:seqFirst]
-	if cap(t.rows)-len(t.rows) > len(t.rows)/8 {
-		t.rows = append([]lineRow(nil), t.rows...)
+	if p == nil {
+		// Rows after the last end_sequence belong to no sequence. The
+		// table lives as long as the object: keep it at its exact size.
+		t.rows = t.rows[:seqFirst]
+		if cap(t.rows)-len(t.rows) > len(t.rows)/8 {
+			t.rows = append([]lineRow(nil), t.rows...)
+		}
 	}
 	// llvm sorts sequences by low pc (stable, as the table order breaks ties).
 	sort.SliceStable(t.seqs, func(i, j int) bool { return t.seqs[i].start < t.seqs[j].start })
@@ -480,4 +539,42 @@ func (t *lineTable) fileNameAs(i uint32, relative bool) (string, bool) {
 		return t.rel[i], true
 	}
 	return t.fileName(i)
+}
+
+// lineProbe runs a line program for one address without storing its rows,
+// for the first lookup in a unit (a W2 query decodes one address, and a
+// big unit's table is hundreds of thousands of rows). Each sequence keeps
+// its extent and one row: the last at or below pc, which is what
+// lineTable.lookup's binary search finds when the sequence's rows are in
+// address order. The table it fills answers lookup(pc) and file names
+// exactly as the full table would, and nothing else; a sequence holding
+// pc whose rows are out of order makes it unusable (ok false), as does
+// any decoding error: the caller then decodes the full table.
+type lineProbe struct {
+	pc uint64
+	// ok: no sequence holding pc had rows out of address order.
+	ok bool
+}
+
+// probeSeq is what run keeps of the current sequence for a probe: its
+// first address and row count, the last row at or below pc, and whether
+// an address went down.
+type probeSeq struct {
+	start, prev uint64
+	n           int32
+	last        lineRow
+	hasLast     bool
+	unsorted    bool
+}
+
+// endSeq closes the sequence s at end, as run does for stored rows (an
+// empty or inverted sequence is dropped), keeping its one row in t.rows.
+func (p *lineProbe) endSeq(t *lineTable, s *probeSeq, end uint64) {
+	if s.n > 0 && s.start < end {
+		if s.start <= p.pc && p.pc < end && (s.unsorted || !s.hasLast) {
+			p.ok = false
+		}
+		t.seqs = append(t.seqs, lineSeq{start: s.start, end: end, first: int32(len(t.rows)), n: 1})
+		t.rows = append(t.rows, s.last)
+	}
 }

@@ -179,9 +179,15 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	var fi *funcIndex
 	var chain []int32
 	var chainBuf [16]int32 // deeper chains allocate
-	if u != nil {
+	probed := false
+	if u != nil && opts.Style == StyleLLVM {
+		lt, fi, probed = o.probeUnit(u, pc)
+	}
+	if u != nil && !probed {
 		lt, _ = o.lineTable(u)
 		fi, _ = o.functions(u)
+	}
+	if u != nil {
 		if u.split != nil && opts.Style == StyleLLVM {
 			// Split DWARF: the DIEs are in the unit's .dwo (llvm-symbolizer
 			// reads it; binutils 2.40 does not).
@@ -226,7 +232,15 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		f.StartFile = fileName(r.declFile)
 		if r.declUnit != nil {
 			f.StartFile = ""
-			if dlt, err := o.lineTable(r.declUnit); err == nil && dlt != nil && r.declFile >= 0 {
+			dlt, err := lt, error(nil)
+			if r.declUnit != u || !probed {
+				// A probe's fi holds only some of u's DIEs: the others
+				// come here with u as declUnit. The probe's lt is then
+				// what the full table would give (it exists only for
+				// a table decoded without error).
+				dlt, err = o.lineTable(r.declUnit)
+			}
+			if err == nil && dlt != nil && r.declFile >= 0 {
 				f.StartFile, _ = dlt.fileNameAs(uint32(r.declFile), opts.RelativeNames)
 			}
 		}

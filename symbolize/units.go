@@ -31,6 +31,10 @@ type unit struct {
 	funcs     *funcIndex
 	funcsErr  error
 
+	// probe: whether the first lookup may skip the full index
+	// (firstlookup.go).
+	probe probeState
+
 	// A skeleton unit's .dwo (split DWARF): dwo.name is "" otherwise.
 	dwo   splitRef
 	split *splitUnit
@@ -225,6 +229,7 @@ func (idx *unitIndex) unitFor(pc uint64) *unit {
 // lineTable returns u's decoded line table, decoding it on first use.
 func (dw *dwarfData) lineTable(u *unit) (*lineTable, error) {
 	u.linesOnce.Do(func() {
+		defer u.probe.linesDone.Store(true)
 		defer func() {
 			if p := recover(); p != nil {
 				u.linesErr = fmt.Errorf("line table at 0x%x: panic: %v", u.stmtList, p)

@@ -44,6 +44,11 @@ func (r *Reader) Err() error { return r.err }
 // Left returns the number of bytes not yet read.
 func (r *Reader) Left() int { return len(r.data) - r.pos }
 
+// Data returns the reader's data (as shortened by Limit); Pos is the
+// position of the next byte in it. A hot loop can read simple values from
+// it with a local position and Seek back for anything else.
+func (r *Reader) Data() []byte { return r.data }
+
 // Pos returns the position of the next byte within the reader's data.
 func (r *Reader) Pos() int { return r.pos }
 
@@ -186,6 +191,32 @@ func (r *Reader) UintN(n int) uint64 {
 	}
 	r.Fail(fmt.Sprintf("unsupported size %d", n))
 	return 0
+}
+
+// Uleb1 reads an unsigned LEB128 number of one byte, the common case
+// (abbreviation codes, columns, most constants): ok is false, and nothing
+// is read, for a longer number or at the end of the data, where the
+// caller goes on with Uleb. Uleb itself is too big to be inlined; this is
+// small enough, so a decoder's hot loop spares the call.
+func (r *Reader) Uleb1() (v uint64, ok bool) {
+	if p := r.pos; p < len(r.data) {
+		if c := r.data[p]; c < 0x80 {
+			r.pos = p + 1
+			return uint64(c), true
+		}
+	}
+	return 0, false
+}
+
+// Sleb1 is Uleb1 for a signed LEB128 number.
+func (r *Reader) Sleb1() (v int64, ok bool) {
+	if p := r.pos; p < len(r.data) {
+		if c := r.data[p]; c < 0x80 {
+			r.pos = p + 1
+			return int64(int8(c<<1) >> 1), true // bit 6 is the sign
+		}
+	}
+	return 0, false
 }
 
 // Uleb reads an unsigned LEB128 number; bits beyond 64 are dropped.

@@ -1,0 +1,208 @@
+package symbolize
+
+import (
+	"cmp"
+	"slices"
+	"sync/atomic"
+)
+
+// The first lookup in a unit. One address in a fresh process, the sanitizer's single
+// frame or a script's addr2line call, should not pay for the index of
+// the whole unit around it. SQLite is one 2 MB unit whose full index is
+// every function, every inlined call and 300,000 line rows; the answer
+// needs one function's inline tree and one row. So the first lookup of
+// a unit runs its line program without storing rows (lineProbe) and
+// walks its DIEs keeping only the functions that contain the address
+// (probeFunctions); the second lookup builds the full index, as before,
+// so a batch pays the probe once per unit.
+//
+// A probe answers exactly what the full index would, and when it cannot
+// be sure of that (a decoding error, a sequence out of address order) it
+// gives up and the lookup uses the full index: a damaged unit gets the
+// same answers and errors either way.
+
+// probeState is a unit's first-lookup bookkeeping.
+type probeState struct {
+	// used: a lookup has been answered in the unit (by a probe or not).
+	used atomic.Bool
+	// linesDone, funcsDone: the full line table / function index is
+	// decoded (set inside their sync.Once).
+	linesDone, funcsDone atomic.Bool
+}
+
+// probeUnit answers the unit part of the first lookup of pc in u without
+// indexing u: a line table that knows only pc's row and a function index
+// of the functions containing pc. ok is false when the lookup must use
+// the full index instead: not u's first lookup, a split or partial unit,
+// or a probe that gave up.
+func (o *Object) probeUnit(u *unit, pc uint64) (lt *lineTable, fi *funcIndex, ok bool) {
+	if u.split != nil || u.partial || u.probe.funcsDone.Load() || !u.probe.used.CompareAndSwap(false, true) {
+		return nil, nil, false
+	}
+	switch {
+	case u.probe.linesDone.Load():
+		// Decoded already (the unit index needed it): use it, unless it
+		// came with an error, where which DIEs the full function index
+		// holds decides declaration files (lookup's declUnit).
+		if u.linesErr != nil {
+			return nil, nil, false
+		}
+		lt = u.lines
+	case u.stmtList >= 0:
+		if lt, ok = o.probeLines(u, pc); !ok {
+			return nil, nil, false
+		}
+	}
+	if fi, ok = o.probeFunctions(&u.h, pc); !ok {
+		return nil, nil, false
+	}
+	return lt, fi, true
+}
+
+// probeLines runs u's line program for pc alone (lineProbe); ok is false
+// on any error or when the table's answer for pc needs the stored rows.
+func (dw *dwarfData) probeLines(u *unit, pc uint64) (lt *lineTable, ok bool) {
+	defer func() {
+		if recover() != nil {
+			lt, ok = nil, false
+		}
+	}()
+	p := &lineProbe{pc: pc, ok: true}
+	sec := dw.secOf(&u.h)
+	t, err := decodeLineProgram(lineProgramInput{
+		line: sec.line, str: sec.str, lineStr: sec.lineStr,
+		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder,
+		probe: p,
+	})
+	if err != nil || t == nil || !p.ok {
+		return nil, false
+	}
+	return t, true
+}
+
+// probeFunctions is decodeFunctions for one address: the same walk over
+// the unit's DIEs, but only the functions whose ranges contain pc keep
+// their DIE and inline tree; every other function keeps only its ranges
+// (so that chain picks among the same candidates), and the inlined calls
+// inside it are skipped by size without decoding. The DIEs it leaves out
+// (abstract origins, declarations) are read one at a time when naming
+// needs them (dieAt), as for a reference into another unit. ok is false
+// on any decoding error.
+func (dw *dwarfData) probeFunctions(h *cuHeader, pc uint64) (fi *funcIndex, ok bool) {
+	defer func() {
+		if recover() != nil {
+			fi, ok = nil, false
+		}
+	}()
+	if h.end-h.off > 1<<32-1 {
+		return nil, false
+	}
+	fi = &funcIndex{h: h, base: h.off}
+	r, err := dw.newDIEReader(h)
+	if err != nil {
+		return nil, false
+	}
+	_, root, _ := r.next(nil)
+	if r.b.Err() != nil || root == nil {
+		return nil, false
+	}
+	if root.children {
+		stack := []probeLevel{{}}
+		var rs [][2]uint64
+		for len(stack) > 0 {
+			off, a, done := r.nextAbbrev()
+			if a == nil {
+				if r.b.Err() != nil {
+					return nil, false
+				}
+				if done {
+					break
+				}
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			cur := stack[len(stack)-1]
+			next := cur
+			// An inlined call inside a function that does not contain pc
+			// only adds to that function's inline tree: skipped. Every
+			// subprogram is read, since one nested in another function
+			// is a function of its own.
+			decode := a.tag == tagSubprogram || (a.tag == tagInlinedSubroutine && (!cur.in || cur.holds))
+			r.attrs(a, decode)
+			if r.b.Err() != nil {
+				return nil, false
+			}
+			if decode {
+				next = dw.probeDIE(fi, h, off, a, r.vals, cur, pc, &rs)
+			}
+			if a.children {
+				stack = append(stack, next)
+			}
+		}
+	}
+	slices.SortStableFunc(fi.addrs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+	for i := range fi.funcs {
+		fi.funcs[i].sortInlines()
+	}
+	fi.named = make([]atomic.Pointer[named], len(fi.dies))
+	return fi, true
+}
+
+// probeLevel is what probeFunctions hands down the DIE tree, as
+// decodeFunctions's level: whether a DIE is inside a function, whether
+// that function contains pc (then fn is its index in funcIndex.funcs),
+// and the DIE's inline depth there.
+type probeLevel struct {
+	in, holds   bool
+	fn          int32
+	inlineDepth int32
+}
+
+// probeDIE records the subprogram or inlined subroutine at off for
+// probeFunctions and returns the level of its children. A function (a
+// subprogram with ranges, or an inlined call outside any function) gets
+// an entry in fi.addrs per range, as in decodeFunctions, with its DIE
+// (depth) and function (die) only when a range holds pc: -1 otherwise,
+// which chain never reaches, since it only picks a function containing
+// pc. An inlined call in a function holding pc is kept as decodeFunctions
+// keeps it.
+func (dw *dwarfData) probeDIE(fi *funcIndex, h *cuHeader, off uint64, a *abbrev, vals []attrVal, cur probeLevel, pc uint64, rs *[][2]uint64) probeLevel {
+	di, low, high, ranges := dw.readDieInfo(h, off, a, vals)
+	*rs = dw.dieRanges(h, low, high, ranges, (*rs)[:0])
+	if len(*rs) == 0 {
+		return cur
+	}
+	if a.tag == tagSubprogram || !cur.in {
+		holds := false
+		for _, rg := range *rs {
+			if rg[0] <= pc && pc < rg[1] {
+				holds = true
+			}
+		}
+		id, fn := int32(-1), int32(-1)
+		if holds {
+			id, fn = fi.add(di), int32(len(fi.funcs))
+			fi.funcs = append(fi.funcs, function{})
+		}
+		for _, rg := range *rs {
+			fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: fn, depth: id})
+		}
+		return probeLevel{in: true, holds: holds, fn: fn}
+	}
+	id := fi.add(di)
+	d := cur.inlineDepth + 1
+	f := &fi.funcs[cur.fn]
+	for _, rg := range *rs {
+		f.inlines = append(f.inlines, addrRange{begin: rg[0], end: rg[1], die: id, depth: d})
+	}
+	cur.inlineDepth = d
+	return cur
+}
+
+// add appends di to fi's DIEs and returns its index.
+func (fi *funcIndex) add(di dieInfo) int32 {
+	id := int32(len(fi.dies))
+	fi.dies = append(fi.dies, di)
+	fi.offs = append(fi.offs, uint32(di.off-fi.base))
+	return id
+}

@@ -1,0 +1,153 @@
+package symbolize
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// probeOptions are the naming choices the probe is compared under: every
+// input the LLVM style's lookup reads from a unit's DIEs and line table.
+var probeOptions = []LookupOptions{
+	{Inlines: true, Demangle: true},
+	{Inlines: false, Demangle: true},
+	{Inlines: true, RelativeNames: true},
+	{Functions: FunctionsShort, Inlines: true},
+	{Functions: FunctionsNone, Inlines: true},
+	{Inlines: true, Demangle: true, DWARFNames: true},
+}
+
+// compareFirstLookups symbolizes each address as the first lookup of its
+// unit (the probe, firstlookup.go) on one object and through the full
+// index on another, under every probeOptions entry, and fails on the
+// first difference. It returns how many lookups the probe answered
+// (those where it gave up went through the full index).
+func compareFirstLookups(t *testing.T, probe, full *Object, addrs []uint64) (probed int) {
+	t.Helper()
+	for _, u := range full.units.units {
+		u.probe.used.Store(true) // never probes
+	}
+	for _, a := range addrs {
+		for _, opts := range probeOptions {
+			u := probe.units.unitFor(a)
+			if u != nil {
+				u.probe.used.Store(false)
+			}
+			got, gerr := probe.Symbolize(a, opts)
+			want, werr := full.Symbolize(a, opts)
+			if u != nil && !u.probe.funcsDone.Load() {
+				probed++
+			}
+			if !reflect.DeepEqual(got, want) || (gerr == nil) != (werr == nil) {
+				var diff []string
+				for i := range max(len(got), len(want)) {
+					var g, w Frame
+					if i < len(got) {
+						g = got[i]
+					}
+					if i < len(want) {
+						w = want[i]
+					}
+					if g != w {
+						diff = append(diff, fmt.Sprintf("frame %d: first lookup %+v, index %+v", i, g, w))
+					}
+				}
+				t.Fatalf("0x%x %+v: %d and %d frames, errors %v and %v\n%s", a, opts, len(got), len(want), gerr, werr, strings.Join(diff, "\n"))
+			}
+		}
+	}
+	return probed
+}
+
+// TestFirstLookupMatchesIndex: the probe of a unit's first lookup answers
+// every address of every fixture exactly as the full index does: inline
+// chains, names, declaration files and lines, line rows (DWARF 2–5, C,
+// C++, Rust, Go, compressed sections, dwz, a separate debug file; split
+// units are never probed).
+func TestFirstLookupMatchesIndex(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "elf")
+	var names []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".debug") && !strings.HasSuffix(p, ".dwo") && !strings.HasSuffix(p, ".dwp") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	if len(names) == 0 {
+		t.Skip("no fixtures")
+	}
+	for _, path := range names {
+		name, _ := filepath.Rel(dir, path)
+		t.Run(name, func(t *testing.T) {
+			probe, err := Open(path, noDebugDirs())
+			if err != nil {
+				t.Skipf("not an object: %v", err)
+			}
+			defer probe.Close()
+			full, err := Open(path, noDebugDirs())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer full.Close()
+			addrs := fixtureAddrs(t, path)
+			// Every 7th (each function and inline chain is still hit
+			// several times, at 5 * 7 = 35-byte steps), and no more than
+			// 600 spread over the binary: each probe walks its whole
+			// unit, and Go's runtime unit is large.
+			step := max(7, len(addrs)/600)
+			var some []uint64
+			for i := 0; i < len(addrs); i += step {
+				some = append(some, addrs[i])
+			}
+			n := compareFirstLookups(t, probe, full, some)
+			if len(probe.units.units) > 0 && n == 0 && probe.units.unitFor(some[len(some)/2]) != nil {
+				t.Logf("the probe answered no lookup")
+			}
+		})
+	}
+}
+
+// TestFirstLookupDamaged: on damaged DIEs, abbreviations, line programs
+// and range lists (random bytes overwritten in copies of small fixtures'
+// sections; FuzzDebugInfo and FuzzLineProgram do the same with the
+// fuzzer's inputs), the probe answers as the full index does: it gives up
+// where it cannot be sure, never answers differently.
+func TestFirstLookupDamaged(t *testing.T) {
+	var seeds []*debugSections
+	for _, name := range []string{"c-O2-dw5-pie", "c-O0-dw4-nopie", "c-O2-dw5-clang", "cxx-O2-dw5"} {
+		if s := fixtureSections(t, name); s != nil && len(s.info) < 1<<14 {
+			seeds = append(seeds, s)
+		}
+	}
+	if len(seeds) == 0 {
+		t.Skip("no fixtures")
+	}
+	r := rand.New(rand.NewSource(1))
+	addrs := []uint64{0x1090, 0x1130, 0x1180, 0x11f0, 0x401126, 0x4011a0}
+	probed := 0
+	for iter := 0; iter < 2000; iter++ {
+		sec := *seeds[r.Intn(len(seeds))]
+		parts := []*[]byte{&sec.info, &sec.abbrev, &sec.line, &sec.rnglists}
+		for k := 0; k < 1+r.Intn(4); k++ {
+			p := parts[r.Intn(len(parts))]
+			if len(*p) == 0 {
+				continue
+			}
+			*p = append([]byte(nil), *p...)
+			(*p)[r.Intn(len(*p))] = byte(r.Intn(256))
+		}
+		probe := &Object{dwarfData: dwarfData{byteOrder: binary.LittleEndian, sec: &sec, debugPath: "damaged"}}
+		probe.units, _ = probe.buildUnitIndex()
+		full := &Object{dwarfData: dwarfData{byteOrder: binary.LittleEndian, sec: &sec, debugPath: "damaged"}}
+		full.units, _ = full.buildUnitIndex()
+		probed += compareFirstLookups(t, probe, full, addrs)
+	}
+	// Most damage is where no probe looks (or is harmless): the probe
+	// still answers most of these lookups.
+	t.Logf("%d lookups answered by the probe", probed)
+}
