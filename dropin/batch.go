@@ -105,7 +105,7 @@ func (b *batcher) drain() {
 // run answers every line added since the last run. The answers of its last
 // parallel batch may still be being written: drain before touching out.
 func (b *batcher) run() {
-	for _, l := range b.lines {
+	for i, l := range b.lines {
 		if !l.tooLong && b.tryJob(l.text) {
 			continue
 		}
@@ -114,7 +114,10 @@ func (b *batcher) run() {
 		if l.tooLong {
 			b.s.reject(fmt.Sprintf("line of more than %d bytes", maxQueryLine))
 		} else {
+			// A module this line opens serves the lines after it too.
+			b.s.more = i+1 < len(b.lines)
 			b.s.answerStdin(l.text)
+			b.s.more = false
 		}
 	}
 	b.runJobs()

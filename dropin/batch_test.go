@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // runLLVMFrom runs the face on stdin read through r.
@@ -100,5 +102,48 @@ func TestBatchEngine(t *testing.T) {
 		if !strings.Contains(wantOut, ".c") && !strings.Contains(wantOut, ".cc") {
 			t.Errorf("%s: no source locations in the answers", name)
 		}
+	}
+}
+
+// hintModule is testModule, counting the ExpectManyLookups hints.
+type hintModule struct {
+	fakeModule
+	hints int
+}
+
+func (m *hintModule) ExpectManyLookups() { m.hints++ }
+
+// TestManyLookupsHint: a module is told that a batch follows when queries
+// are waiting behind the one that opens it (stdin lines already buffered,
+// several argv addresses), and not for a single query, which a module may
+// answer more cheaply for one address (symbolize probes the unit).
+func TestManyLookupsHint(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+		hint  bool
+	}{
+		{"one stdin line", nil, "CODE \"testdata/t\" 0x1190\n", false},
+		{"lines buffered", nil, "CODE \"testdata/t\" 0x1190\nCODE \"testdata/t\" 0x1060\n", true},
+		{"one argv address", []string{"--obj=testdata/t", "0x1190"}, "", false},
+		{"argv addresses", []string{"--obj=testdata/t", "0x1190", "0x1060"}, "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &hintModule{fakeModule: *testModule}
+			open := func(path string, _ *symbolize.Options) (Module, error) {
+				if path == "testdata/t" {
+					return m, nil
+				}
+				return nil, errNotObject
+			}
+			out, _ := runLLVMFrom(tc.args, strings.NewReader(tc.stdin), open)
+			if !strings.Contains(out, "foo") {
+				t.Fatalf("no answer: %q", out)
+			}
+			if (m.hints > 0) != tc.hint {
+				t.Errorf("%d hints, want them: %v", m.hints, tc.hint)
+			}
+		})
 	}
 }

@@ -99,6 +99,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 
 	if len(cfg.inputs) > 0 {
 		s.printer.listBegin()
+		s.more = len(cfg.inputs) > 1
 		for _, in := range cfg.inputs {
 			s.answer(in)
 		}
@@ -259,7 +260,16 @@ type llvmSession struct {
 	// afterFirstBatch, if set, runs once when the first stdin batch has
 	// been answered.
 	afterFirstBatch func()
+	// more: other queries are already waiting (argv, or stdin lines
+	// buffered behind this one), so a module opened now serves a batch.
+	more bool
 }
+
+// manyLookups is implemented by modules whose first lookups can cost less
+// when they are few (*symbolize.Object probes a unit for one address
+// rather than indexing it): told that a batch follows, they index at
+// once.
+type manyLookups interface{ ExpectManyLookups() }
 
 // answerStdin answers one stdin line. Unlike v14, which echoes a line it
 // cannot parse (a runtime reading the pipe then waits forever for the blank
@@ -318,6 +328,9 @@ func (s *llvmSession) answerQuery(q query) {
 		if !s.printer.moduleError(r, llvmErrorMessage(q.module, err)) {
 			return
 		}
+	}
+	if m, ok := mod.(manyLookups); ok && s.more {
+		m.ExpectManyLookups()
 	}
 	// --relative-address adds the module's preferred base, which LLVM 14
 	// knows only for COFF: for ELF it is 0, so the flag changes nothing

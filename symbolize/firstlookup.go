@@ -14,12 +14,19 @@ import (
 // a unit runs its line program without storing rows (lineProbe) and
 // walks its DIEs keeping only the functions that contain the address
 // (probeFunctions); the second lookup builds the full index, as before,
-// so a batch pays the probe once per unit.
+// so a batch pays the probe once per unit, and only for the units of its
+// first few lookups (maxProbes).
 //
 // A probe answers exactly what the full index would, and when it cannot
 // be sure of that (a decoding error, a sequence out of address order) it
 // gives up and the lookup uses the full index: a damaged unit gets the
 // same answers and errors either way.
+
+// maxProbes bounds the probes of one object: a batch over a binary of
+// many small units (a Go program has hundreds) would otherwise probe
+// each unit and then index it on its second lookup, decoding most units
+// twice; after the first few lookups, units are indexed at once.
+const maxProbes = 8
 
 // probeState is a unit's first-lookup bookkeeping.
 type probeState struct {
@@ -37,6 +44,9 @@ type probeState struct {
 // or a probe that gave up.
 func (o *Object) probeUnit(u *unit, pc uint64) (lt *lineTable, fi *funcIndex, ok bool) {
 	if u.split != nil || u.partial || u.probe.funcsDone.Load() || !u.probe.used.CompareAndSwap(false, true) {
+		return nil, nil, false
+	}
+	if o.probes.Add(1) > maxProbes {
 		return nil, nil, false
 	}
 	switch {
@@ -205,4 +215,12 @@ func (fi *funcIndex) add(di dieInfo) int32 {
 	fi.dies = append(fi.dies, di)
 	fi.offs = append(fi.offs, uint32(di.off-fi.base))
 	return id
+}
+
+// ExpectManyLookups tells o that many lookups follow at once (a batch of
+// queries, not one address): from now on each unit is indexed on its
+// first lookup rather than probed for one address and indexed on its
+// second, which would decode it twice. Answers are the same either way.
+func (o *Object) ExpectManyLookups() {
+	o.probes.Store(maxProbes)
 }

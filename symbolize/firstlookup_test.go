@@ -37,6 +37,7 @@ func compareFirstLookups(t *testing.T, probe, full *Object, addrs []uint64) (pro
 			u := probe.units.unitFor(a)
 			if u != nil {
 				u.probe.used.Store(false)
+				probe.probes.Store(0)
 			}
 			got, gerr := probe.Symbolize(a, opts)
 			want, werr := full.Symbolize(a, opts)
@@ -106,7 +107,7 @@ func TestFirstLookupMatchesIndex(t *testing.T) {
 			}
 			n := compareFirstLookups(t, probe, full, some)
 			if len(probe.units.units) > 0 && n == 0 && probe.units.unitFor(some[len(some)/2]) != nil {
-				t.Logf("the probe answered no lookup")
+				t.Logf("the probe answered no lookup (split units are never probed)")
 			}
 		})
 	}
@@ -150,4 +151,67 @@ func TestFirstLookupDamaged(t *testing.T) {
 	// Most damage is where no probe looks (or is harmless): the probe
 	// still answers most of these lookups.
 	t.Logf("%d lookups answered by the probe", probed)
+}
+
+// TestProbeBudget: an object probes the units of its first maxProbes
+// lookups only; later first lookups index their unit at once.
+func TestProbeBudget(t *testing.T) {
+	path := fixture(t, "go-trimpath")
+	o, err := Open(path, noDebugDirs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	seen := map[*unit]bool{}
+	var order []*unit
+	for _, a := range fixtureAddrs(t, path) {
+		if u := o.units.unitFor(a); u != nil && !seen[u] {
+			seen[u] = true
+			order = append(order, u)
+			o.Symbolize(a, LookupOptions{Inlines: true})
+		}
+	}
+	if len(order) <= maxProbes {
+		t.Skipf("only %d units", len(order))
+	}
+	for i, u := range order {
+		if indexed := u.probe.funcsDone.Load(); indexed != (i >= maxProbes) {
+			t.Errorf("unit %d (at 0x%x): indexed %v after its first lookup", i, u.h.off, indexed)
+		}
+	}
+}
+
+// TestExpectManyLookups: told that a batch follows, an object indexes a
+// unit on its first lookup; SymbolizeMany tells itself so.
+func TestExpectManyLookups(t *testing.T) {
+	path := fixture(t, "cxx-O2-dw5")
+	addrs := fixtureAddrs(t, path)
+	for _, tc := range []struct {
+		name string
+		run  func(o *Object, a uint64)
+	}{
+		{"ExpectManyLookups", func(o *Object, a uint64) { o.ExpectManyLookups(); o.Symbolize(a, LookupOptions{Inlines: true}) }},
+		{"SymbolizeMany", func(o *Object, a uint64) { o.SymbolizeMany([]uint64{a, a + 1}, LookupOptions{Inlines: true}) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := Open(path, noDebugDirs())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Close()
+			var u *unit
+			for _, a := range addrs {
+				if u = o.units.unitFor(a); u != nil {
+					tc.run(o, a)
+					break
+				}
+			}
+			if u == nil {
+				t.Skip("no address in a unit")
+			}
+			if !u.probe.funcsDone.Load() {
+				t.Error("the unit was probed, not indexed")
+			}
+		})
+	}
 }

@@ -153,6 +153,7 @@ func BenchmarkFirstLookup(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				k := i % len(pcs)
 				units[k].probe.used.Store(false)
+				o.probes.Store(0)
 				o.Symbolize(pcs[k], benchOpts)
 			}
 			b.StopTimer()

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
@@ -39,6 +40,9 @@ type Object struct {
 	// out at open (headers, sections, units); see Damage.
 	damage []error
 	units  unitIndex
+	// probes counts the first lookups answered without indexing their
+	// unit (firstlookup.go).
+	probes atomic.Int32
 	syms   symtab
 	// debugSyms is the separate debug file's symbol table: binutils names
 	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
@@ -325,6 +329,9 @@ func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
 			seen[a] = len(uniq)
 			uniq = append(uniq, a)
 		}
+	}
+	if len(uniq) > 1 {
+		o.ExpectManyLookups()
 	}
 	// Sorting keeps each unit's lookups together (and its decode on one
 	// worker, usually).
