@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // probeOptions are the naming choices the probe is compared under: every
@@ -90,11 +92,7 @@ func TestFirstLookupMatchesIndex(t *testing.T) {
 				t.Skipf("not an object: %v", err)
 			}
 			defer probe.Close()
-			full, err := Open(path, noDebugDirs())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer full.Close()
+			full := openObject(t, path, noDebugDirs())
 			addrs := fixtureAddrs(t, path)
 			// Every 7th (each function and inline chain is still hit
 			// several times, at 5 * 7 = 35-byte steps), and no more than
@@ -156,12 +154,8 @@ func TestFirstLookupDamaged(t *testing.T) {
 // TestProbeBudget: an object probes the units of its first maxProbes
 // lookups only; later first lookups index their unit at once.
 func TestProbeBudget(t *testing.T) {
-	path := fixture(t, "go-trimpath")
-	o, err := Open(path, noDebugDirs())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
+	path := fx.ELF(t, "go-trimpath")
+	o := openObject(t, path, noDebugDirs())
 	seen := map[*unit]bool{}
 	var order []*unit
 	for _, a := range fixtureAddrs(t, path) {
@@ -184,7 +178,7 @@ func TestProbeBudget(t *testing.T) {
 // TestExpectManyLookups: told that a batch follows, an object indexes a
 // unit on its first lookup; SymbolizeMany tells itself so.
 func TestExpectManyLookups(t *testing.T) {
-	path := fixture(t, "cxx-O2-dw5")
+	path := fx.ELF(t, "cxx-O2-dw5")
 	addrs := fixtureAddrs(t, path)
 	for _, tc := range []struct {
 		name string
@@ -194,11 +188,7 @@ func TestExpectManyLookups(t *testing.T) {
 		{"SymbolizeMany", func(o *Object, a uint64) { o.SymbolizeMany([]uint64{a, a + 1}, LookupOptions{Inlines: true}) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o, err := Open(path, noDebugDirs())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer o.Close()
+			o := openObject(t, path, noDebugDirs())
 			var u *unit
 			for _, a := range addrs {
 				if u = o.units.unitFor(a); u != nil {

@@ -136,7 +136,7 @@ func BenchmarkInlineChain(b *testing.B) {
 func BenchmarkFirstLookup(b *testing.B) {
 	for _, path := range benchBinaries(b) {
 		b.Run(benchName(path), func(b *testing.B) {
-			o := benchObject(b, path)
+			o := openObject(b, path, nil)
 			var pcs []uint64
 			var units []*unit
 			all := fixtureAddrs(b, path)
