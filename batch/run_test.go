@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/internal/corpustest"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
@@ -168,13 +169,6 @@ func TestShippedDebugFile(t *testing.T) {
 	}
 	f := doc.Reports[0].Stacks[0].Frames[0]
 	if f.Function == nil || *f.Function != "accumulate.constprop.0" || f.File == nil || *f.File != "/build/sanitrace/src/prog.c" || f.Line != 17 {
-		t.Errorf("frame %s %s:%d, want accumulate.constprop.0 /build/sanitrace/src/prog.c:17 (llvm-symbolizer on the unstripped binary)", str(f.Function), str(f.File), f.Line)
+		t.Errorf("frame %s %s:%d, want accumulate.constprop.0 /build/sanitrace/src/prog.c:17 (llvm-symbolizer on the unstripped binary)", corpustest.Deref(f.Function), corpustest.Deref(f.File), f.Line)
 	}
-}
-
-func str(p *string) string {
-	if p == nil {
-		return "<nil>"
-	}
-	return *p
 }

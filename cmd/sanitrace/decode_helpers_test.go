@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/corpustest"
 	"github.com/sanitrace/sanitrace/render"
 )
 
@@ -29,12 +30,8 @@ func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 	return out.String(), errb.String(), code
 }
 
-func str(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
+// str is a JSON string field's value, "" for null.
+var str = corpustest.Deref[string]
 
 // parseDecodeJSON reads decode's JSON output into the types render writes
 // it from (schema v1, docs/json.md). Unknown keys are an error: what decode
