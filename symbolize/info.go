@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"sync"
@@ -198,6 +199,142 @@ type abbrev struct {
 	children bool
 	size     int
 	attrs    []attrSpec
+	// skip is how to step over the values when size is -1 (nil when a
+	// form is one skipSteps cannot step over).
+	skip []skipStep
+}
+
+// skipStep steps over fixed bytes, then over one value of variable size.
+type skipStep struct {
+	fixed int32
+	kind  uint8 // skipLEB, skipBlock..., skipString; skipNone: fixed bytes only
+}
+
+const (
+	skipNone = iota
+	skipLEB
+	skipBlock // ULEB128 length, then that many bytes (block, exprloc)
+	skipBlock1
+	skipBlock2
+	skipBlock4
+	skipString
+)
+
+// skipPlan compiles attrs into skip steps: a DIE nobody needs is stepped
+// over with a few bounds checks instead of a readAttr call per attribute.
+// nil when a form needs readAttr (DW_FORM_indirect, unknown forms).
+func skipPlan(attrs []attrSpec, h *cuHeader) []skipStep {
+	var plan []skipStep
+	fixed := int32(0)
+	for _, s := range attrs {
+		if n := fixedFormSize(s.form, h); n >= 0 {
+			fixed += int32(n)
+			continue
+		}
+		var k uint8
+		switch s.form {
+		case formUdata, formSdata, formRefUdata, formStrx, formAddrx, formRnglistx, formLoclistx, formGNUAddrIndex, formGNUStrIndex:
+			k = skipLEB
+		case formBlock, formExprloc:
+			k = skipBlock
+		case formBlock1:
+			k = skipBlock1
+		case formBlock2:
+			k = skipBlock2
+		case formBlock4:
+			k = skipBlock4
+		case formString:
+			k = skipString
+		default:
+			return nil
+		}
+		plan = append(plan, skipStep{fixed: fixed, kind: k})
+		fixed = 0
+	}
+	if fixed > 0 {
+		plan = append(plan, skipStep{fixed: fixed})
+	}
+	return plan
+}
+
+// skipValues steps over values by plan from data[pos:] and returns where
+// they end; ok is false when they do not fit (the caller then reads them
+// with readAttr, which says what is wrong where).
+func skipValues(plan []skipStep, data []byte, pos int, big bool) (end int, ok bool) {
+	for _, st := range plan {
+		pos += int(st.fixed)
+		if pos > len(data) {
+			return 0, false
+		}
+		var n uint64
+		switch st.kind {
+		case skipNone:
+			continue
+		case skipLEB:
+			for pos < len(data) && data[pos] >= 0x80 {
+				pos++
+			}
+			if pos >= len(data) {
+				return 0, false
+			}
+			pos++
+			continue
+		case skipString:
+			i := bytes.IndexByte(data[pos:], 0)
+			if i < 0 {
+				return 0, false
+			}
+			pos += i + 1
+			continue
+		case skipBlock:
+			var shift uint
+			for ; pos < len(data); pos++ {
+				c := data[pos]
+				if shift < 64 {
+					n |= uint64(c&0x7f) << shift
+				}
+				shift += 7
+				if c < 0x80 {
+					break
+				}
+			}
+			if pos >= len(data) {
+				return 0, false
+			}
+			pos++
+		case skipBlock1:
+			if pos+1 > len(data) {
+				return 0, false
+			}
+			n = uint64(data[pos])
+			pos++
+		case skipBlock2:
+			if pos+2 > len(data) {
+				return 0, false
+			}
+			if big {
+				n = uint64(binary.BigEndian.Uint16(data[pos:]))
+			} else {
+				n = uint64(binary.LittleEndian.Uint16(data[pos:]))
+			}
+			pos += 2
+		case skipBlock4:
+			if pos+4 > len(data) {
+				return 0, false
+			}
+			if big {
+				n = uint64(binary.BigEndian.Uint32(data[pos:]))
+			} else {
+				n = uint64(binary.LittleEndian.Uint32(data[pos:]))
+			}
+			pos += 4
+		}
+		if n > uint64(len(data)-pos) {
+			return 0, false
+		}
+		pos += int(n)
+	}
+	return pos, true
 }
 
 // abbrevTable maps codes to abbreviations; codes are nearly always dense
@@ -281,6 +418,9 @@ func parseAbbrevs(sec []byte, h *cuHeader, bo binary.ByteOrder) (*abbrevTable, e
 				break
 			}
 			a.size += n
+		}
+		if a.size < 0 {
+			a.skip = skipPlan(a.attrs, h)
 		}
 		if code == uint64(len(t.dense))+1 && t.sparse == nil {
 			t.dense = append(t.dense, a)
@@ -484,6 +624,7 @@ func (h *cuHeader) ref(off uint64) attrVal {
 type dieReader struct {
 	h    *cuHeader
 	tab  *abbrevTable
+	big  bool // big-endian
 	b    dwarfbuf.Reader
 	vals []attrVal // the current DIE's values, aligned with its abbrev's attrs
 }
@@ -493,7 +634,7 @@ func (dw *dwarfData) newDIEReader(h *cuHeader) (*dieReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unit at 0x%x: %w", h.off, err)
 	}
-	r := &dieReader{h: h, tab: tab}
+	r := &dieReader{h: h, tab: tab, big: dw.byteOrder == binary.BigEndian}
 	r.b = dwarfbuf.NewReader(".debug_info", h.off, dw.secOf(h).info[h.off:h.end], dw.byteOrder)
 	r.b.Seek(int(h.dieOff - h.off))
 	return r, nil
@@ -525,7 +666,10 @@ func (r *dieReader) nextAbbrev() (off uint64, a *abbrev, done bool) {
 		return 0, nil, true
 	}
 	off = b.Offset()
-	code := b.Uleb()
+	code, ok := b.Uleb1()
+	if !ok {
+		code = b.Uleb()
+	}
 	if code == 0 {
 		return off, nil, b.Err() != nil
 	}
@@ -549,6 +693,12 @@ func (r *dieReader) attrs(a *abbrev, decode bool) {
 	} else if a.size >= 0 {
 		b.Bytes(a.size)
 	} else {
+		if a.skip != nil {
+			if end, ok := skipValues(a.skip, b.Data(), b.Pos(), r.big); ok {
+				b.Seek(end)
+				return
+			}
+		}
 		for _, s := range a.attrs {
 			readAttr(b, s.form, s.implicit, r.h)
 		}
