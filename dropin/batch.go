@@ -74,6 +74,16 @@ type batchWorker struct {
 
 func (w *batchWorker) Write(b []byte) (int, error) { return w.dst.Write(b) }
 
+// target points the worker at a chunk (nil: none). A plain-text printer
+// then builds its answers in the chunk itself rather than copying each
+// one in.
+func (w *batchWorker) target(dst *bytes.Buffer) {
+	w.dst = dst
+	if p, ok := w.p.(*plainPrinter); ok {
+		p.writeInto(dst)
+	}
+}
+
 func newBatcher(s *llvmSession, out *bufio.Writer, raw io.Writer, directMin int) *batcher {
 	b := &batcher{s: s, out: out, raw: raw, directMin: directMin}
 	n := min(runtime.GOMAXPROCS(0), maxBatchProcs)
@@ -168,10 +178,11 @@ func (b *batcher) runJobs() {
 		for {
 			c := int(next.Add(1)) - 1
 			if c >= n {
+				w.target(nil)
 				return
 			}
-			w.dst = &b.chunks[c]
-			w.dst.Reset()
+			b.chunks[c].Reset()
+			w.target(&b.chunks[c])
 			for _, j := range jobs[c*batchChunk : min((c+1)*batchChunk, len(jobs))] {
 				b.s.respond(w.p, j.cmd, j.r, j.mod, j.addr)
 			}

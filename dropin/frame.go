@@ -45,7 +45,7 @@ func (p *plainPrinter) frame(r request, locals []symbolize.Local) {
 	for _, l := range locals {
 		p.b.WriteString(orUnknown(l.FunctionName) + "\n")
 		p.b.WriteString(orUnknown(l.Name) + "\n")
-		fmt.Fprintf(&p.b, "%s:%d\n", orUnknown(l.DeclFile), l.DeclLine)
+		fmt.Fprintf(p.b, "%s:%d\n", orUnknown(l.DeclFile), l.DeclLine)
 		if l.HasFrameOffset {
 			p.b.WriteString(strconv.FormatInt(l.FrameOffset, 10))
 		} else {

@@ -56,7 +56,9 @@ func newPrinter(cfg printConfig, out, errOut io.Writer) printer {
 	if cfg.style == styleJSON {
 		return &jsonPrinter{cfg: cfg, out: out}
 	}
-	return &plainPrinter{cfg: cfg, out: out, errOut: errOut}
+	p := &plainPrinter{cfg: cfg, out: out, errOut: errOut}
+	p.b = &p.own
+	return p
 }
 
 // plainPrinter is LLVMPrinter and GNUPrinter.
@@ -64,12 +66,31 @@ type plainPrinter struct {
 	cfg    printConfig
 	out    io.Writer
 	errOut io.Writer
-	b      bytes.Buffer // one answer; reused, so answers cost no allocation
+	// b is where answers are built: own (one answer, reused, so answers
+	// cost no allocation), or the batch chunk being answered (writeInto).
+	b   *bytes.Buffer
+	own bytes.Buffer
+	// direct: b is the destination itself, so an answer is not copied
+	// again (cpp-heavy's W1 writes 458 MB of answers).
+	direct bool
 }
 
 func (p *plainPrinter) flush() {
+	if p.direct {
+		return
+	}
 	p.out.Write(p.b.Bytes())
 	p.b.Reset()
+}
+
+// writeInto makes the printer write its answers straight into dst until
+// the next call (nil: back to out through its own buffer).
+func (p *plainPrinter) writeInto(dst *bytes.Buffer) {
+	if dst == nil {
+		p.b, p.direct = &p.own, false
+		return
+	}
+	p.b, p.direct = dst, true
 }
 
 func (p *plainPrinter) header(r request) {
@@ -125,25 +146,25 @@ func (p *plainPrinter) oneFrame(f symbolize.Frame, inlined bool) {
 	if p.cfg.style == styleLLVM {
 		p.b.Write(strconv.AppendInt(append(p.b.AvailableBuffer(), ':'), int64(f.Column), 10))
 	} else if f.Discriminator != 0 {
-		fmt.Fprintf(&p.b, " (discriminator %d)", f.Discriminator)
+		fmt.Fprintf(p.b, " (discriminator %d)", f.Discriminator)
 	}
 	p.b.WriteString("\n")
 	p.b.WriteString(sourceContext(p.cfg, file, f.Line))
 }
 
 func (p *plainPrinter) verboseFrame(file string, f symbolize.Frame) {
-	fmt.Fprintf(&p.b, "  Filename: %s\n", file)
+	fmt.Fprintf(p.b, "  Filename: %s\n", file)
 	if f.StartLine != 0 {
-		fmt.Fprintf(&p.b, "  Function start filename: %s\n", f.StartFile)
-		fmt.Fprintf(&p.b, "  Function start line: %d\n", f.StartLine)
+		fmt.Fprintf(p.b, "  Function start filename: %s\n", f.StartFile)
+		fmt.Fprintf(p.b, "  Function start line: %d\n", f.StartLine)
 	}
 	if f.HasStartAddress {
-		fmt.Fprintf(&p.b, "  Function start address: 0x%x\n", f.StartAddress)
+		fmt.Fprintf(p.b, "  Function start address: 0x%x\n", f.StartAddress)
 	}
-	fmt.Fprintf(&p.b, "  Line: %d\n", f.Line)
-	fmt.Fprintf(&p.b, "  Column: %d\n", f.Column)
+	fmt.Fprintf(p.b, "  Line: %d\n", f.Line)
+	fmt.Fprintf(p.b, "  Column: %d\n", f.Column)
 	if f.Discriminator != 0 {
-		fmt.Fprintf(&p.b, "  Discriminator: %d\n", f.Discriminator)
+		fmt.Fprintf(p.b, "  Discriminator: %d\n", f.Discriminator)
 	}
 }
 
@@ -165,7 +186,7 @@ func (p *plainPrinter) data(r request, d symbolize.DataSymbol) {
 	if name == "" {
 		name = "??"
 	}
-	fmt.Fprintf(&p.b, "%s\n%d %d\n", name, d.Start, d.Size)
+	fmt.Fprintf(p.b, "%s\n%d %d\n", name, d.Start, d.Size)
 	p.footer()
 	p.flush()
 }
