@@ -183,6 +183,8 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 	}
 	if e.marked {
 		s = unmark(s)
+	} else if e.spaceClosers {
+		s = spaceClosers(s)
 	}
 	if suffix != "" {
 		s += " (" + suffix + ")"

@@ -36,6 +36,10 @@ type editor struct {
 	guard  copier // cuts cycles and bounds the nodes visited
 
 	templatesMarked bool // markInPlace marked every template already
+	// spaceClosers: the tree needs no edit and every '>' it prints
+	// closes a template, so the printed text gets LLVM 14's "> >" by
+	// putting a space into each ">>" (spaceClosers) instead of markers.
+	spaceClosers bool
 }
 
 var (
@@ -81,13 +85,19 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
 	// One allocation for the walk and its findings (and one for its
 	// callback): most names pass here.
-	m := &markVisit{}
+	m := &markVisit{plain: true}
 	w := &m.onceWalk
 	w.init(m)
 	if !w.walk(a) || m.refused {
 		return false, false
 	}
 	other := m.other
+	if !other && m.plain {
+		// Nothing to put in: the printed text is fixed up instead
+		// (most names; no marker nodes to allocate and print).
+		e.spaceClosers = true
+		return true, false
+	}
 	for _, t := range w.templates {
 		if endsInLess(t.Name) {
 			t.Name = seq(t.Name, markNoSpace)
@@ -115,11 +125,15 @@ func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
 type markVisit struct {
 	onceWalk
 	refused, other bool
+	plain          bool // every node is one plainNode allows
 }
 
 func (m *markVisit) visit(x demangle.AST) bool {
 	if m.refused {
 		return false
+	}
+	if m.plain {
+		m.plain = plainNode(x)
 	}
 	switch n := x.(type) {
 	case *demangle.Template:
@@ -138,6 +152,77 @@ func (m *markVisit) visit(x demangle.AST) bool {
 		m.other = true
 	}
 	return !m.refused
+}
+
+// plainNode reports whether the module prints x (in the LLVM style) with
+// no '<' or '>' of its own but a template's, and nothing that is not
+// reached by Traverse: then, in a tree of such nodes, every ">>" printed is
+// a template's closer after a '>' that ends its last argument, where LLVM
+// 14 writes "> >". The node types are those of ordinary names; anything
+// else (operators, expressions, template parameters printed through
+// their template, lambdas with template parameters, ...) keeps the
+// markers. Nor may a node print differently without a marker after it:
+// the LLVM style puts a list element of the comma's precedence (an
+// ExprList, the comma operator) in parentheses, which a marked last
+// argument hides from it.
+func plainNode(x demangle.AST) bool {
+	switch n := x.(type) {
+	case *demangle.Template, *demangle.Qualified, *demangle.Typed,
+		*demangle.FunctionType, *demangle.PointerType, *demangle.ReferenceType,
+		*demangle.RvalueReferenceType, *demangle.TypeWithQualifiers,
+		*demangle.Qualifiers, *demangle.MethodWithQualifiers,
+		*demangle.Constructor, *demangle.Destructor, *demangle.TaggedName,
+		*demangle.UnnamedType, *demangle.PtrMem, *demangle.ArrayType:
+		return true
+	case *demangle.Name:
+		return noAngle(n.Name)
+	case *demangle.BuiltinType:
+		return noAngle(n.Name)
+	case *demangle.Operator:
+		// Not "operator<", after which the module writes a space
+		// before a template's '<'; not the comma, which the LLVM
+		// style puts in parentheses as a list element.
+		return noAngle(n.Name) && n.Name != ","
+	case *demangle.Qualifier:
+		return len(n.Exprs) == 0 && noAngle(n.Name)
+	case *demangle.Literal:
+		return noAngle(n.Val)
+	case *demangle.Special:
+		return noAngle(n.Prefix)
+	case *demangle.Closure:
+		return len(n.TemplateArgs) == 0 && n.TemplateArgsConstraint == nil && n.CallConstraint == nil
+	case *demangle.ArgumentPack:
+		return true
+	case *demangle.PackExpansion:
+		return n.Pack != nil
+	}
+	return false
+}
+
+// noAngle reports whether s has no '<' or '>'.
+func noAngle(s string) bool {
+	return strings.IndexByte(s, '>') < 0 && strings.IndexByte(s, '<') < 0
+}
+
+// spaceClosers writes LLVM 14's space between two '>' in s, the printing
+// of a tree markInPlace found plain.
+func spaceClosers(s string) string {
+	i := strings.Index(s, ">>")
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	last := 0
+	for i >= 0 {
+		i += last
+		b.WriteString(s[last : i+1])
+		b.WriteByte(' ')
+		last = i + 1
+		i = strings.Index(s[last:], ">>")
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // visitor is called by onceWalk for each node; false: not below it.

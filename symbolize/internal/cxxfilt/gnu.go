@@ -77,9 +77,11 @@ func parse(name string, style Style, opts []demangle.Option, c *copier) (demangl
 	if fixed != name && strings.Contains(fixed, vendorConst) {
 		// In place only where no later pass compares nodes by
 		// identity (innerParamsFixed, for a name with an inner
-		// encoding, which starts with a 'Z'); the copy gives each
+		// encoding: one starts with a 'Z', and most names with a
+		// 'Z', local names, have none); the copy gives each
 		// occurrence its own node.
-		if len(name) > 2 && strings.IndexByte(name[2:], 'Z') < 0 && vendorConstsInPlace(a, c) {
+		noInner := len(name) > 2 && strings.IndexByte(name[2:], 'Z') < 0 || !hasInnerEncoding(a)
+		if noInner && vendorConstsInPlace(a, c) {
 			return a, nil
 		}
 		if r := vendorConstsResolved(a, c); r != nil {

@@ -21,27 +21,8 @@ func innerParamsFixed(a demangle.AST, c *copier) demangle.AST {
 		}
 		return nil
 	}
-	root, ok := a.(*demangle.Typed)
+	outer, isInner, ok := innerEncodings(a)
 	if !ok {
-		return nil
-	}
-	outer, ok := lastTemplate(root.Name)
-	if !ok || len(outer.Args) == 0 {
-		return nil
-	}
-	isInner := func(x demangle.AST) (*demangle.Typed, *demangle.Template, bool) {
-		ty, ok := x.(*demangle.Typed)
-		if !ok || x == root {
-			return nil, nil, false
-		}
-		inner, ok := lastTemplate(ty.Name)
-		if !ok || inner == outer {
-			return nil, nil, false
-		}
-		_, ok = ty.Type.(*demangle.FunctionType)
-		return ty, inner, ok
-	}
-	if !hasNode(a, func(x demangle.AST) bool { _, _, ok := isInner(x); return ok }) {
 		return nil
 	}
 	fix := func(x demangle.AST) demangle.AST {
@@ -56,6 +37,46 @@ func innerParamsFixed(a demangle.AST, c *copier) demangle.AST {
 		return &demangle.Typed{Name: ty.Name, Type: t}
 	}
 	return c.copy(a, fix)
+}
+
+// innerEncodings returns what innerParamsFixed needs for a (not a
+// Clone): the template of the encoding at its root and the test for an
+// encoding inside it that has template parameters of its own; ok is false
+// when a has no such encoding (or is too large to tell: then ok is true).
+func innerEncodings(a demangle.AST) (outer *demangle.Template, isInner func(demangle.AST) (*demangle.Typed, *demangle.Template, bool), ok bool) {
+	root, ok := a.(*demangle.Typed)
+	if !ok {
+		return nil, nil, false
+	}
+	outer, ok = lastTemplate(root.Name)
+	if !ok || len(outer.Args) == 0 {
+		return nil, nil, false
+	}
+	isInner = func(x demangle.AST) (*demangle.Typed, *demangle.Template, bool) {
+		ty, ok := x.(*demangle.Typed)
+		if !ok || x == root {
+			return nil, nil, false
+		}
+		inner, ok := lastTemplate(ty.Name)
+		if !ok || inner == outer {
+			return nil, nil, false
+		}
+		_, ok = ty.Type.(*demangle.FunctionType)
+		return ty, inner, ok
+	}
+	if !hasNode(a, func(x demangle.AST) bool { _, _, ok := isInner(x); return ok }) {
+		return nil, nil, false
+	}
+	return outer, isInner, true
+}
+
+// hasInnerEncoding reports whether innerParamsFixed may change a.
+func hasInnerEncoding(a demangle.AST) bool {
+	if cl, ok := a.(*demangle.Clone); ok {
+		return hasInnerEncoding(cl.Base)
+	}
+	_, _, ok := innerEncodings(a)
+	return ok
 }
 
 // hasNode reports whether the tree a, unfolded as the copier unfolds it,

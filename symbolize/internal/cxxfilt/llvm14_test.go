@@ -29,6 +29,12 @@ func TestLLVM14Classes(t *testing.T) {
 		{"expanded pack in an expression's template arguments",
 			"_ZSt10__invoke_rImRZN6corpus8exerciseIcEEmiEUlRKcE0_JS3_EENSt9enable_ifIX16is_invocable_r_vIT_T0_DpT1_EES7_E4typeEOS8_DpOS9_",
 			"std::enable_if<is_invocable_r_v<unsigned long, unsigned long corpus::exercise<char>(int)::'lambda0'(char const&)&, char const&>, unsigned long>::type std::__invoke_r<unsigned long, unsigned long corpus::exercise<char>(int)::'lambda0'(char const&)&, char const&>(unsigned long corpus::exercise<char>(int)::'lambda0'(char const&)&, char const&)"},
+		{"nested closers of a plain name (no markers: spaces put into the printed text)",
+			"_ZN5boost11basic_regexIcNS_12regex_traitsIcNS_16cpp_regex_traitsIcEEEEE6assignEPKcS7_j",
+			"boost::basic_regex<char, boost::regex_traits<char, boost::cpp_regex_traits<char> > >::assign(char const*, char const*, unsigned int)"},
+		{"expression list as the last template argument (marked: no parentheses)",
+			"_ZSt10__invoke_rIbRNSt8__detail12_CharMatcherINSt7__cxx1112regex_traitsIcEELb1ELb0EEEJcEENSt9enable_ifIX16is_invocable_r_vIT_T0_DpT1_EES8_E4typeEOS9_DpOSA_",
+			"std::enable_if<is_invocable_r_v<bool, std::__detail::_CharMatcher<std::__cxx11::regex_traits<char>, true, false>&, char>, bool>::type std::__invoke_r<bool, std::__detail::_CharMatcher<std::__cxx11::regex_traits<char>, true, false>&, char>(std::__detail::_CharMatcher<std::__cxx11::regex_traits<char>, true, false>&, char&&)"},
 		{"transaction clone (unknown to LLVM 14)",
 			"_ZGTtNKSt11logic_error4whatEv", ""},
 		{"destructor of an unnamed type",
@@ -85,6 +91,21 @@ func TestDefaultMaxLength(t *testing.T) {
 		}
 		if got := Demangle(name, style); got != name {
 			t.Errorf("style %d: Demangle gave %.40q..., want the name", style, got)
+		}
+	}
+}
+
+// TestSpaceClosers checks the "> >" of a plain name's printed text.
+func TestSpaceClosers(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"f(int)", "f(int)"},
+		{"a<b<c>>::f()", "a<b<c> >::f()"},
+		{"a<b<c<d>>>", "a<b<c<d> > >"},
+		{"a<b<c>>, d<e<f>>>", "a<b<c> >, d<e<f> > >"},
+		{">>", "> >"},
+	} {
+		if got := spaceClosers(tc.in); got != tc.want {
+			t.Errorf("spaceClosers(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
