@@ -160,8 +160,8 @@ func (m *markVisit) visit(x demangle.AST) bool {
 // a template's closer after a '>' that ends its last argument, where LLVM
 // 14 writes "> >". The node types are those of ordinary names; anything
 // else (operators, expressions, template parameters printed through
-// their template, lambdas with template parameters, ...) keeps the
-// markers. Nor may a node print differently without a marker after it:
+// their template, lambdas with template parameters, exception
+// specifications, ...) keeps the markers. Nor may a node print differently without a marker after it:
 // the LLVM style puts a list element of the comma's precedence (an
 // ExprList, the comma operator) in parentheses, which a marked last
 // argument hides from it.
@@ -169,11 +169,14 @@ func plainNode(x demangle.AST) bool {
 	switch n := x.(type) {
 	case *demangle.Template, *demangle.Qualified, *demangle.Typed,
 		*demangle.FunctionType, *demangle.PointerType, *demangle.ReferenceType,
-		*demangle.RvalueReferenceType, *demangle.TypeWithQualifiers,
-		*demangle.Qualifiers, *demangle.MethodWithQualifiers,
+		*demangle.RvalueReferenceType, *demangle.Qualifiers,
 		*demangle.Constructor, *demangle.Destructor, *demangle.TaggedName,
 		*demangle.UnnamedType, *demangle.PtrMem, *demangle.ArrayType:
 		return true
+	case *demangle.TypeWithQualifiers:
+		return plainQualifiers(n.Qualifiers)
+	case *demangle.MethodWithQualifiers:
+		return plainQualifiers(n.Qualifiers)
 	case *demangle.Name:
 		return noAngle(n.Name)
 	case *demangle.BuiltinType:
@@ -197,6 +200,26 @@ func plainNode(x demangle.AST) bool {
 		return n.Pack != nil
 	}
 	return false
+}
+
+// plainQualifiers reports whether the qualifiers of a qualified type or
+// method, which Traverse does not reach, are plain words: no "throw(...)"
+// or "noexcept(...)" with types or expressions in it.
+func plainQualifiers(a demangle.AST) bool {
+	if a == nil {
+		return true
+	}
+	qs, ok := a.(*demangle.Qualifiers)
+	if !ok {
+		return false
+	}
+	for _, x := range qs.Qualifiers {
+		q, ok := x.(*demangle.Qualifier)
+		if !ok || len(q.Exprs) != 0 || !noAngle(q.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // noAngle reports whether s has no '<' or '>'.
@@ -241,7 +264,9 @@ func (f visitFunc) visit(x demangle.AST) bool { return f(x) }
 // time. It still counts the nodes an unfolding walk would visit, so that a
 // tree that unfolds past maxEdits is refused as by the passes that copy
 // it (markInPlace's tree then goes to the copying editor, which refuses
-// it, as before).
+// it, as before). The node types of ordinary names are walked by hand, in
+// the order and through the fields of their Traverse (which costs two
+// indirect calls a node); the others through their Traverse.
 type onceWalk struct {
 	v         visitor
 	ok        bool
@@ -249,7 +274,6 @@ type onceWalk struct {
 	templates []*demangle.Template // each once, in walk order
 	sizes     []int32              // nodes under each template, itself included; -1 while walked (at most maxEdits)
 	index     map[*demangle.Template]int
-	fn        func(demangle.AST) bool
 
 	// The first templates, without growing slices (most names have
 	// fewer; a larger object costs more garbage than growing).
@@ -266,38 +290,42 @@ func newOnceWalk(v visitor) *onceWalk {
 func (w *onceWalk) init(v visitor) {
 	w.v, w.ok = v, true
 	w.templates, w.sizes = w.tbuf[:0], w.sbuf[:0]
-	w.fn = w.step
 }
 
 // walk walks a and reports whether it unfolds to at most maxEdits nodes
 // and has no cycle.
 func (w *onceWalk) walk(a demangle.AST) bool {
-	a.Traverse(w.fn)
+	w.node(a)
 	return w.ok
 }
 
-func (w *onceWalk) step(x demangle.AST) bool {
+// node is Traverse's call of its function on x, and Traverse of x's
+// children when that says so.
+func (w *onceWalk) node(x demangle.AST) {
 	if !w.ok {
-		return false
+		return
 	}
 	if w.visits++; w.visits > maxEdits {
 		w.ok = false
-		return false
+		return
 	}
 	t, ok := x.(*demangle.Template)
 	if !ok {
-		return w.v.visit(x)
+		if w.v.visit(x) {
+			w.children(x)
+		}
+		return
 	}
 	if i := w.find(t); i >= 0 {
 		if w.sizes[i] < 0 {
 			// A cycle: an unfolding walk would not end.
 			w.ok = false
-			return false
+			return
 		}
 		if w.visits += int(w.sizes[i]) - 1; w.visits > maxEdits {
 			w.ok = false
 		}
-		return false
+		return
 	}
 	i := len(w.templates)
 	w.templates = append(w.templates, t)
@@ -312,13 +340,60 @@ func (w *onceWalk) step(x demangle.AST) bool {
 	}
 	start := w.visits
 	if w.v.visit(t) {
-		t.Name.Traverse(w.fn)
+		w.node(t.Name)
 		for _, y := range t.Args {
-			y.Traverse(w.fn)
+			w.node(y)
 		}
 	}
 	w.sizes[i] = int32(min(w.visits-start+1, maxEdits+1))
-	return false
+}
+
+// children walks what x's Traverse walks below x (not a Template).
+func (w *onceWalk) children(x demangle.AST) {
+	switch n := x.(type) {
+	case *demangle.Name, *demangle.BuiltinType:
+	case *demangle.Qualified:
+		w.node(n.Scope)
+		w.node(n.Name)
+	case *demangle.Typed:
+		w.node(n.Name)
+		w.node(n.Type)
+	case *demangle.FunctionType:
+		if n.Return != nil {
+			w.node(n.Return)
+		}
+		for _, y := range n.Args {
+			w.node(y)
+		}
+	case *demangle.PointerType:
+		w.node(n.Base)
+	case *demangle.ReferenceType:
+		w.node(n.Base)
+	case *demangle.RvalueReferenceType:
+		w.node(n.Base)
+	case *demangle.TypeWithQualifiers:
+		w.node(n.Base)
+	case *demangle.MethodWithQualifiers:
+		w.node(n.Method)
+	case *demangle.ArgumentPack:
+		for _, y := range n.Args {
+			w.node(y)
+		}
+	case *demangle.Literal:
+		w.node(n.Type)
+	default:
+		// Traverse calls its function on x first, then walks each
+		// child with it.
+		first := true
+		x.Traverse(func(y demangle.AST) bool {
+			if first {
+				first = false
+				return true
+			}
+			w.node(y)
+			return false
+		})
+	}
 }
 
 // find returns t's index in w.templates, or -1.
