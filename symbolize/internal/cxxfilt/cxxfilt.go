@@ -136,15 +136,14 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 		// bytes; no real name holds control characters.
 		return "", errNotDemangled
 	}
-	o := &cxxOptions[0]
-	switch {
-	case style == LLVM && noParams:
-		o = &cxxOptions[3]
-	case style == LLVM:
-		o = &cxxOptions[1]
-	case noParams:
-		o = &cxxOptions[2]
+	oi := 0 // cxxOptions' index: bit 0 LLVM, bit 1 no parameters
+	if style == LLVM {
+		oi |= 1
 	}
+	if noParams {
+		oi |= 2
+	}
+	o := &cxxOptions[oi]
 	opts := o.parse
 	var c copier
 	a, err := parse(name, style, opts, &c)
@@ -177,7 +176,12 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 	if a, err = e.edit(a); err != nil {
 		return "", err
 	}
-	s := demangle.ASTToString(a, o.print...)
+	popts := o.print
+	if e.printGNU {
+		// o's counterpart without LLVMStyle (see gnuSame).
+		popts = cxxOptions[oi&^1].print
+	}
+	s := demangle.ASTToString(a, popts...)
 	if len(s) >= 1<<maxOutputPow {
 		return "", ErrTooLong
 	}

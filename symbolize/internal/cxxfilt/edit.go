@@ -40,6 +40,10 @@ type editor struct {
 	// closes a template, so the printed text gets LLVM 14's "> >" by
 	// putting a space into each ">>" (spaceClosers) instead of markers.
 	spaceClosers bool
+	// printGNU: moreover the module prints the tree the same in its
+	// GNU style but for that "> >", which it writes itself there
+	// (gnuSame): the tree is printed in that style.
+	printGNU bool
 }
 
 var (
@@ -85,7 +89,7 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
 	// One allocation for the walk and its findings (and one for its
 	// callback): most names pass here.
-	m := &markVisit{plain: true}
+	m := &markVisit{plain: true, gnuSame: true}
 	w := &m.onceWalk
 	w.init(m)
 	if !w.walk(a) || m.refused {
@@ -95,7 +99,11 @@ func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
 	if !other && m.plain {
 		// Nothing to put in: the printed text is fixed up instead
 		// (most names; no marker nodes to allocate and print).
-		e.spaceClosers = true
+		if m.gnuSame {
+			e.printGNU = true
+		} else {
+			e.spaceClosers = true
+		}
 		return true, false
 	}
 	for _, t := range w.templates {
@@ -126,6 +134,7 @@ type markVisit struct {
 	onceWalk
 	refused, other bool
 	plain          bool // every node is one plainNode allows
+	gnuSame        bool // and one gnuSame allows
 }
 
 func (m *markVisit) visit(x demangle.AST) bool {
@@ -134,6 +143,7 @@ func (m *markVisit) visit(x demangle.AST) bool {
 	}
 	if m.plain {
 		m.plain = plainNode(x)
+		m.gnuSame = m.gnuSame && m.plain && gnuSame(x)
 	}
 	switch n := x.(type) {
 	case *demangle.Template:
@@ -200,6 +210,28 @@ func plainNode(x demangle.AST) bool {
 		return n.Pack != nil
 	}
 	return false
+}
+
+// gnuSame reports whether the module prints x, a node plainNode allows,
+// the same with and without its LLVMStyle option. Without it the module
+// writes a space between two template closers itself, LLVM 14's "> >":
+// a plain tree of such nodes then needs no fixing up. The LLVM style
+// spells lambdas, unnamed types, decltype(nullptr) and the TLS wrapper
+// and init functions its own way, and keeps a local name's return type.
+// (It also puts list elements of the comma's precedence in parentheses,
+// which plainNode excludes.)
+func gnuSame(x demangle.AST) bool {
+	switch n := x.(type) {
+	case *demangle.Closure, *demangle.UnnamedType:
+		return false
+	case *demangle.BuiltinType:
+		return n.Name != "decltype(nullptr)"
+	case *demangle.FunctionType:
+		return !n.ForLocalName
+	case *demangle.Special:
+		return !strings.HasPrefix(n.Prefix, "TLS ")
+	}
+	return true
 }
 
 // plainQualifiers reports whether the qualifiers of a qualified type or
