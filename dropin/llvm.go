@@ -93,6 +93,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: env.Fetch}, defaultCacheSize),
 	}
 	defer s.modules.close()
+	s.modules.quietOpen = env.getenv("GOGC") == ""
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)
 	defer out.Flush()
 	s.printer = newPrinter(cfg.print, out, env.Stderr)

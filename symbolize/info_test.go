@@ -1,8 +1,11 @@
 package symbolize
 
 import (
+	"cmp"
 	"encoding/binary"
+	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
@@ -50,6 +53,30 @@ func TestSkipValues(t *testing.T) {
 		}
 		if b.Err() != nil && ok {
 			t.Fatalf("%+v over % x: readAttr fails (%v), the plan ends at %d", attrs, data, b.Err(), end)
+		}
+	}
+}
+
+// TestSortSymbols: sortSymbols orders a table as a stable sort by
+// (address, size) does, on tables with many aliases and equal sizes.
+func TestSortSymbols(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for iter := 0; iter < 500; iter++ {
+		n := r.Intn(300)
+		syms := make([]symbol, n)
+		for i := range syms {
+			syms[i] = symbol{addr: uint64(r.Intn(1 + n/4)), size: uint64(r.Intn(3)), name: fmt.Sprint("s", i), order: i}
+		}
+		want := slices.Clone(syms)
+		slices.SortStableFunc(want, func(a, b symbol) int {
+			if c := cmp.Compare(a.addr, b.addr); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.size, b.size)
+		})
+		sortSymbols(syms)
+		if !slices.EqualFunc(syms, want, func(a, b symbol) bool { return a.name == b.name }) {
+			t.Fatalf("%d symbols: sorted differently", n)
 		}
 	}
 }

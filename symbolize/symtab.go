@@ -113,24 +113,56 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 			t.secs = append(t.secs, allocSection{addr: sec.Addr, size: sec.Size, idx: elf.SectionIndex(i)})
 		}
 	}
-	// Sort by (address, size); table order breaks ties, so the sort is
-	// stable and of aliases with the same size the first in the table comes
-	// first. (slices.SortFunc on the struct: half the time of
-	// sort.SliceStable on a Go binary's 36,000 symbols.)
-	slices.SortFunc(t.syms, func(a, b symbol) int {
+	sortSymbols(t.syms)
+	for i := range t.syms {
+		t.syms[i].idx = int32(i)
+	}
+	t.demangled = make([]atomic.Pointer[symName], len(t.syms))
+	return t, err
+}
+
+// sortSymbols sorts syms, in table order (order is the index), by
+// (address, size); table order breaks ties, so the sort is stable and of
+// aliases with the same size the first in the table comes first. The
+// keys are sorted apart and the symbols moved once, along the
+// permutation's cycles: swapping the symbols themselves (a hundred bytes
+// each) was most of opening a Go binary's 36,000.
+func sortSymbols(syms []symbol) {
+	type key struct {
+		addr, size uint64
+		i          int // the symbol's index, -1 once moved
+	}
+	keys := make([]key, len(syms))
+	for i := range syms {
+		keys[i] = key{syms[i].addr, syms[i].size, i}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
 		if c := cmp.Compare(a.addr, b.addr); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(a.size, b.size); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.order, b.order)
+		return cmp.Compare(a.i, b.i)
 	})
-	for i := range t.syms {
-		t.syms[i].idx = int32(i)
+	// Position p takes the symbol at keys[p].i: follow each cycle.
+	for start := range keys {
+		if keys[start].i < 0 || keys[start].i == start {
+			continue
+		}
+		held := syms[start]
+		p := start
+		for {
+			from := keys[p].i
+			keys[p].i = -1
+			if from == start {
+				syms[p] = held
+				break
+			}
+			syms[p] = syms[from]
+			p = from
+		}
 	}
-	t.demangled = make([]atomic.Pointer[symName], len(t.syms))
-	return t, err
 }
 
 // find returns the symbol containing addr: the last symbol starting at or

@@ -8,8 +8,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-
-	kzlib "github.com/klauspost/compress/zlib"
 )
 
 // maxSectionSize bounds a decompressed section.
@@ -70,7 +68,8 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 // openSection returns a reader of s's decompressed bytes. A zlib stream behind
 // an ELF compression header (Go binaries, --compress-debug-sections) is
 // inflated with klauspost/compress, a quarter faster than compress/flate on
-// the bench's go-large, whose first lookup waits for its sections;
+// the bench's go-large, whose first lookup waits for its sections (and its
+// Adler-32 checked by zlibReader, faster again);
 // anything else, or a stream whose zlib header does not parse, goes
 // through debug/elf as before (and fails there with its error).
 func openSection(f *elf.File, file []byte, s *elf.Section) io.Reader {
@@ -82,7 +81,7 @@ func openSection(f *elf.File, file []byte, s *elf.Section) io.Reader {
 		end := s.Offset + s.FileSize
 		if end >= s.Offset && end <= uint64(len(file)) && s.FileSize > hdr &&
 			elf.CompressionType(f.ByteOrder.Uint32(file[s.Offset:])) == elf.COMPRESS_ZLIB {
-			if zr, err := kzlib.NewReader(bytes.NewReader(file[s.Offset+hdr : end])); err == nil {
+			if zr, err := newZlibReader(bytes.NewReader(file[s.Offset+hdr : end])); err == nil {
 				return zr
 			}
 		}
