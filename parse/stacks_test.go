@@ -102,6 +102,9 @@ var pastes = []struct {
 	// Colors do not survive a paste into a tracker: the width counts text.
 	{"wrapped72", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 72) }},
 	{"wrapped80", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 80) }},
+	// A reply to a wrapped mail quotes every wrapped piece.
+	{"wrapped72 quoted", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 72), quote) }},
+	{"wrapped80 quoted", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 80), quote) }},
 	{"markdown", func(ls []string) []string {
 		out := []string{"### What happened", "", "Running the nightly job crashes; the log is below.", "", "```text"}
 		out = append(out, ls...)

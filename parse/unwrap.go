@@ -54,15 +54,26 @@ func mayWrapLen[T string | []byte](n int, next T) bool {
 // joinWrapped returns held and next as one line when next continues held.
 // held is a raw line of the open report, next the raw line after it.
 func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) {
+	// A wrapped log quoted in a reply: every piece has the quote's "> ",
+	// which the wrapper did not count.
+	q := quoteLen(next)
+	if q > 0 && quoteLen(held) != q {
+		q = 0
+	}
 	carries := true
 	if b.pfx.text != "" {
-		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next) > 0 {
+		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next[q:]) > 0 {
 			return "", false // another writer's line ("db_1  | ..."), not a rest
 		}
 	}
-	last := len(strings.TrimRight(held, " "))
+	// The wrapper counted the blanks before the one it broke at: a frame
+	// without a function has two before its "(module+0x...)".
+	last := len(held)
 	if seg != 0 {
 		last = seg // the line is already joined: its last piece was wrapped
+	}
+	if last > 0 {
+		last -= q
 	}
 	// Most lines fail on length: tested before next is copied to a string.
 	nb := bytes.TrimSpace(b.bodyBytes(next))
@@ -95,7 +106,9 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	if !wrapExtends(b, l, joined) {
 		return "", false
 	}
-	return strings.TrimRight(held, " \t") + " " + n, true
+	// The wrapper dropped one blank at the break; blanks before it are
+	// the line's own ("#7 0x7fd6318d44a2  (module+0x...)").
+	return held + " " + n, true
 }
 
 // carries reports whether line carries the report's prefix.
@@ -132,9 +145,42 @@ func (b *builder) bodyBytes(line []byte) []byte {
 		body = line
 		if b.kind == kindDump {
 			body = line[splitKnownPrefix(line):]
+		} else if q := quoteLen(line); q > 0 && quoteLen(b.pfx.text) == q {
+			body = line[q:] // a quoted piece of a quoted report's line
 		}
 	}
 	return body
+}
+
+// wrapLast is the length a wrapper saw of a report's first line (first,
+// n bytes with its prefix; seg, the last wrapped piece's raw length, or -1
+// after a word longer than the width) when the next line is quoted with q
+// bytes of "> ": a wrapped log quoted in a reply has the quote on every
+// piece, and the wrapper did not count it.
+func wrapLast(n, seg int, first string, q int) int {
+	switch {
+	case seg < 0:
+		return seg
+	case seg > 0:
+		return seg - q
+	case q > 0 && quoteLen(first) == q:
+		return n - q
+	}
+	return n
+}
+
+// quoteLen is the length of the mail quote ("> ", "> > ", ">> ") that
+// starts s. A '>' before anything else is text: C++'s ">::f" starts the
+// rest of a name broken after "<T>".
+func quoteLen[T string | []byte](s T) int {
+	i := 0
+	for i < len(s) && s[i] == '>' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '>') {
+		i++
+		if i < len(s) && s[i] == ' ' {
+			i++
+		}
+	}
+	return i
 }
 
 // standsAlone reports whether t is a line the open report knows by itself:
@@ -413,11 +459,12 @@ var (
 // line after the last idle one; only that one line back is looked at.
 func (s *Scanner) detectBrokenStart(line []byte, no int) *builder {
 	p := s.lastIdle
-	if s.lastIdleNo != no-1 || !gpfStart(p) || splitKnownPrefix(line) > 0 {
+	q := quoteLen(line) // a quoted wrapped log: both pieces quoted alike
+	if s.lastIdleNo != no-1 || !gpfStart(p) || q > 0 && quoteLen(p) != q || splitKnownPrefix(line[q:]) > 0 {
 		return nil
 	}
-	t := bytes.TrimSpace(line)
-	if len(t) == 0 || !mayWrapLen(len(bytes.TrimRight(p, " ")), t) {
+	t := bytes.TrimSpace(line[q:])
+	if len(t) == 0 || !mayWrapLen(len(bytes.TrimRight(p, " "))-q, t) {
 		return nil
 	}
 	joined := string(bytes.TrimRight(p, " ")) + " " + string(t)
@@ -432,7 +479,7 @@ func (s *Scanner) detectBrokenStart(line []byte, no int) *builder {
 // first piece of the kernel's "general protection fault, probably for
 // non-canonical address ...: 0000 [#1]" headline, without its marker.
 func gpfStart(p []byte) bool {
-	if len(p) > wrapMax || bytes.Contains(p, []byte("[#")) {
+	if len(p)-quoteLen(p) > wrapMax || bytes.Contains(p, []byte("[#")) {
 		return false
 	}
 	return bytes.HasPrefix(bytes.TrimLeft(p[splitKnownPrefix(p):], " "), []byte("general protection fault"))
@@ -457,14 +504,18 @@ func firstFrameGoesOn(j string) bool {
 // headline when line is its rest.
 func joinIdleHead(h *qline, line []byte) (string, bool) {
 	held := h.text
-	t := bytes.TrimLeft(line, " ")
+	q := quoteLen(line)
+	if quoteLen(held) != q {
+		q = 0
+	}
+	t := bytes.TrimLeft(line[q:], " ")
 	if strings.HasSuffix(held, " runtime") {
 		// UBSan's "file:3:5: runtime" and its "error: ...".
 		return held + " " + string(t), bytes.HasPrefix(t, []byte("error: "))
 	}
-	last := len(held)
+	last := len(held) - q
 	if h.seg != 0 {
-		last = h.seg // joined already: the last piece's length
+		last = h.seg - q // joined already: the last piece's length
 	}
 	if len(bytes.TrimSpace(t)) == 0 || !mayWrapLen(last, t) || len(held)+1+len(t) > wrapJoinMax {
 		return "", false
@@ -506,10 +557,11 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	if len(b.rep.Stacks) > 0 || len(b.pending) > 0 || b.stack >= 0 {
 		return false
 	}
+	q := quoteLen(line)
 	carries := true
 	if b.pfx.text != "" {
 		_, carries = b.pfx.strip(line)
-		if !carries && splitKnownPrefix(line) > 0 {
+		if !carries && splitKnownPrefix(line[q:]) > 0 {
 			return false
 		}
 	}
@@ -518,10 +570,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	// A headline's rest is addresses and words ("0x7ffd... sp 0x7ffd...",
 	// "for type 'int'", "malloc()-ed: 0x..."); nothing follows TSan's
 	// "(pid=N)" or a sentence's end.
-	last := len(first)
-	if b.headSeg > 0 {
-		last = b.headSeg
-	}
+	last := wrapLast(len(first), b.headSeg, first, q)
 	if len(first)+1+len(n) > wrapJoinMax {
 		return false
 	}
@@ -637,10 +686,7 @@ func (s *Scanner) joinFirstFrame(line []byte) bool {
 	b := s.cur
 	n := strings.TrimSpace(b.bodyOf(line))
 	first := b.pfx.text + strings.TrimRight(b.rep.Raw[0], " ")
-	last := len(first)
-	if b.headSeg != 0 {
-		last = b.headSeg
-	}
+	last := wrapLast(len(first), b.headSeg, first, quoteLen(line))
 	if n == "" || !mayWrapLen(last, n) || len(first)+1+len(n) > wrapJoinMax || b.standsAlone(n) {
 		return false
 	}
@@ -655,7 +701,7 @@ func (s *Scanner) joinFirstFrame(line []byte) bool {
 	st.Frames[0] = jf
 	b.rep.Raw[0] += " " + n
 	b.headSeg = len(line)
-	if t := strings.TrimSpace(string(line)); len(t) > wrapMax && strings.IndexByte(t, ' ') < 0 {
+	if t := strings.TrimSpace(string(line[quoteLen(line):])); len(t) > wrapMax && strings.IndexByte(t, ' ') < 0 {
 		b.headSeg = -1
 	}
 	return true
@@ -670,9 +716,14 @@ func (s *Scanner) joinFirstFrame(line []byte) bool {
 func sanitizerHeadTail(r *report.Report, n string) bool {
 	switch {
 	case r.Tool == "UndefinedBehaviorSanitizer":
-		// "overflow: 2147483647 + 1 cannot be ...", not "A label: value"
+		// "overflow: 2147483647 + 1 cannot be ...", not "A label: value",
+		// unless the whole is a message the runtime prints ("signed" and
+		// its "integer overflow: 1 * 2 cannot be ...")
 		i := strings.Index(n, ": ")
-		return i < 0 || strings.IndexByte(n[:i], ' ') < 0
+		if i < 0 || strings.IndexByte(n[:i], ' ') < 0 {
+			return true
+		}
+		return r.Kind == "undefined-behavior" && ubsanCheck(r.Message+" "+n) != "undefined-behavior"
 	case r.Kind == "detected memory leaks":
 		return false
 	}

@@ -122,6 +122,15 @@ var unwrapCases = []struct{ name, log string }{
 		"\n" +
 		"SUMMARY: AddressSanitizer: heap-use-after-free (uaf-mac:x86_64+0x100003f1c) in⏎main+0x11c\n" +
 		"==41812==ABORTING\n"},
+	{"a frame without a function, broken between its two blanks", "" +
+		"==31235==ERROR: AddressSanitizer: heap-use-after-free on address 0x604000000014 at pc 0x5568ab6c2bb3 bp 0x7fd62f9fee10 sp 0x7fd62f9fee08\n" +
+		"READ of size 4 at 0x604000000014 thread T2\n" +
+		"        #6 0x5568ab6c2be0 in _M_run /usr/include/c++/12/bits/std_thread.h:210\n" +
+		"        #7 0x7fd6318d44a2 ⏎(/lib/x86_64-linux-gnu/libstdc++.so.6+0xd44a2)\n" +
+		"        #8 0x7fd6316a71f4 in start_thread nptl/pthread_create.c:442\n"},
+	{"UBSan's message broken before a colon of its own", "" +
+		"    /build/ci/src/ub_signed_overflow.c:4:58: runtime error: signed⏎integer overflow: 295248844 * 31 cannot be represented in type 'int'\n" +
+		"    #0 0x55e2 in hash_step /build/ci/src/ub_signed_overflow.c:4:58\n"},
 	{"a global's location, then ASan's ascii string line", "" +
 		"==29689==ERROR: AddressSanitizer: global-buffer-overflow on address 0x0000004030a0 at pc 0x00000040254f bp 0x7fffdcc0a1b0 sp 0x7fffdcc0a1a8\n" +
 		"READ of size 8 at 0x0000004030a0 thread T0\n" +
@@ -154,6 +163,12 @@ func TestUnwrap(t *testing.T) {
 		got := modelView(parseAll(t, strings.NewReader(wrapped), c.name))
 		if got != want {
 			t.Errorf("%s: the wrapped log differs\n%s", c.name, golden.FirstDiff(want, got))
+		}
+		// The wrapped log quoted in a reply: "> " on every piece.
+		quoted := strings.Join(mapLines(strings.Split(strings.TrimSuffix(wrapped, "\n"), "\n"), quote), "\n") + "\n"
+		got = modelView(parseAll(t, strings.NewReader(quoted), c.name))
+		if got != want {
+			t.Errorf("%s: the wrapped log quoted differs\n%s", c.name, golden.FirstDiff(want, got))
 		}
 	}
 }
@@ -235,6 +250,15 @@ var noJoinCases = []struct {
 		"(gdb) bt full\n" +
 		"#2  0x0000555555555248 in main () at crash.c:26\n",
 		[]string{`"__GI___pthread_clockjoin_ex_wait_cancelable64"`}, []string{"(gdb)"}},
+	{"a UBSan message no runtime prints, then a label", "" +
+		"/build/ci/src/ub_thing.c:4:58: runtime error: something the runtime never said\n" +
+		"worker 2: processed 10 items\n",
+		[]string{`"/build/ci/src/ub_thing.c:4:58: runtime error: something the runtime never said"`}, []string{"worker"}},
+	{"a frame with a blank at its end, then program output", "" +
+		"==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1 bp 0x2 sp 0x3 T0)\n" +
+		"    #3 0x7f91bbb4f249 in __libc_start_call_main csu/../sysdeps/nptl/x.h:5 \n" +
+		"seq=14131211\n",
+		[]string{`"csu/../sysdeps/nptl/x.h":5:0`}, []string{"seq="}},
 	{"a macOS frame and a short module", "" +
 		"==41812==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x1 bp 0x2 sp 0x3\n" +
 		"    #0 0x1002a5a3d in wrap_free+0x8d\n" +
