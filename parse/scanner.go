@@ -214,7 +214,7 @@ func (s *Scanner) feed(line []byte, no int) {
 				return
 			}
 		}
-		if n := len(line) - quoteLen(line); n <= wrapMax && brokenHead(line) {
+		if n := len(line) - quoteLen(line) - spaces(line); n <= wrapMax && brokenHead(line) {
 			s.idleHeld = &qline{text: string(line), no: no}
 			return
 		}

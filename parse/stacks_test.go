@@ -96,15 +96,18 @@ var pastes = []struct {
 	do   func(lines []string) []string
 }{
 	{"quoted", func(ls []string) []string { return mapLines(ls, func(l string) string { return quote(l) }) }},
-	{"indented", func(ls []string) []string { return mapLines(ls, func(l string) string { return "    " + l }) }},
+	{"indented", func(ls []string) []string { return mapLines(ls, indent) }},
 	// A tracker's or chat's quote bar, and a log viewer's gutter.
 	{"barred", func(ls []string) []string { return mapLines(ls, func(l string) string { return "| " + l }) }},
 	// Colors do not survive a paste into a tracker: the width counts text.
 	{"wrapped72", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 72) }},
 	{"wrapped80", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 80) }},
-	// A reply to a wrapped mail quotes every wrapped piece.
+	// A reply to a wrapped mail quotes every wrapped piece; a wrapped log
+	// pasted as a markdown code block indents every piece.
 	{"wrapped72 quoted", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 72), quote) }},
 	{"wrapped80 quoted", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 80), quote) }},
+	{"wrapped72 indented", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 72), indent) }},
+	{"wrapped80 indented", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 80), indent) }},
 	{"markdown", func(ls []string) []string {
 		out := []string{"### What happened", "", "Running the nightly job crashes; the log is below.", "", "```text"}
 		out = append(out, ls...)
@@ -145,6 +148,9 @@ func quote(l string) string {
 	}
 	return "> " + l
 }
+
+// indent indents one line as a markdown code block: four blanks.
+func indent(l string) string { return "    " + l }
 
 func mapLines(ls []string, f func(string) string) []string {
 	out := make([]string, len(ls))

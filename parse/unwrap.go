@@ -54,12 +54,7 @@ func mayWrapLen[T string | []byte](n int, next T) bool {
 // joinWrapped returns held and next as one line when next continues held.
 // held is a raw line of the open report, next the raw line after it.
 func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) {
-	// A wrapped log quoted in a reply: every piece has the quote's "> ",
-	// which the wrapper did not count.
-	q := quoteLen(next)
-	if q > 0 && quoteLen(held) != q {
-		q = 0
-	}
+	q := pasteLen(held, next)
 	carries := true
 	if b.pfx.text != "" {
 		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next[q:]) > 0 {
@@ -152,21 +147,36 @@ func (b *builder) bodyBytes(line []byte) []byte {
 	return body
 }
 
-// wrapLast is the length a wrapper saw of a report's first line (first,
-// n bytes with its prefix; seg, the last wrapped piece's raw length, or -1
-// after a word longer than the width) when the next line is quoted with q
-// bytes of "> ": a wrapped log quoted in a reply has the quote on every
-// piece, and the wrapper did not count it.
-func wrapLast(n, seg int, first string, q int) int {
+// wrapLast is the length a wrapper saw of a report's first line (n bytes
+// with its prefix; seg, the last wrapped piece's raw length, or -1 after a
+// word longer than the width) when a paste put q bytes before every piece
+// (pasteLen).
+func wrapLast(n, seg, q int) int {
 	switch {
 	case seg < 0:
 		return seg
 	case seg > 0:
 		return seg - q
-	case q > 0 && quoteLen(first) == q:
-		return n - q
 	}
-	return n
+	return n - q
+}
+
+// pasteLen is the length of what a paste put before both pieces of a line
+// a wrapper broke, held and next, and the wrapper did not count: the quote
+// of a wrapped log quoted in a reply ("> " on every piece), or the
+// indentation of one pasted as a code block (a rest has none of its own).
+func pasteLen(held string, next []byte) int {
+	if q := quoteLen(next); q > 0 {
+		if quoteLen(held) == q {
+			return q
+		}
+		return 0
+	}
+	ind := spaces(next)
+	if ind > len(held) || strings.TrimLeft(held[:ind], " ") != "" {
+		return 0
+	}
+	return ind
 }
 
 // quoteLen is the length of the mail quote ("> ", "> > ", ">> ") that
@@ -459,8 +469,8 @@ var (
 // line after the last idle one; only that one line back is looked at.
 func (s *Scanner) detectBrokenStart(line []byte, no int) *builder {
 	p := s.lastIdle
-	q := quoteLen(line) // a quoted wrapped log: both pieces quoted alike
-	if s.lastIdleNo != no-1 || !gpfStart(p) || q > 0 && quoteLen(p) != q || splitKnownPrefix(line[q:]) > 0 {
+	q := pasteLen(string(p), line)
+	if s.lastIdleNo != no-1 || !gpfStart(p) || splitKnownPrefix(line[q:]) > 0 {
 		return nil
 	}
 	t := bytes.TrimSpace(line[q:])
@@ -479,7 +489,7 @@ func (s *Scanner) detectBrokenStart(line []byte, no int) *builder {
 // first piece of the kernel's "general protection fault, probably for
 // non-canonical address ...: 0000 [#1]" headline, without its marker.
 func gpfStart(p []byte) bool {
-	if len(p)-quoteLen(p) > wrapMax || bytes.Contains(p, []byte("[#")) {
+	if len(p)-quoteLen(p)-spaces(p) > wrapMax || bytes.Contains(p, []byte("[#")) {
 		return false
 	}
 	return bytes.HasPrefix(bytes.TrimLeft(p[splitKnownPrefix(p):], " "), []byte("general protection fault"))
@@ -504,10 +514,7 @@ func firstFrameGoesOn(j string) bool {
 // headline when line is its rest.
 func joinIdleHead(h *qline, line []byte) (string, bool) {
 	held := h.text
-	q := quoteLen(line)
-	if quoteLen(held) != q {
-		q = 0
-	}
+	q := pasteLen(held, line)
 	t := bytes.TrimLeft(line[q:], " ")
 	if strings.HasSuffix(held, " runtime") {
 		// UBSan's "file:3:5: runtime" and its "error: ...".
@@ -557,7 +564,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	if len(b.rep.Stacks) > 0 || len(b.pending) > 0 || b.stack >= 0 {
 		return false
 	}
-	q := quoteLen(line)
+	q := pasteLen(b.pfx.text+b.rep.Raw[len(b.rep.Raw)-1], line)
 	carries := true
 	if b.pfx.text != "" {
 		_, carries = b.pfx.strip(line)
@@ -570,7 +577,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	// A headline's rest is addresses and words ("0x7ffd... sp 0x7ffd...",
 	// "for type 'int'", "malloc()-ed: 0x..."); nothing follows TSan's
 	// "(pid=N)" or a sentence's end.
-	last := wrapLast(len(first), b.headSeg, first, q)
+	last := wrapLast(len(first), b.headSeg, q)
 	if len(first)+1+len(n) > wrapJoinMax {
 		return false
 	}
@@ -686,7 +693,7 @@ func (s *Scanner) joinFirstFrame(line []byte) bool {
 	b := s.cur
 	n := strings.TrimSpace(b.bodyOf(line))
 	first := b.pfx.text + strings.TrimRight(b.rep.Raw[0], " ")
-	last := wrapLast(len(first), b.headSeg, first, quoteLen(line))
+	last := wrapLast(len(first), b.headSeg, pasteLen(first, line))
 	if n == "" || !mayWrapLen(last, n) || len(first)+1+len(n) > wrapJoinMax || b.standsAlone(n) {
 		return false
 	}

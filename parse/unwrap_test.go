@@ -164,11 +164,14 @@ func TestUnwrap(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: the wrapped log differs\n%s", c.name, golden.FirstDiff(want, got))
 		}
-		// The wrapped log quoted in a reply: "> " on every piece.
-		quoted := strings.Join(mapLines(strings.Split(strings.TrimSuffix(wrapped, "\n"), "\n"), quote), "\n") + "\n"
-		got = modelView(parseAll(t, strings.NewReader(quoted), c.name))
-		if got != want {
-			t.Errorf("%s: the wrapped log quoted differs\n%s", c.name, golden.FirstDiff(want, got))
+		// The wrapped log quoted in a reply ("> " on every piece) and
+		// pasted as a code block (four blanks before every piece).
+		for _, p := range []func(string) string{quote, indent} {
+			pasted := strings.Join(mapLines(strings.Split(strings.TrimSuffix(wrapped, "\n"), "\n"), p), "\n") + "\n"
+			got = modelView(parseAll(t, strings.NewReader(pasted), c.name))
+			if got != want {
+				t.Errorf("%s: the wrapped log %.2q... differs\n%s", c.name, pasted, golden.FirstDiff(want, got))
+			}
 		}
 	}
 }
@@ -259,6 +262,11 @@ var noJoinCases = []struct {
 		"    #3 0x7f91bbb4f249 in __libc_start_call_main csu/../sysdeps/nptl/x.h:5 \n" +
 		"seq=14131211\n",
 		[]string{`"csu/../sysdeps/nptl/x.h":5:0`}, []string{"seq="}},
+	{"an indented frame, then indented program output", "" +
+		"    ==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1 bp 0x2 sp 0x3 T0)\n" +
+		"        #3 0x7f91bbb4f249 in __libc_start_call_main csu/../sysdeps/nptl/libc.h:58\n" +
+		"    retrying in 5 seconds\n",
+		[]string{`"csu/../sysdeps/nptl/libc.h":58:0`}, []string{"retrying"}},
 	{"a macOS frame and a short module", "" +
 		"==41812==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x1 bp 0x2 sp 0x3\n" +
 		"    #0 0x1002a5a3d in wrap_free+0x8d\n" +
