@@ -8,7 +8,9 @@
 // opening parses the section headers, the symbol tables and the root DIE of
 // every compilation unit, and inflates compressed DWARF sections (once,
 // concurrently). Each unit's line table and function/inline index are
-// decoded on the first lookup that needs them and cached, errors included;
+// decoded on the first lookup that needs them and cached, errors included
+// (a unit's very first lookup only probes it for its one address:
+// firstlookup.go);
 // resolved and demangled names are cached per DIE and per symbol. Lookups
 // are safe for concurrent use. docs/performance.md has the measurements.
 //
