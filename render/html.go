@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -45,7 +46,7 @@ func WriteHTML(w io.Writer, doc *BatchDocument) error {
 		}
 		page.Buckets = append(page.Buckets, hb)
 	}
-	if err := htmlTemplate.Execute(w, page); err != nil {
+	if err := htmlTemplate().Execute(w, page); err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
 	return nil
@@ -140,17 +141,21 @@ func shadowView(s *JSONShadow) *htmlShadow {
 	return out
 }
 
-var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"frame": func(i int, f JSONFrame) string { return frameLine(i, f) },
-	"user":  func(tool string, f JSONFrame) bool { return ClassifyJSON(tool, f) == report.User },
-	"str": func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
-	},
-	"plural": plural,
-}).Parse(htmlSource))
+// htmlTemplate is parsed on first use: parsing it at init cost every
+// process (a one-address symbolize included) a few hundred microseconds.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"frame": func(i int, f JSONFrame) string { return frameLine(i, f) },
+		"user":  func(tool string, f JSONFrame) bool { return ClassifyJSON(tool, f) == report.User },
+		"str": func(p *string) string {
+			if p == nil {
+				return ""
+			}
+			return *p
+		},
+		"plural": plural,
+	}).Parse(htmlSource))
+})
 
 const htmlSource = `<!DOCTYPE html>
 <html lang="en">
