@@ -100,6 +100,13 @@ func resolveVendorConsts(a demangle.AST, c *copier, params bool) demangle.AST {
 	})
 }
 
+// resolvedBelow reports whether resolveVendorConsts with params replaces
+// x: a template parameter or a vendor "const".
+func resolvedBelow(x demangle.AST) bool {
+	_, tp := x.(*demangle.TemplateParam)
+	return tp || isVendorConst(x)
+}
+
 // isVendorConst reports whether x is a vendor qualifier named "const".
 func isVendorConst(x demangle.AST) bool {
 	vq, ok := x.(*demangle.VendorQualifier)
@@ -118,8 +125,15 @@ func vendorConstReplacement(vq *demangle.VendorQualifier, c *copier) demangle.AS
 		t = tp.Template.Args[tp.Index]
 	}
 	_, qualified := t.(*demangle.TypeWithQualifiers)
-	// VendorQualifier.Copy dropped the copied type: copy it here.
-	if r := resolveVendorConsts(t, c, true); r != nil {
+	// VendorQualifier.Copy dropped the copied type: copy it here, if
+	// anything below it is resolved (most types have nothing: a
+	// read-only look costs less than the copy, and counts the same
+	// nodes against maxEdits).
+	if found, n := findNode(t, resolvedBelow); !found {
+		if c.visits += n; c.visits > maxEdits {
+			c.over = true
+		}
+	} else if r := resolveVendorConsts(t, c, true); r != nil {
 		t = r
 	}
 	if qualified {

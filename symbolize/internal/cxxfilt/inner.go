@@ -83,7 +83,13 @@ func hasInnerEncoding(a demangle.AST) bool {
 // has a node for which is reports true, or is too large to tell: a
 // read-only walk first, as most trees have none and a copy allocates.
 func hasNode(a demangle.AST, is func(demangle.AST) bool) bool {
-	found, visits := false, 0
+	found, _ := findNode(a, is)
+	return found
+}
+
+// findNode is hasNode, also returning the nodes it visited: as many as a
+// copy visits when none is found.
+func findNode(a demangle.AST, is func(demangle.AST) bool) (found bool, visits int) {
 	a.Traverse(func(x demangle.AST) bool {
 		if found {
 			return false
@@ -95,7 +101,7 @@ func hasNode(a demangle.AST, is func(demangle.AST) bool) bool {
 		found = is(x)
 		return !found
 	})
-	return found
+	return found, visits
 }
 
 // eachNodeOnce calls fn on each node of a once, in traversal order, until
