@@ -19,7 +19,6 @@ const (
 	// writes no space before the template's '>' (an empty pack element
 	// followed it), or an "operator<" name in LLVM style.
 	markNoSpace = "\x02"
-	markers     = markArgEnd + markNoSpace
 )
 
 // maxEdits bounds the nodes the editor visits: substitutions make the tree
@@ -169,12 +168,12 @@ func (m *markVisit) visit(x demangle.AST) bool {
 // reached by Traverse: then, in a tree of such nodes, every ">>" printed is
 // a template's closer after a '>' that ends its last argument, where LLVM
 // 14 writes "> >". The node types are those of ordinary names; anything
-// else (operators, expressions, template parameters printed through
-// their template, lambdas with template parameters, exception
-// specifications, ...) keeps the markers. Nor may a node print differently without a marker after it:
-// the LLVM style puts a list element of the comma's precedence (an
-// ExprList, the comma operator) in parentheses, which a marked last
-// argument hides from it.
+// else (operators that print '<' or '>', expressions, template
+// parameters printed through their template, lambdas with template
+// parameters, exception specifications, ...) keeps the markers. Nor may
+// a node print differently without a marker after it: the LLVM style
+// puts a list element of the comma's precedence (an ExprList, the comma
+// operator) in parentheses, which a marked last argument hides from it.
 func plainNode(x demangle.AST) bool {
 	switch n := x.(type) {
 	case *demangle.Template, *demangle.Qualified, *demangle.Typed,
