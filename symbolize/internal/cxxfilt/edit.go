@@ -140,6 +140,19 @@ func (m *markVisit) visit(x demangle.AST) bool {
 	if m.refused {
 		return false
 	}
+	// The commonest nodes first, with what the general case below
+	// would find for them: plain, printed alike in both styles, no
+	// edit needed.
+	switch n := x.(type) {
+	case *demangle.Name:
+		if m.plain && !noAngle(n.Name) {
+			m.plain, m.gnuSame = false, false
+		}
+		return true
+	case *demangle.Typed, *demangle.PointerType, *demangle.ReferenceType,
+		*demangle.RvalueReferenceType:
+		return true
+	}
 	if m.plain {
 		m.plain = plainNode(x)
 		m.gnuSame = m.gnuSame && m.plain && gnuSame(x)
@@ -664,9 +677,15 @@ func (c *copier) enter(a demangle.AST) bool {
 	if c.over {
 		return true
 	}
-	for _, s := range c.stack {
-		if s == a {
-			return true
+	switch a.(type) {
+	case *demangle.Name, *demangle.BuiltinType:
+		// A leaf is never its own ancestor: no need to look (the
+		// look compares interfaces, a call each).
+	default:
+		for _, s := range c.stack {
+			if s == a {
+				return true
+			}
 		}
 	}
 	c.visits++
