@@ -266,9 +266,15 @@ func plainQualifiers(a demangle.AST) bool {
 	return true
 }
 
-// noAngle reports whether s has no '<' or '>'.
+// noAngle reports whether s has no '<' or '>'. (Names are short: one
+// loop costs less than two byte searches.)
 func noAngle(s string) bool {
-	return strings.IndexByte(s, '>') < 0 && strings.IndexByte(s, '<') < 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '<' || c == '>' {
+			return false
+		}
+	}
+	return true
 }
 
 // spaceClosers writes LLVM 14's space between two '>' in s, the printing
