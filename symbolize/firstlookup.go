@@ -133,17 +133,48 @@ func (dw *dwarfData) probeFunctions(h *cuHeader, pc uint64) (fi *funcIndex, ok b
 			}
 			cur := stack[len(stack)-1]
 			next := cur
-			// An inlined call inside a function that does not contain pc
-			// only adds to that function's inline tree: skipped. Every
-			// subprogram is read, since one nested in another function
-			// is a function of its own.
-			decode := a.tag == tagSubprogram || (a.tag == tagInlinedSubroutine && (!cur.in || cur.holds))
-			r.attrs(a, decode)
-			if r.b.Err() != nil {
-				return nil, false
-			}
-			if decode {
+			switch {
+			case a.tag == tagInlinedSubroutine && cur.in && cur.holds:
+				// In the function holding pc: its inline tree, whole.
+				r.attrs(a, true)
+				if r.b.Err() != nil {
+					return nil, false
+				}
 				next = dw.probeDIE(fi, h, off, a, r.vals, cur, pc, &rs)
+			case a.tag == tagSubprogram || (a.tag == tagInlinedSubroutine && !cur.in):
+				// Every subprogram is looked at, since one nested in
+				// another function is a function of its own; first only
+				// its ranges, the rest when they hold pc.
+				start := r.b.Pos()
+				low, high, ranges := r.rangeVals(a)
+				if r.b.Err() != nil {
+					return nil, false
+				}
+				rs = dw.dieRanges(h, low, high, ranges, rs[:0])
+				switch {
+				case len(rs) == 0:
+				case !holds(rs, pc):
+					// A function (as in probeDIE) that chain never picks.
+					for _, rg := range rs {
+						fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: -1, depth: -1})
+					}
+					next = probeLevel{in: true}
+				default:
+					r.b.Seek(start)
+					r.attrs(a, true)
+					if r.b.Err() != nil {
+						return nil, false
+					}
+					next = dw.probeDIE(fi, h, off, a, r.vals, cur, pc, &rs)
+				}
+			default:
+				// Anything else, and an inlined call inside a function
+				// that does not contain pc (it only adds to that
+				// function's inline tree): skipped by size.
+				r.attrs(a, false)
+				if r.b.Err() != nil {
+					return nil, false
+				}
 			}
 			if a.children {
 				stack = append(stack, next)
@@ -183,21 +214,16 @@ func (dw *dwarfData) probeDIE(fi *funcIndex, h *cuHeader, off uint64, a *abbrev,
 		return cur
 	}
 	if a.tag == tagSubprogram || !cur.in {
-		holds := false
-		for _, rg := range *rs {
-			if rg[0] <= pc && pc < rg[1] {
-				holds = true
-			}
-		}
+		hit := holds(*rs, pc)
 		id, fn := int32(-1), int32(-1)
-		if holds {
+		if hit {
 			id, fn = fi.add(di), int32(len(fi.funcs))
 			fi.funcs = append(fi.funcs, function{})
 		}
 		for _, rg := range *rs {
 			fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: fn, depth: id})
 		}
-		return probeLevel{in: true, holds: holds, fn: fn}
+		return probeLevel{in: true, holds: hit, fn: fn}
 	}
 	id := fi.add(di)
 	d := cur.inlineDepth + 1
@@ -223,4 +249,14 @@ func (fi *funcIndex) add(di dieInfo) int32 {
 // second, which would decode it twice. Answers are the same either way.
 func (o *Object) ExpectManyLookups() {
 	o.probes.Store(maxProbes)
+}
+
+// holds reports whether one of rs contains pc.
+func holds(rs [][2]uint64, pc uint64) bool {
+	for _, rg := range rs {
+		if rg[0] <= pc && pc < rg[1] {
+			return true
+		}
+	}
+	return false
 }

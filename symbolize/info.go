@@ -189,6 +189,7 @@ func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (cuHeader, er
 type attrSpec struct {
 	attr, form uint32
 	implicit   int64 // DW_FORM_implicit_const's value
+	size       int32 // fixedFormSize in the unit's format, -1 when it varies
 }
 
 // abbrev is one abbreviation; size is the byte size of its attributes when
@@ -202,6 +203,9 @@ type abbrev struct {
 	// skip is how to step over the values when size is -1 (nil when a
 	// form is one skipSteps cannot step over).
 	skip []skipStep
+	// hasRanges: DW_AT_low_pc, DW_AT_high_pc or DW_AT_ranges is among
+	// the attributes.
+	hasRanges bool
 }
 
 // skipStep steps over fixed bytes, then over one value of variable size.
@@ -404,9 +408,13 @@ func parseAbbrevs(sec []byte, h *cuHeader, bo binary.ByteOrder) (*abbrevTable, e
 			if at == 0 && form == 0 {
 				break
 			}
-			s := attrSpec{attr: uint32(at), form: uint32(form)}
+			s := attrSpec{attr: uint32(at), form: uint32(form), size: int32(fixedFormSize(uint32(form), h))}
 			if form == formImplicitConst {
 				s.implicit = b.Sleb()
+			}
+			switch s.attr {
+			case atLowpc, atHighpc, atRanges:
+				a.hasRanges = true
 			}
 			a.attrs = append(a.attrs, s)
 		}
@@ -703,6 +711,37 @@ func (r *dieReader) attrs(a *abbrev, decode bool) {
 			readAttr(b, s.form, s.implicit, r.h)
 		}
 	}
+}
+
+// rangeVals reads the DW_AT_low_pc, DW_AT_high_pc and DW_AT_ranges
+// values of the DIE whose abbreviation nextAbbrev returned, as attrs with
+// decode set would (the last of each wins), and steps over the others:
+// where the DIE's code is is all a probe needs to know of most
+// subprograms. The reader ends where attrs leaves it, and fails where it
+// fails.
+func (r *dieReader) rangeVals(a *abbrev) (low, high, ranges attrVal) {
+	if !a.hasRanges {
+		r.attrs(a, false)
+		return
+	}
+	b := &r.b
+	for _, s := range a.attrs {
+		switch s.attr {
+		case atLowpc:
+			low = readAttr(b, s.form, s.implicit, r.h)
+		case atHighpc:
+			high = readAttr(b, s.form, s.implicit, r.h)
+		case atRanges:
+			ranges = readAttr(b, s.form, s.implicit, r.h)
+		default:
+			if s.size >= 0 {
+				b.Skip(int(s.size))
+			} else {
+				readAttr(b, s.form, s.implicit, r.h)
+			}
+		}
+	}
+	return low, high, ranges
 }
 
 // walkSubtree reads, in DIE order, the DIEs below the one r has just read,
