@@ -90,29 +90,45 @@ func modelView(reps []*report.Report) string {
 }
 
 // How people paste logs: quoted in a reply, indented as a markdown code
-// block, fenced inside a bug tracker's comment.
-var pastes = []struct {
+// block, behind a quote bar, fenced inside a bug tracker's comment,
+// wrapped by a tracker or a mail client, and the two together in either
+// order (a wrapped mail quoted in a reply, a quoted reply wrapped again).
+var pastes = pasteKinds()
+
+type paste struct {
 	name string
 	do   func(lines []string) []string
-}{
-	{"quoted", func(ls []string) []string { return mapLines(ls, func(l string) string { return quote(l) }) }},
-	{"indented", func(ls []string) []string { return mapLines(ls, indent) }},
-	// A tracker's or chat's quote bar, and a log viewer's gutter.
-	{"barred", func(ls []string) []string { return mapLines(ls, func(l string) string { return "| " + l }) }},
-	// Colors do not survive a paste into a tracker: the width counts text.
-	{"wrapped72", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 72) }},
-	{"wrapped80", func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), 80) }},
-	// A reply to a wrapped mail quotes every wrapped piece; a wrapped log
-	// pasted as a markdown code block indents every piece.
-	{"wrapped72 quoted", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 72), quote) }},
-	{"wrapped80 quoted", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 80), quote) }},
-	{"wrapped72 indented", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 72), indent) }},
-	{"wrapped80 indented", func(ls []string) []string { return mapLines(wrapLines(mapLines(ls, StripEscapes), 80), indent) }},
-	{"markdown", func(ls []string) []string {
+}
+
+func pasteKinds() []paste {
+	prefixes := []struct {
+		name string
+		f    func(string) string
+	}{
+		{"quoted", quote},
+		{"indented", indent},
+		// A tracker's or chat's quote bar, and a log viewer's gutter.
+		{"barred", func(l string) string { return "| " + l }},
+	}
+	ps := []paste{{"markdown", func(ls []string) []string {
 		out := []string{"### What happened", "", "Running the nightly job crashes; the log is below.", "", "```text"}
 		out = append(out, ls...)
 		return append(out, "```", "", "Any idea? /cc @maintainers", "")
-	}},
+	}}}
+	for _, p := range prefixes {
+		ps = append(ps, paste{p.name, func(ls []string) []string { return mapLines(ls, p.f) }})
+	}
+	for _, w := range []int{72, 80} {
+		// Colors do not survive a paste into a tracker: the width counts text.
+		wrap := func(ls []string) []string { return wrapLines(mapLines(ls, StripEscapes), w) }
+		ps = append(ps, paste{fmt.Sprintf("wrapped%d", w), wrap})
+		for _, p := range prefixes {
+			ps = append(ps,
+				paste{fmt.Sprintf("wrapped%d %s", w, p.name), func(ls []string) []string { return mapLines(wrap(ls), p.f) }},
+				paste{fmt.Sprintf("%s wrapped%d", p.name, w), func(ls []string) []string { return wrap(mapLines(ls, p.f)) }})
+		}
+	}
+	return ps
 }
 
 // wrapLines word-wraps every line longer than width as a bug tracker or a

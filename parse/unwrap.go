@@ -57,7 +57,11 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	q := pasteLen(held, next)
 	carries := true
 	if b.pfx.text != "" {
-		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next[q:]) > 0 {
+		// (After a lone "SUMMARY:", "UndefinedBehaviorSanitizer: ..." is
+		// its rest, not a writer's "name: "; in a report that is not
+		// quoted, "> >::f()" is the rest of a C++ name, not a quote.)
+		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next[q:]) > 0 &&
+			!strings.HasSuffix(held, " SUMMARY:") && quoteLen(next[q:]) == 0 {
 			return "", false // another writer's line ("db_1  | ..."), not a rest
 		}
 	}
@@ -78,6 +82,13 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	n := string(nb)
 	l := strings.TrimSpace(b.bodyOf([]byte(held)))
 	if l == "" {
+		// A quoted line of one word longer than the width, broken after
+		// its quote: ">" alone, then the frame.
+		if m := strings.TrimSpace(held); (m == ">" || m == "|") && !carries && strings.IndexByte(n, ' ') < 0 {
+			if _, ok := lineFrame(b, n); ok {
+				return m + " " + n, true
+			}
+		}
 		return "", false
 	}
 	if !carries && b.kind == kindDump && b.rep.Tool == ToolKernel && b.carries(held) {
@@ -91,7 +102,9 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 		}
 		return strings.TrimRight(held, " \t") + " " + n, true
 	}
-	if b.standsAlone(n) {
+	// backtrace_symbols' "[0x55...]" reads as a frame of its own, but not
+	// after a "module(f+0x1c)" that lacks it.
+	if b.standsAlone(n) && !(isGlibc(b) && strings.HasSuffix(l, ")") && strings.HasPrefix(n, "[0x")) {
 		return "", false
 	}
 	joined := l + " " + n
@@ -179,12 +192,14 @@ func pasteLen(held string, next []byte) int {
 	return ind
 }
 
-// quoteLen is the length of the mail quote ("> ", "> > ", ">> ") that
-// starts s. A '>' before anything else is text: C++'s ">::f" starts the
-// rest of a name broken after "<T>".
+// quoteLen is the length of the mail quote ("> ", "> > ", ">> ") or the
+// quote bar of a tracker or a log viewer's gutter ("| ") that starts s. A
+// '>' before anything else is text: C++'s ">::f" starts the rest of a
+// name broken after "<T>".
 func quoteLen[T string | []byte](s T) int {
 	i := 0
-	for i < len(s) && s[i] == '>' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '>') {
+	for i < len(s) && (s[i] == '>' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '>') ||
+		s[i] == '|' && (i+1 == len(s) || s[i+1] == ' ')) {
 		i++
 		if i < len(s) && s[i] == ' ' {
 			i++
@@ -245,6 +260,12 @@ func isGDB(b *builder) bool {
 	return ok
 }
 
+// isGlibc reports whether the open report is glibc's backtrace.
+func isGlibc(b *builder) bool {
+	_, ok := b.g.(*glibcGrammar)
+	return ok
+}
+
 // lineFrame parses t as a frame of the open report's format.
 func lineFrame(b *builder, t string) (report.Frame, bool) {
 	if b.kind != kindDump {
@@ -297,6 +318,17 @@ func wrapExtends(b *builder, l, joined string) bool {
 			return ok && (!lok || jf.Index == lf.Index && jf.PC == lf.PC)
 		}
 	}
+	if (b.kind == kindDump && isDigit(l[0]) || numbered(l)) && openAngles(l) && openAngles(joined) {
+		// Rust's "8: core::iter::range::<impl" or "#1 Cache<std::string,"
+		// broken more than once inside the name: it waits for the piece
+		// that closes it.
+		return true
+	}
+	if isGlibc(b) && strings.HasPrefix(n, "[0x") && strings.HasSuffix(n, "]") && strings.IndexByte(n, ' ') < 0 {
+		// backtrace_symbols' "./prog(f+0x1c)" and its "[0x55...]"
+		_, ok := lineFrame(b, joined)
+		return ok
+	}
 	if lf, ok := lineFrame(b, l); ok {
 		jf, ok := lineFrame(b, joined)
 		return ok && frameGains(lf, jf)
@@ -319,6 +351,16 @@ func wrapExtends(b *builder, l, joined string) bool {
 		// "... (one shadow byte represents" and its "8 application bytes):"
 		_, ok := parseLegendHeader(joined)
 		return ok && strings.HasSuffix(joined, "bytes):")
+	}
+	if joined == shadowHeader {
+		return true // "Shadow bytes around the buggy" and its "address:"
+	}
+	if b.inShadow {
+		// a shadow row and the rest of its bytes
+		if r, ok := parseShadowRow(l); ok {
+			jr, ok := parseShadowRow(joined)
+			return ok && len(jr.Bytes) > len(r.Bytes)
+		}
 	}
 	if b.inLegend {
 		// "Partially addressable: 01 02 03 04 05" and its "06 07"
@@ -351,6 +393,10 @@ func wrapExtends(b *builder, l, joined string) bool {
 		}
 	}
 	switch {
+	case l == "SUMMARY:":
+		// "SUMMARY:" and its "UndefinedBehaviorSanitizer: ..."
+		tool, _, ok := strings.Cut(joined[len(l)+1:], " ")
+		return ok && strings.HasSuffix(tool, "Sanitizer:")
 	case strings.HasPrefix(l, "SUMMARY: "):
 		if strings.HasSuffix(l, " (BuildId:") {
 			return buildIDTail(joined[len(l)+1:]) // "(BuildId:" and its id
@@ -373,6 +419,12 @@ func wrapExtends(b *builder, l, joined string) bool {
 		return ok2 && r2 == role
 	}
 	return false
+}
+
+// openAngles reports whether t opens more "<" than it closes: a Rust or
+// C++ name broken inside its generic arguments.
+func openAngles(t string) bool {
+	return strings.Count(t, "<") > strings.Count(t, ">")
 }
 
 // numbered reports whether t starts as a numbered frame does: "#12 ",
@@ -414,7 +466,10 @@ func frameGains(lf, jf report.Frame) bool {
 			return false // paths and ids have no blanks to be wrapped at
 		}
 	}
-	if jf.Line > 0 && lf.Line == 0 || jf.HasOffset && !lf.HasOffset || len(jf.Function) > len(lf.Function) ||
+	// A longer function is more only when the line did not end with the
+	// argument list: gdb's "f ()" takes no "[0x...]" after it.
+	longer := len(jf.Function) > len(lf.Function) && !strings.HasSuffix(strings.TrimSpace(lf.Raw), ")")
+	if jf.Line > 0 && lf.Line == 0 || jf.HasOffset && !lf.HasOffset || longer ||
 		!balanced(lf.Function) && balanced(jf.Function) {
 		more++
 	}
@@ -423,7 +478,7 @@ func frameGains(lf, jf report.Frame) bool {
 
 // brokenHead reports whether an idle line ends where a wrapper can have
 // broken a headline that no runtime prints whole that way: before UBSan's
-// "error:" or its message, after "ERROR: AddressSanitizer:" or
+// "runtime error:", its "error:" or its message, after "ERROR: AddressSanitizer:" or
 // "AddressSanitizer CHECK failed:" (a message always follows them), or
 // boost::stacktrace's first frame broken after its " 0#".
 func brokenHead(line []byte) bool {
@@ -444,6 +499,11 @@ func brokenHead(line []byte) bool {
 			return true
 		case bytes.HasSuffix(line, markSanitizerEnd), bytes.HasSuffix(line, markFuzzerEnd):
 			return bytes.Contains(line, []byte("ERROR: ")) || bytes.Contains(line, []byte("WARNING: "))
+		}
+		// UBSan's "file.c:5:50:" before its "runtime error: ..."
+		w := line[bytes.LastIndexByte(line, ' ')+1 : n-1]
+		if _, ln, col := parseLoc(string(w)); ln > 0 && col > 0 {
+			return true
 		}
 	case '#':
 		// boost::stacktrace's " 0#" before a name longer than the width
@@ -565,14 +625,14 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 		return false
 	}
 	q := pasteLen(b.pfx.text+b.rep.Raw[len(b.rep.Raw)-1], line)
+	n := strings.TrimSpace(b.bodyOf(line))
 	carries := true
 	if b.pfx.text != "" {
 		_, carries = b.pfx.strip(line)
-		if !carries && splitKnownPrefix(line[q:]) > 0 {
-			return false
+		if !carries && splitKnownPrefix(line[q:]) > 0 && !ubsanCompletes(b.rep, n) {
+			return false // another writer's "name: " line
 		}
 	}
-	n := strings.TrimSpace(b.bodyOf(line))
 	first := b.pfx.text + strings.TrimRight(b.rep.Raw[hl], " ")
 	// A headline's rest is addresses and words ("0x7ffd... sp 0x7ffd...",
 	// "for type 'int'", "malloc()-ed: 0x..."); nothing follows TSan's
@@ -592,7 +652,10 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 			return true
 		}
 	}
-	if n == "" || !mayWrapLen(last, n) || b.standsAlone(n) ||
+	// A kernel headline's stamp-less rest may read as a line of its own
+	// ("... slab-use-after-free in" and its "ring_pop+0x7e/0x130 [ringbuf]").
+	stampless := b.kind == kindDump && b.rep.Tool == ToolKernel && !carries
+	if n == "" || !mayWrapLen(last, n) || stampless && userStart(n) || !stampless && b.standsAlone(n) ||
 		strings.HasSuffix(first, ")") && strings.Contains(first, "(pid=") ||
 		strings.HasSuffix(first, ".") || strings.HasSuffix(first, "!") {
 		return false
@@ -641,6 +704,15 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 		b.headSeg = len(line)
 		return true
 	}
+}
+
+// ubsanCompletes reports whether n, read as the rest of r's headline,
+// makes it a message UBSan prints: "signed integer" and its "overflow: 1
+// * 2 cannot be represented ...", whose "overflow: " also reads as a
+// writer's prefix or a label.
+func ubsanCompletes(r *report.Report, n string) bool {
+	return r.Tool == "UndefinedBehaviorSanitizer" && r.Kind == "undefined-behavior" &&
+		ubsanCheck(r.Message+" "+n) != "undefined-behavior"
 }
 
 // summaryTail reports whether t can end a SUMMARY line: a function after
@@ -730,7 +802,7 @@ func sanitizerHeadTail(r *report.Report, n string) bool {
 		if i < 0 || strings.IndexByte(n[:i], ' ') < 0 {
 			return true
 		}
-		return r.Kind == "undefined-behavior" && ubsanCheck(r.Message+" "+n) != "undefined-behavior"
+		return ubsanCompletes(r, n)
 	case r.Kind == "detected memory leaks":
 		return false
 	}

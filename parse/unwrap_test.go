@@ -131,6 +131,49 @@ var unwrapCases = []struct{ name, log string }{
 	{"UBSan's message broken before a colon of its own", "" +
 		"    /build/ci/src/ub_signed_overflow.c:4:58: runtime error: signed⏎integer overflow: 295248844 * 31 cannot be represented in type 'int'\n" +
 		"    #0 0x55e2 in hash_step /build/ci/src/ub_signed_overflow.c:4:58\n"},
+	{"UBSan's location before its runtime error, SUMMARY: alone", "" +
+		"2024-01-02T03:04:00.000Z [job 3] /build/ci/src/ub_shift_and_friends.c:5:50:⏎runtime error: shift exponent 32 is too large for 32-bit type 'int'\n" +
+		"2024-01-02T03:04:01.037Z [job 3]     #0 0x55a18979ee1e in low_mask /build/ci/src/ub_shift.c:5:50\n" +
+		"2024-01-02T03:04:07.259Z [job 3] \n" +
+		"2024-01-02T03:04:08.296Z [job 3] Some words to fill the line up: SUMMARY:⏎UndefinedBehaviorSanitizer: undefined-behavior /build/ci/src/ub_shift.c:5:50 in\n"},
+	{"the shadow header and a shadow row", "" +
+		"2024-01-02T03:04:01.037Z [job 3] ==27612==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x603000000060 at pc 0x1 bp 0x2 sp 0x3\n" +
+		"2024-01-02T03:04:03.111Z [job 3]     #0 0x40136d in sample_at /build/ci/src/heap_overflow_read.c:20\n" +
+		"2024-01-02T03:04:28.000Z [job 3] SUMMARY: AddressSanitizer: heap-buffer-overflow /build/ci/src/heap_overflow_read.c:20 in sample_at\n" +
+		"2024-01-02T03:04:29.000Z [job 3] > Shadow bytes around the buggy⏎address:\n" +
+		"2024-01-02T03:04:29.100Z [job 3]   0x0c067fff7fb0: 00 00 00 00 00 00 00⏎00 00 00 00 00 00 00 00 00\n" +
+		"2024-01-02T03:04:29.200Z [job 3]   0x0c067fff7fc0: fa fa 00 00 00 00 fa fa 00 00 00 00 fa fa fa fa\n" +
+		"2024-01-02T03:04:49.813Z [job 3] ==27612==ABORTING\n"},
+	{"a Rust name broken twice inside its generic arguments", "" +
+		"thread 'main' panicked at src/main.rs:4:5:\n" +
+		"index out of bounds: the len is 3 but the index is 3\n" +
+		"stack backtrace:\n" +
+		"   7: <core::ops::range::RangeInclusive<T> as core::iter::range::RangeInclusiveIteratorImpl>::spec_try_fold\n" +
+		"             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/iter/range.rs:1202:21\n" +
+		"       8: core::iter::range::<impl⏎core::iter::traits::iterator::Iterator for⏎core::ops::range::RangeInclusive<A>>::try_fold\n" +
+		"             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/iter/range.rs:1320:14\n" +
+		"   9: main::main\n" +
+		"             at ./src/main.rs:4:5\n"},
+	{"a C++ name broken before its closing angle brackets", "" +
+		"WARNING: ThreadSanitizer: data race (pid=32323)\n" +
+		"  Write of size 8 at 0x7b0400000000 by main thread:\n" +
+		"    #6 std::thread::_Invoker<std::tuple<main::$_0> >::operator()() (race_heap+0xd4903)\n" +
+		"    #7 std::thread::_State_impl<std::thread::_Invoker<std::tuple<main::$_0>⏎> >::_M_run() (race_heap+0xd4903)\n" +
+		"\n" +
+		"SUMMARY: ThreadSanitizer: data race (race_heap+0xd53b1)\n" +
+		"==================\n"},
+	{"backtrace_symbols' address on the next line", "" +
+		"Obtained 7 stack frames.\n" +
+		"./bt(+0x1198) [0x55b061033198]\n" +
+		"    /usr/lib/x86_64-linux-gnu/libc.so.6(__libc_start_main+0x85)⏎[0x7fdea9900305]\n" +
+		"./bt(_start+0x21) [0x55b0610330b1]\n"},
+	{"a kernel headline's stamp-less rest that reads as a frame", "" +
+		"    [   88.413512] BUG: KASAN: slab-use-after-free in⏎ring_pop+0x7e/0x130 [ringbuf]\n" +
+		"    [   88.414120] Read of size 8 at addr ffff88810a3c6e48 by task kworker/1:2/214\n" +
+		"    [   88.416790] Call Trace:\n" +
+		"    [   88.416791]  <TASK>\n" +
+		"    [   88.416792]  ring_pop+0x7e/0x130 [ringbuf]\n" +
+		"    [   88.416793]  </TASK>\n"},
 	{"a global's location, then ASan's ascii string line", "" +
 		"==29689==ERROR: AddressSanitizer: global-buffer-overflow on address 0x0000004030a0 at pc 0x00000040254f bp 0x7fffdcc0a1b0 sp 0x7fffdcc0a1a8\n" +
 		"READ of size 8 at 0x0000004030a0 thread T0\n" +
@@ -267,6 +310,28 @@ var noJoinCases = []struct {
 		"        #3 0x7f91bbb4f249 in __libc_start_call_main csu/../sysdeps/nptl/libc.h:58\n" +
 		"    retrying in 5 seconds\n",
 		[]string{`"csu/../sysdeps/nptl/libc.h":58:0`}, []string{"retrying"}},
+	{"a UBSan location and program output", "" +
+		"2024-01-02T03:04:00.000Z [job 3] checking /build/ci/src/ub_shift_and_friend.c:5:50:\n" +
+		"passed, no runtime errors were reported by the checker\n",
+		nil, []string{"UndefinedBehaviorSanitizer"}},
+	{"a lone SUMMARY: and a writer's line", "" +
+		"2024-01-02T03:04:00.000Z [job 3] /build/ci/src/ub_shift.c:5:50: runtime error: shift exponent 32 is too large for 32-bit type 'int'\n" +
+		"2024-01-02T03:04:08.296Z [job 3] Some words to fill the line up to the: SUMMARY:\n" +
+		"compiler-warnings: 3 in this step\n",
+		nil, []string{"compiler-warnings"}},
+	{"an empty quoted line and a long word", "" +
+		"> ==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1 bp 0x2 sp 0x3 T0)\n" +
+		">     #0 0x4f5d1f in parse_field /src/segv.c:9:12\n" +
+		">\n" +
+		"https://ci.example.org/job/nightly/builds/1234/artifacts/logs/crash-asan-segv.txt\n" +
+		"> SUMMARY: AddressSanitizer: SEGV /src/segv.c:9:12 in parse_field\n",
+		[]string{`"parse_field"`}, []string{"https"}},
+	{"a gdb frame and an address", "" +
+		"Thread 1 (Thread 0x7ffff7dd1740 (LWP 23225) \"crash\"):\n" +
+		"#0  0x00007ffff7e59f7b in __GI___pthread_clockjoin_ex_wait_cancelable64 ()\n" +
+		"[0x7ffff7e59f7b]\n" +
+		"#1  0x0000555555555248 in main () at crash.c:26\n",
+		[]string{`"__GI___pthread_clockjoin_ex_wait_cancelable64"`}, []string{"7ffff7e59f7b]"}},
 	{"a macOS frame and a short module", "" +
 		"==41812==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x1 bp 0x2 sp 0x3\n" +
 		"    #0 0x1002a5a3d in wrap_free+0x8d\n" +
