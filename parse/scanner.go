@@ -214,7 +214,8 @@ func (s *Scanner) feed(line []byte, no int) {
 				return
 			}
 		}
-		if n := len(line) - quoteLen(line) - spaces(line); n <= wrapMax && brokenHead(line) {
+		// (A paste's quote or indentation is not counted.)
+		if n := len(line); (n <= wrapMax || n-quoteLen(line)-spaces(line) <= wrapMax) && brokenHead(line) {
 			s.idleHeld = &qline{text: string(line), no: no}
 			return
 		}
