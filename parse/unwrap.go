@@ -15,15 +15,19 @@ import (
 // line is nothing the report knows on its own and the two read as one line
 // of the same kind that says more (a frame that gains its file, module or
 // build id, a function whose argument list closes), they are joined. A
-// wrapped headline is joined to the report's first line the same way. A
-// SUMMARY line only takes what its end can be ("in FUNC", "(module+0x..)",
-// "(BuildId: ..)"), and only when it lacks the blank the runtime prints
-// after "in" for an unknown function: the program's own output often
-// follows it.
+// wrapped headline is joined to the report's first line the same way, and
+// outside reports a line that ends where no runtime ends a headline
+// ("runtime error:", "ERROR: AddressSanitizer:", ...) waits for its rest
+// too; the kernel's GPF headline, whose marker may fall on its second
+// line, is found by that line looking one line back. A SUMMARY line only
+// takes what its end can be ("in FUNC", "(module+0x..)", "(BuildId: ..)"),
+// and only when it lacks the blank the runtime prints after "in" for an
+// unknown function: the program's own output often follows it.
 //
 // Only what a word wrapper at 72 to 80 columns can have made is joined: a
 // line of at most wrapMax bytes whose next line's first word would have
-// made it longer than wrapMin. Program output after a short report line
+// made it longer than wrapMin, a paste's quote or indentation on both
+// pieces not counted (pasteLen). Program output after a short report line
 // is never taken for its rest.
 //
 // A line joined from pieces stops growing at wrapJoinMax bytes: no real
