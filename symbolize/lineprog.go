@@ -328,162 +328,239 @@ func llvmAppend(p, c string) string {
 	return p + c
 }
 
-// run executes the line number program and fills t.rows and t.seqs.
-func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) error {
-	// Until the first DW_LNS_set_file of a DWARF 5 sequence, rows carry
-	// defaultFileBit: bfd 2.40 starts such sequences with file 0 instead of
-	// DWARF's default 1 (see fileIndex).
-	initFile := uint32(1)
-	if version >= 5 {
-		initFile |= defaultFileBit
-	}
-	// The state machine's registers are locals, and a row is emitted in
-	// one place below the opcode switch: this loop runs once per row of
-	// the table, and closures over a state struct kept the registers in
-	// memory.
-	var addr uint64
-	var file, line, col, discr uint32 = initFile, 1, 0, 0
-	seqFirst := len(t.rows)
-	p := in.probe
-	// The probe's sequence, a local for the same reason.
-	var ps probeSeq
-	var pc uint64
-	if p != nil {
-		pc = p.pc
-	}
+// lineRegs is the line-number state machine's registers.
+type lineRegs struct {
+	addr                   uint64
+	file, line, col, discr uint32
+}
+
+// lineProgram is what running a line program needs besides its bytes.
+type lineProgram struct {
+	version    int
+	minInst    uint64
+	opcodeBase int
+	opLens     []uint8
+	in         lineProgramInput
+	dirs       []string
+	// initFile is the file register's initial value. Until the first
+	// DW_LNS_set_file of a DWARF 5 sequence, rows carry defaultFileBit:
+	// bfd 2.40 starts such sequences with file 0 instead of DWARF's
+	// default 1 (see fileIndex).
+	initFile uint32
 	// A special opcode's address and line advances, computed once: two
 	// divisions per row were a good part of decoding a table.
-	var specialAddr [256]uint64
-	var specialLine [256]int64
+	specialAddr [256]uint64
+	specialLine [256]int64
+	constAddPC  uint64
+}
+
+func newLineProgram(version int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) *lineProgram {
+	lp := &lineProgram{version: version, minInst: minInst, opcodeBase: opcodeBase, opLens: opLens, in: in, dirs: dirs, initFile: 1}
+	if version >= 5 {
+		lp.initFile |= defaultFileBit
+	}
 	for op := max(opcodeBase, 0); op < 256; op++ {
 		adj := uint64(op - opcodeBase)
-		specialAddr[op] = (adj / lineRange) * minInst
-		specialLine[op] = lineBase + int64(adj%lineRange)
+		lp.specialAddr[op] = (adj / lineRange) * minInst
+		lp.specialLine[op] = lineBase + int64(adj%lineRange)
 	}
-	constAddPC := (uint64(255-opcodeBase) / lineRange) * minInst
-	// The loop reads the program's bytes with a local position; an opcode
-	// whose operands are more than one byte long is read through b (Seek,
-	// then the position back from it), which also reports any error, and
-	// an error leaves b at the end of its data, which ends the loop.
-	data, pos := b.Data(), b.Pos()
-	for pos < len(data) {
-		op := int(data[pos])
-		pos++
-		if op >= opcodeBase {
-			addr += specialAddr[op]
-			line = uint32(int64(line) + specialLine[op])
-		} else if op != 1 { // DW_LNS_copy: a row, below
-			// One-byte operands of the frequent opcodes.
-			var c byte = 0x80
-			if pos < len(data) {
-				c = data[pos]
-			}
-			switch {
-			case op == 2 && c < 0x80: // DW_LNS_advance_pc
-				addr += uint64(c) * minInst
-				pos++
-				continue
-			case op == 3 && c < 0x80: // DW_LNS_advance_line
-				line = uint32(int64(line) + int64(int8(c<<1)>>1))
-				pos++
-				continue
-			case op == 5 && c < 0x80: // DW_LNS_set_column
-				col = uint32(c)
-				pos++
-				continue
-			case op == 6 || op == 7 || op == 10 || op == 11: // negate_stmt, basic_block, prologue_end, epilogue_begin
-				continue
-			case op == 8: // DW_LNS_const_add_pc
-				addr += constAddPC
-				continue
-			}
-			b.Seek(pos)
-			switch op {
-			case 0: // extended
-				n := b.Uleb()
-				if n == 0 || n > uint64(b.Left()) {
-					b.Fail("bad extended opcode length")
-					break
-				}
-				end := b.Pos() + int(n)
-				switch b.U8() {
-				case 1: // DW_LNE_end_sequence
-					if p != nil {
-						p.endSeq(t, &ps, addr)
-						ps = probeSeq{}
-					} else if n := len(t.rows) - seqFirst; n > 0 {
-						if start := t.rows[seqFirst].addr; start < addr {
-							t.seqs = append(t.seqs, lineSeq{start: start, end: addr, first: int32(seqFirst), n: int32(n)})
-						} else {
-							// An empty or inverted sequence is unusable;
-							// drop its rows.
-							t.rows = t.rows[:seqFirst]
-						}
-					}
-					seqFirst = len(t.rows)
-					addr, file, line, col, discr = 0, initFile, 1, 0, 0
-				case 2: // DW_LNE_set_address
-					addr = b.UintN(int(n - 1))
-				case 3: // DW_LNE_define_file
-					name := b.CString()
-					dir := b.Uleb()
-					b.Uleb()
-					b.Uleb()
-					f := rawFile{name: name, dir: dir, valid: true}
-					t.files = append(t.files, joinFileName(version, in.compDir, dirs, f, false))
-					t.rel = append(t.rel, joinFileName(version, in.compDir, dirs, f, true))
-				case 4: // DW_LNE_set_discriminator
-					discr = uint32(b.Uleb())
-				}
-				if b.Err() == nil {
-					b.Seek(end)
-				}
-			case 2: // DW_LNS_advance_pc
-				addr += b.Uleb() * minInst
-			case 3: // DW_LNS_advance_line
-				line = uint32(int64(line) + b.Sleb())
-			case 4: // DW_LNS_set_file
-				file = uint32(b.Uleb()) &^ defaultFileBit
-			case 5: // DW_LNS_set_column
-				col = uint32(b.Uleb())
-			case 9: // DW_LNS_fixed_advance_pc
-				addr += uint64(b.U16())
-			default:
-				for i := 0; i < int(opLens[op]); i++ {
-					b.Uleb()
-				}
-			}
-			pos = b.Pos()
-			continue
-		}
-		// A special opcode or DW_LNS_copy: append a row.
-		if p == nil {
-			t.rows = append(t.rows, lineRow{addr: addr, file: file, line: line, col: col, discr: discr})
-		} else {
-			if ps.n == 0 {
-				ps.start = addr
-			} else if addr < ps.prev {
-				ps.unsorted = true
-			}
-			ps.prev = addr
-			ps.n++
-			if addr <= pc {
-				ps.last, ps.hasLast = lineRow{addr: addr, file: file, line: line, col: col, discr: discr}, true
-			}
-		}
-		discr = 0
-	}
-	if p == nil {
-		// Rows after the last end_sequence belong to no sequence. The
-		// table lives as long as the object: keep it at its exact size.
-		t.rows = t.rows[:seqFirst]
-		if cap(t.rows)-len(t.rows) > len(t.rows)/8 {
-			t.rows = append([]lineRow(nil), t.rows...)
-		}
+	lp.constAddPC = (uint64(255-opcodeBase) / lineRange) * minInst
+	return lp
+}
+
+// run executes the line number program and fills t.rows and t.seqs (or,
+// with a probe, t.seqs and one row per sequence: runProbe).
+//
+// The loops read the program's bytes with a local position and keep the
+// registers in locals: they run once per opcode of tables with millions
+// of rows. An opcode whose operands are more than one byte long goes
+// through slowOp, which reads them through b (Seek, then the position
+// back from it) and so also reports any error; an error leaves b at the
+// end of its data, which ends the loop.
+func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) error {
+	lp := newLineProgram(version, minInst, lineBase, lineRange, opcodeBase, opLens, in, dirs)
+	if in.probe != nil {
+		t.runProbe(b, lp, in.probe)
+	} else {
+		t.runRows(b, lp)
 	}
 	// llvm sorts sequences by low pc (stable, as the table order breaks ties).
 	sort.SliceStable(t.seqs, func(i, j int) bool { return t.seqs[i].start < t.seqs[j].start })
 	return b.Err()
+}
+
+// runRows runs the program storing every row.
+func (t *lineTable) runRows(b *dwarfbuf.Reader, lp *lineProgram) {
+	r := lineRegs{file: lp.initFile, line: 1}
+	addr, line := r.addr, r.line
+	seqFirst := len(t.rows)
+	data, pos := b.Data(), b.Pos()
+	for pos < len(data) {
+		op := int(data[pos])
+		pos++
+		if op >= lp.opcodeBase {
+			addr += lp.specialAddr[op]
+			line = uint32(int64(line) + lp.specialLine[op])
+		} else if op != 1 { // DW_LNS_copy: a row, below
+			if c, ok := oneByteOp(data, pos, op); ok {
+				pos = lineFastOp(op, c, pos, &addr, &line, &r, lp)
+				continue
+			}
+			r.addr, r.line = addr, line
+			b.Seek(pos)
+			if t.slowOp(b, op, &r, lp) {
+				if n := len(t.rows) - seqFirst; n > 0 {
+					if start := t.rows[seqFirst].addr; start < r.addr {
+						t.seqs = append(t.seqs, lineSeq{start: start, end: r.addr, first: int32(seqFirst), n: int32(n)})
+					} else {
+						// An empty or inverted sequence is unusable;
+						// drop its rows.
+						t.rows = t.rows[:seqFirst]
+					}
+				}
+				seqFirst = len(t.rows)
+				r = lineRegs{file: lp.initFile, line: 1}
+			}
+			addr, line = r.addr, r.line
+			pos = b.Pos()
+			continue
+		}
+		t.rows = append(t.rows, lineRow{addr: addr, file: r.file, line: line, col: r.col, discr: r.discr})
+		r.discr = 0
+	}
+	// Rows after the last end_sequence belong to no sequence. The table
+	// lives as long as the object: keep it at its exact size.
+	t.rows = t.rows[:seqFirst]
+	if cap(t.rows)-len(t.rows) > len(t.rows)/8 {
+		t.rows = append([]lineRow(nil), t.rows...)
+	}
+}
+
+// runProbe runs the program for p.pc: each sequence keeps its extent and
+// one row (lineProbe).
+func (t *lineTable) runProbe(b *dwarfbuf.Reader, lp *lineProgram, p *lineProbe) {
+	r := lineRegs{file: lp.initFile, line: 1}
+	addr, line := r.addr, r.line
+	var ps probeSeq
+	pc := p.pc
+	data, pos := b.Data(), b.Pos()
+	for pos < len(data) {
+		op := int(data[pos])
+		pos++
+		if op >= lp.opcodeBase {
+			addr += lp.specialAddr[op]
+			line = uint32(int64(line) + lp.specialLine[op])
+		} else if op != 1 { // DW_LNS_copy: a row, below
+			if c, ok := oneByteOp(data, pos, op); ok {
+				pos = lineFastOp(op, c, pos, &addr, &line, &r, lp)
+				continue
+			}
+			r.addr, r.line = addr, line
+			b.Seek(pos)
+			if t.slowOp(b, op, &r, lp) {
+				p.endSeq(t, &ps, r.addr)
+				ps = probeSeq{}
+				r = lineRegs{file: lp.initFile, line: 1}
+			}
+			addr, line = r.addr, r.line
+			pos = b.Pos()
+			continue
+		}
+		if ps.n == 0 {
+			ps.start = addr
+		} else if addr < ps.prev {
+			ps.unsorted = true
+		}
+		ps.prev = addr
+		ps.n++
+		if addr <= pc {
+			ps.last, ps.hasLast = lineRow{addr: addr, file: r.file, line: line, col: r.col, discr: r.discr}, true
+		}
+		r.discr = 0
+	}
+}
+
+// oneByteOp reports whether the standard opcode op (not DW_LNS_copy) is
+// one lineFastOp runs: no operand, or a LEB128 operand of one byte (c).
+func oneByteOp(data []byte, pos, op int) (c byte, ok bool) {
+	switch op {
+	case 6, 7, 8, 10, 11: // negate_stmt, basic_block, const_add_pc, prologue_end, epilogue_begin
+		return 0, true
+	case 2, 3, 5: // advance_pc, advance_line, set_column
+		if pos < len(data) && data[pos] < 0x80 {
+			return data[pos], true
+		}
+	}
+	return 0, false
+}
+
+// lineFastOp runs an opcode oneByteOp accepted and returns the position
+// after it.
+func lineFastOp(op int, c byte, pos int, addr *uint64, line *uint32, r *lineRegs, lp *lineProgram) int {
+	switch op {
+	case 2: // DW_LNS_advance_pc
+		*addr += uint64(c) * lp.minInst
+		return pos + 1
+	case 3: // DW_LNS_advance_line
+		*line = uint32(int64(*line) + int64(int8(c<<1)>>1))
+		return pos + 1
+	case 5: // DW_LNS_set_column
+		r.col = uint32(c)
+		return pos + 1
+	case 8: // DW_LNS_const_add_pc
+		*addr += lp.constAddPC
+	}
+	return pos
+}
+
+// slowOp runs a standard or extended opcode through b, which is at its
+// operands; it reports whether it was DW_LNE_end_sequence, which the
+// caller closes (and then resets r).
+func (t *lineTable) slowOp(b *dwarfbuf.Reader, op int, r *lineRegs, lp *lineProgram) (endSeq bool) {
+	switch op {
+	case 0: // extended
+		n := b.Uleb()
+		if n == 0 || n > uint64(b.Left()) {
+			b.Fail("bad extended opcode length")
+			return false
+		}
+		end := b.Pos() + int(n)
+		switch b.U8() {
+		case 1: // DW_LNE_end_sequence
+			endSeq = true
+		case 2: // DW_LNE_set_address
+			r.addr = b.UintN(int(n - 1))
+		case 3: // DW_LNE_define_file
+			name := b.CString()
+			dir := b.Uleb()
+			b.Uleb()
+			b.Uleb()
+			f := rawFile{name: name, dir: dir, valid: true}
+			t.files = append(t.files, joinFileName(lp.version, lp.in.compDir, lp.dirs, f, false))
+			t.rel = append(t.rel, joinFileName(lp.version, lp.in.compDir, lp.dirs, f, true))
+		case 4: // DW_LNE_set_discriminator
+			r.discr = uint32(b.Uleb())
+		}
+		if b.Err() == nil {
+			b.Seek(end)
+		}
+		return endSeq && b.Err() == nil
+	case 2: // DW_LNS_advance_pc
+		r.addr += b.Uleb() * lp.minInst
+	case 3: // DW_LNS_advance_line
+		r.line = uint32(int64(r.line) + b.Sleb())
+	case 4: // DW_LNS_set_file
+		r.file = uint32(b.Uleb()) &^ defaultFileBit
+	case 5: // DW_LNS_set_column
+		r.col = uint32(b.Uleb())
+	case 9: // DW_LNS_fixed_advance_pc
+		r.addr += uint64(b.U16())
+	default:
+		for i := 0; i < int(lp.opLens[op]); i++ {
+			b.Uleb()
+		}
+	}
+	return false
 }
 
 // lookup returns the row for pc: in the first sequence (by start) whose end
