@@ -63,9 +63,19 @@ func TestSortSymbols(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for iter := 0; iter < 500; iter++ {
 		n := r.Intn(300)
+		if iter%5 == 0 {
+			n = 256 + r.Intn(3000)
+		}
 		syms := make([]symbol, n)
 		for i := range syms {
 			syms[i] = symbol{addr: uint64(r.Intn(1 + n/4)), size: uint64(r.Intn(3)), name: fmt.Sprint("s", i), order: i}
+			if iter%3 == 0 {
+				// Addresses and sizes of every magnitude.
+				syms[i].addr, syms[i].size = r.Uint64()>>uint(r.Intn(64)), r.Uint64()>>uint(r.Intn(64))
+				if r.Intn(4) == 0 && i > 0 {
+					syms[i].addr = syms[i-1].addr
+				}
+			}
 		}
 		want := slices.Clone(syms)
 		slices.SortStableFunc(want, func(a, b symbol) int {
