@@ -32,9 +32,13 @@ build:
 
 # Man pages (section 1), generated from the commands' own help; dated by
 # the last commit so that they are reproducible.
-man: build
+# The generator is built apart (-tags man) so that the released binary does
+# not carry cobra/doc.
+man:
 	rm -rf $(MANOUT)
-	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(BIN) man $(MANOUT)
+	$(GO) build -tags man -ldflags '$(LDFLAGS)' -o $(BIN)-man ./cmd/sanitrace
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(BIN)-man man $(MANOUT)
+	rm -f $(BIN)-man
 
 # The binary, its man pages and the bash, zsh and fish completions.
 install: build man

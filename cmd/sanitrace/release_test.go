@@ -37,15 +37,12 @@ func TestReleaseInstall(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "sanitrace ") || !strings.Contains(string(out), "CGO_ENABLED=0") {
 		t.Errorf("installed sanitrace version: %v\n%s", err, out)
 	}
-	for _, page := range []string{"sanitrace.1", "sanitrace-decode.1", "sanitrace-symbolize.1", "sanitrace-addr2line.1", "sanitrace-lws-heapmap.1", "sanitrace-batch.1"} {
-		b, err := os.ReadFile(filepath.Join(dest, "usr", "share", "man", "man1", page))
-		if err != nil {
-			t.Errorf("man page: %v", err)
-			continue
-		}
-		if !strings.HasPrefix(string(b), ".nh\n.TH ") || !strings.Contains(string(b), ".SH NAME") {
-			t.Errorf("%s is not a man page:\n%.300s", page, b)
-		}
+	checkManPages(t, filepath.Join(dest, "usr", "share", "man", "man1"))
+	if _, err := os.Stat(filepath.Join(tmp, "build", "sanitrace-man")); err == nil {
+		t.Errorf("make man left its generator binary behind")
+	}
+	if out, _ := exec.Command(bin, "man", t.TempDir()).CombinedOutput(); !strings.Contains(string(out), "unknown command") {
+		t.Errorf("the installed binary has the man page generator (built only with -tags man):\n%s", out)
 	}
 	for _, f := range []string{"bash-completion/completions/sanitrace", "zsh/site-functions/_sanitrace", "fish/vendor_completions.d/sanitrace.fish"} {
 		if b, err := os.ReadFile(filepath.Join(dest, "usr", "share", f)); err != nil || !strings.Contains(string(b), "__complete") {
@@ -99,5 +96,38 @@ func TestStaticProblems(t *testing.T) {
 	}
 	if len(problems) != 2 {
 		t.Errorf("the demo binary, dynamically linked: %q", problems)
+	}
+}
+
+// checkManPages: "make man" wrote one page per command, each a page man
+// can read, generated from the commands' own help, and none for the
+// hidden generator itself.
+func checkManPages(t *testing.T, dir string) {
+	t.Helper()
+	for _, name := range []string{"sanitrace", "sanitrace-decode", "sanitrace-symbolize", "sanitrace-addr2line",
+		"sanitrace-lws", "sanitrace-lws-decode", "sanitrace-lws-heapmap", "sanitrace-core", "sanitrace-cfi",
+		"sanitrace-batch", "sanitrace-merge", "sanitrace-version", "sanitrace-completion"} {
+		b, err := os.ReadFile(filepath.Join(dir, name+".1"))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		page := string(b)
+		if !strings.HasPrefix(page, ".nh\n.TH \""+strings.ToUpper(name)+"\" \"1\" \"") || !strings.Contains(page, ".SH SYNOPSIS") {
+			t.Errorf("%s.1 is not a man page:\n%.300s", name, page)
+		}
+	}
+	decode, _ := os.ReadFile(filepath.Join(dir, "sanitrace-decode.1"))
+	for _, want := range []string{"\\fB--color\\fP[=auto]", "\\fB--prefix-map\\fP", "SANITRACE_PREFIX_MAP"} {
+		if !strings.Contains(string(decode), want) {
+			t.Errorf("sanitrace-decode.1 does not describe %s", want)
+		}
+	}
+	sym, _ := os.ReadFile(filepath.Join(dir, "sanitrace-symbolize.1"))
+	if !strings.Contains(string(sym), "--output-style=LLVM|GNU|JSON") {
+		t.Errorf("sanitrace-symbolize.1 does not describe the face's options")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sanitrace-man.1")); err == nil {
+		t.Errorf("a page for the hidden man command")
 	}
 }

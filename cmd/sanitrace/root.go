@@ -69,8 +69,8 @@ result as colored text or JSON.`,
 		newBatchCmd(),
 		newMergeCmd(),
 		newVersionCmd(),
-		newManCmd(),
 	)
+	addManCmd(root)
 	completeEnums(root)
 	if d, _, err := root.Find([]string{"decode"}); err == nil && d.Flags().Lookup("tool") != nil {
 		_ = d.RegisterFlagCompletionFunc("tool", cobra.FixedCompletions(report.ToolNames(), cobra.ShellCompDirectiveNoFileComp))

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,43 +65,5 @@ func TestCompletionValues(t *testing.T) {
 				t.Errorf("exit %d, offered\n%s\nwant\n%s", code, got, tt.want)
 			}
 		})
-	}
-}
-
-// TestManPages: the man pages are generated from the commands without
-// error, one per command, each a page man can read and none for the
-// hidden generator itself.
-func TestManPages(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "man")
-	t.Setenv("SOURCE_DATE_EPOCH", "1795000000")
-	if _, errs, code := runCLI(t, "", "man", dir); code != 0 {
-		t.Fatalf("man: exit %d: %s", code, errs)
-	}
-	for _, name := range []string{"sanitrace", "sanitrace-decode", "sanitrace-symbolize", "sanitrace-addr2line",
-		"sanitrace-lws", "sanitrace-lws-decode", "sanitrace-lws-heapmap", "sanitrace-core", "sanitrace-cfi",
-		"sanitrace-batch", "sanitrace-merge", "sanitrace-version", "sanitrace-completion"} {
-		b, err := os.ReadFile(filepath.Join(dir, name+".1"))
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		page := string(b)
-		title := strings.ToUpper(name)
-		if !strings.Contains(page, `.TH "`+title+`" "1" "Nov 2026"`) || !strings.Contains(page, ".SH SYNOPSIS") {
-			t.Errorf("%s.1 is not a dated man page:\n%.300s", name, page)
-		}
-	}
-	decode, _ := os.ReadFile(filepath.Join(dir, "sanitrace-decode.1"))
-	for _, want := range []string{"\\fB--color\\fP[=auto]", "\\fB--prefix-map\\fP", "SANITRACE_PREFIX_MAP"} {
-		if !strings.Contains(string(decode), want) {
-			t.Errorf("sanitrace-decode.1 does not describe %s", want)
-		}
-	}
-	sym, _ := os.ReadFile(filepath.Join(dir, "sanitrace-symbolize.1"))
-	if !strings.Contains(string(sym), "--output-style=LLVM|GNU|JSON") {
-		t.Errorf("sanitrace-symbolize.1 does not describe the face's options")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "sanitrace-man.1")); err == nil {
-		t.Errorf("a page for the hidden man command")
 	}
 }
