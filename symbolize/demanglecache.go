@@ -15,9 +15,16 @@ import (
 // costs one small-key lookup instead of hashing (and first copying) a name
 // that can run to kilobytes in C++ binaries. (The per-DIE and per-symbol
 // slots of diecache.go keep what a frame prints, demangled through here.)
+//
+// Plain maps under a mutex rather than sync.Maps: a sync.Map boxes every
+// key and value and adds a node per entry, some 200,000 small objects of
+// pointers on a big C++ binary that every collection must mark again; a
+// map keeps its entries in a few large arrays. The lock is taken only on a
+// miss of the per-DIE slots, and never while demangling.
 type demangleCache struct {
-	byName sync.Map // nameKey -> string
-	byRef  sync.Map // refKey -> string
+	mu     sync.Mutex
+	byName map[nameKey]string
+	byRef  map[refKey]string
 }
 
 type nameKey struct {
@@ -53,8 +60,11 @@ func (c *demangleCache) demangle(name string, style NameStyle) string {
 
 func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
 	k := nameKey{style, name}
-	if v, ok := c.byName.Load(k); ok {
-		return v.(string)
+	c.mu.Lock()
+	v, ok := c.byName[k]
+	c.mu.Unlock()
+	if ok {
+		return v
 	}
 	var out string
 	switch style {
@@ -66,7 +76,12 @@ func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
 			out = withoutReturnType(name, out)
 		}
 	}
-	c.byName.Store(k, out)
+	c.mu.Lock()
+	if c.byName == nil {
+		c.byName = make(map[nameKey]string)
+	}
+	c.byName[k] = out
+	c.mu.Unlock()
 	return out
 }
 
@@ -86,11 +101,20 @@ func withoutReturnType(mangled, full string) string {
 
 // demangleRef returns the DWARF string ref demangled in style.
 func (o *Object) demangleRef(ref strRef, style NameStyle) string {
+	c := &o.demangled
 	k := refKey{style: style, ref: ref}
-	if v, ok := o.demangled.byRef.Load(k); ok {
-		return v.(string)
+	c.mu.Lock()
+	v, ok := c.byRef[k]
+	c.mu.Unlock()
+	if ok {
+		return v
 	}
-	s := o.demangled.demangle(o.str(ref), style)
-	o.demangled.byRef.Store(k, s)
+	s := c.demangle(o.str(ref), style)
+	c.mu.Lock()
+	if c.byRef == nil {
+		c.byRef = make(map[refKey]string)
+	}
+	c.byRef[k] = s
+	c.mu.Unlock()
 	return s
 }
