@@ -182,9 +182,7 @@ func (dw *dwarfData) probeFunctions(h *cuHeader, pc uint64) (fi *funcIndex, ok b
 		}
 	}
 	slices.SortStableFunc(fi.addrs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
-	for i := range fi.funcs {
-		fi.funcs[i].sortInlines()
-	}
+	fi.seal()
 	fi.named = make([]atomic.Pointer[named], len(fi.dies))
 	return fi, true
 }

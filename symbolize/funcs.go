@@ -49,11 +49,23 @@ type addrRange struct {
 	depth      int32
 }
 
-// function is a concrete subprogram: its inlined calls sorted by
-// (depth, begin), so each depth can be binary searched (gimli's layout).
+// function is a concrete subprogram while its unit is indexed: its
+// inlined calls in DIE order. seal turns it into a funcSpan.
 type function struct {
 	inlines []addrRange
-	byDepth []int32 // byDepth[d-1] = first index in inlines with depth d
+}
+
+// funcSpan is a concrete subprogram of an indexed unit: its inlined calls
+// are funcIndex.inlines[inl:inl+nInl], sorted by (depth, begin) so that
+// each depth can be binary searched (gimli's layout), and
+// funcIndex.depths[dep:dep+nDep] says where each depth starts (entry d-1:
+// the first index of depth d, relative to inl). Offsets into shared
+// arrays rather than two slices per function: a big C++ unit has tens of
+// thousands of functions, and the index then holds no pointers that every
+// garbage collection would mark again.
+type funcSpan struct {
+	inl, nInl uint32
+	dep, nDep uint32
 }
 
 // funcIndex is one unit's functions, sorted by begin address. dies are in
@@ -64,8 +76,12 @@ type funcIndex struct {
 	offs  []uint32  // offs[i] = dies[i].off - base, for binary search in a dense array
 	dies  []dieInfo
 	named []atomic.Pointer[named] // by DIE index, filled on use
-	funcs []function
-	addrs []addrRange // die = function index here
+	funcs []function              // while indexing only; seal moves them to spans
+	spans []funcSpan              // by function index
+	addrs []addrRange             // die = function index here
+
+	inlines []addrRange // every function's inlined calls, see funcSpan
+	depths  []int32     // every function's depth starts, see funcSpan
 }
 
 // byOff returns the index of the DIE at off, if the unit indexed it.
@@ -145,32 +161,53 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 		return level{fn: cur.fn, inlineDepth: d}
 	})
 	if err != nil {
+		// The functions decoded so far are used, without their inline
+		// trees.
+		fi.spans, fi.funcs = make([]funcSpan, len(fi.funcs)), nil
 		return fi, fmt.Errorf("%s: unit at 0x%x: %w", dw.debugPath, h.off, err)
 	}
 	fi.prune()
 	fi.addrs = append([]addrRange(nil), fi.addrs...)
 	// addrs: depth holds the function's DIE index; sort by begin.
 	slices.SortStableFunc(fi.addrs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
-	for i := range fi.funcs {
-		fi.funcs[i].sortInlines()
-	}
+	fi.seal()
 	return fi, nil
 }
 
-// sortInlines orders f's inlined ranges by (depth, begin), stably, and
-// records where each depth starts. The ranges come in DIE order, which is
-// by address within a depth nearly always: a stable bucketing by depth is
-// enough, and a depth is sorted only when it is not already.
-func (f *function) sortInlines() {
-	if len(f.inlines) == 0 {
-		return
+// seal sorts every function's inlined calls into fi.inlines and fi.depths
+// and drops the per-function slices the DIE walk built.
+func (fi *funcIndex) seal() {
+	n := 0
+	for i := range fi.funcs {
+		n += len(fi.funcs[i].inlines)
+	}
+	fi.inlines = make([]addrRange, 0, n)
+	fi.spans = make([]funcSpan, len(fi.funcs))
+	var start, next []int32
+	for i := range fi.funcs {
+		fi.spans[i], start, next = fi.sortInlines(fi.funcs[i].inlines, start, next)
+	}
+	fi.depths = slices.Clip(fi.depths)
+	fi.funcs = nil
+}
+
+// sortInlines appends the inlined calls ins, ordered by (depth, begin)
+// stably, to fi.inlines and where each depth starts to fi.depths, and
+// returns their span; start and next are scratch, returned for reuse. The
+// calls come in DIE order, which is by address within a depth nearly
+// always: a stable bucketing by depth is enough, and a depth is sorted
+// only when it is not already.
+func (fi *funcIndex) sortInlines(ins []addrRange, start, next []int32) (funcSpan, []int32, []int32) {
+	sp := funcSpan{inl: uint32(len(fi.inlines)), nInl: uint32(len(ins)), dep: uint32(len(fi.depths))}
+	if len(ins) == 0 {
+		return sp, start, next
 	}
 	maxDepth := int32(0)
-	for _, in := range f.inlines {
+	for _, in := range ins {
 		maxDepth = max(maxDepth, in.depth)
 	}
-	start := make([]int32, maxDepth+1) // start[d-1] = first index of depth d
-	for _, in := range f.inlines {
+	start = append(start[:0], make([]int32, maxDepth+1)...) // start[d-1] = first index of depth d
+	for _, in := range ins {
 		if in.depth < maxDepth {
 			start[in.depth]++
 		}
@@ -178,9 +215,11 @@ func (f *function) sortInlines() {
 	for d := 1; d <= int(maxDepth); d++ {
 		start[d] += start[d-1]
 	}
-	sorted := make([]addrRange, len(f.inlines))
-	next := append([]int32(nil), start...)
-	for _, in := range f.inlines {
+	base := len(fi.inlines)
+	fi.inlines = fi.inlines[:base+len(ins)]
+	sorted := fi.inlines[base:]
+	next = append(next[:0], start...)
+	for _, in := range ins {
 		sorted[next[in.depth-1]] = in
 		next[in.depth-1]++
 	}
@@ -194,8 +233,9 @@ func (f *function) sortInlines() {
 			slices.SortStableFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
 		}
 	}
-	f.inlines = sorted
-	f.byDepth = start[:maxDepth]
+	fi.depths = append(fi.depths, start[:maxDepth]...)
+	sp.nDep = uint32(maxDepth)
+	return sp, start, next
 }
 
 // readDieInfo extracts a DIE's naming and call-site attributes from its
@@ -383,15 +423,17 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 	if fn == nil {
 		return nil
 	}
-	f := &fi.funcs[fn.die]
+	sp := fi.spans[fn.die]
+	inlines := fi.inlines[sp.inl : sp.inl+sp.nInl]
+	byDepth := fi.depths[sp.dep : sp.dep+sp.nDep]
 	out := append(dst[:0], fn.depth)
-	for d := range f.byDepth {
-		lo := int(f.byDepth[d])
-		hi := len(f.inlines)
-		if d+1 < len(f.byDepth) {
-			hi = int(f.byDepth[d+1])
+	for d := range byDepth {
+		lo := int(byDepth[d])
+		hi := len(inlines)
+		if d+1 < len(byDepth) {
+			hi = int(byDepth[d+1])
 		}
-		rs := f.inlines[lo:hi]
+		rs := inlines[lo:hi]
 		k := sort.Search(len(rs), func(k int) bool { return rs[k].begin > pc })
 		found := false
 		// Ranges at one depth don't overlap in well-formed DWARF; check the
