@@ -538,7 +538,7 @@ func (t *Text) rawFrames(lk look, fs []report.Frame, i, j int, indent string) {
 	showPC := i == 0 || !fs[i-1].Inlined || fs[i-1].PC != fs[i].PC
 	for n, l := range t.lookFrame(lk, i, fs[i:j+1], showPC) {
 		if lk == lookKernel && n == 0 && indent != "" {
-			l = indent + strings.TrimLeft(l, " ")
+			l = indent + strings.TrimPrefix(l, " ") // the look's own one blank
 		}
 		t.line(l)
 	}

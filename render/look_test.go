@@ -119,13 +119,23 @@ func FuzzLook(f *testing.F) {
 		inner.Inlined = inlined
 		r := &report.Report{Tool: lookTools[int(tool)%len(lookTools)], Headline: title, PID: 7,
 			Stacks: []report.Stack{{Title: title, Frames: []report.Frame{inner, fr, {Raw: raw, Symbolized: report.SymbolizedNone}}}}}
-		plain := string(renderText(t, []*report.Report{r}, Options{}))
-		if first := strings.TrimSpace(strings.Split(raw, "\n")[0]); first != "" && !symbolized && !strings.Contains(plain, strings.TrimLeft(first, "#0123456789 ")) {
-			t.Errorf("frame line %q lost:\n%s", first, plain)
+		// Once from the typed parts and once from the report's own lines
+		// (the kernel, Go and Rust looks write those, frames in place).
+		withRaw := *r
+		withRaw.Raw = []string{title, title}
+		for range 3 {
+			withRaw.Raw = append(withRaw.Raw, strings.Split(raw, "\n")...)
 		}
-		colored := string(renderText(t, []*report.Report{r}, Options{Color: true}))
-		if ansiRE.ReplaceAllString(colored, "") != plain {
-			t.Errorf("colors change the text:\n%s", plain)
+		for _, r := range []*report.Report{r, &withRaw} {
+			plain := string(renderText(t, []*report.Report{r}, Options{}))
+			if first := strings.TrimSpace(strings.Split(raw, "\n")[0]); first != "" && !symbolized && !strings.Contains(plain, strings.TrimLeft(first, "#0123456789 ")) {
+				t.Errorf("frame line %q lost:\n%s", first, plain)
+			}
+			colored := string(renderText(t, []*report.Report{r}, Options{Color: true}))
+			if ansiRE.ReplaceAllString(colored, "") != plain {
+				t.Errorf("colors change the text:\n%s", plain)
+			}
+			renderText(t, []*report.Report{r}, Options{UserFrames: true})
 		}
 	})
 }
