@@ -23,7 +23,7 @@ const SignatureFrames = 3
 func Signature(r *report.Report) string {
 	var frames []string
 	stacks := r.Stacks
-	if len(stacks) > 1 && r.Tool == report.ToolKernel && registerStack(stacks[0]) {
+	if len(stacks) > 1 && stacks[0].FromRegisters() {
 		// An oops or WARNING's first "stack" is the faulting pc from the
 		// register dump; its callers are the call trace after it.
 		stacks = stacks[:2]
@@ -63,21 +63,6 @@ func Signature(r *report.Report) string {
 		}
 	}
 	return r.Tool + ":" + r.Kind + ":" + strings.Join(frames, "|")
-}
-
-// registerStack reports whether s is the one frame a kernel report reads
-// from its register dump ("RIP: 0010:f+0x1b4/0x1f0", arm64's "pc : f+0x18/0x40",
-// i386's "EIP: ... EIP is at f").
-func registerStack(s report.Stack) bool {
-	if len(s.Frames) != 1 {
-		return false
-	}
-	for _, p := range []string{"RIP:", "EIP:", "pc :", "PC is at", "NIP:", "NIP [", "epc :", "IP:"} {
-		if strings.HasPrefix(s.Title, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // frameKey is a signature frame's function name: C, C++ and Rust names

@@ -153,12 +153,12 @@ func TestSignatureKernelRegisterStack(t *testing.T) {
 		want string
 	}{
 		{&report.Report{Tool: report.ToolKernel, Kind: "WARNING", Stacks: []report.Stack{
-			{Title: "RIP: 0010:ringdev_close+0x1b4/0x1f0 [ringdev]", Frames: []report.Frame{fr("ringdev_close", false)}},
+			{Title: "RIP: 0010:ringdev_close+0x1b4/0x1f0 [ringdev]", RoleDetail: report.RoleDetailRegisters, Frames: []report.Frame{fr("ringdev_close", false)}},
 			{Title: "Call Trace:", Frames: []report.Frame{fr("__warn", true), fr("ringdev_close", true), fr("report_bug", true),
 				fr("__dev_close_many", false), fr("dev_close_many", false), fr("do_syscall_64", false)}},
 		}}, "Kernel:WARNING:ringdev_close|__dev_close_many|dev_close_many"},
 		{&report.Report{Tool: report.ToolKernel, Kind: "Oops", Stacks: []report.Stack{
-			{Title: "pc : ring_peek+0x18/0x40 [ringbuf]", Frames: []report.Frame{fr("ring_peek", false)}},
+			{Title: "pc : ring_peek+0x18/0x40 [ringbuf]", RoleDetail: report.RoleDetailRegisters, Frames: []report.Frame{fr("ring_peek", false)}},
 			{Title: "Call trace:", Frames: []report.Frame{fr("ring_peek", false), fr("ringdev_read", false), fr("vfs_read", false)}},
 		}}, "Kernel:Oops:ring_peek|ringdev_read|vfs_read"},
 		// Only the register stack continues into the next one.

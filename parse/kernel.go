@@ -455,14 +455,14 @@ func (g *kernelGrammar) ripFrame(b *builder, s string) {
 		return
 	}
 	for _, st := range b.rep.Stacks {
-		if st.RoleDetail == "rip" {
+		if st.FromRegisters() {
 			return // printed again after "---[ end trace" or by "Oops"
 		}
 	}
 	f.Context = g.context
 	closed := b.stack
 	b.closeStack()
-	b.openStack(s, "access", "rip")
+	b.openStack(s, "access", report.RoleDetailRegisters)
 	b.appendFrame(f, "", "", "")
 	b.closeStack()
 	_ = closed

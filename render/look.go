@@ -396,7 +396,9 @@ func anchorFrames(r *report.Report) (map[int]rawAnchor, bool) {
 	at := 0
 	for si, s := range r.Stacks {
 		fs := s.Frames
-		if len(fs) == 1 && registerTitle(s) {
+		if s.FromRegisters() && len(fs) == 1 && strings.Contains(s.Title, strings.TrimSpace(fs[0].Raw)) {
+			// (i386's "EIP: 0060:[<...>] EIP is at f+0x95/0x140" holds its
+			// frame in another form: the typed layout writes that report.)
 			// The frame was read from its stack's title ("RIP: ...").
 			k := indexFrom(r.Raw, at, []string{strings.TrimSpace(s.Title)})
 			if k < 0 {
@@ -422,14 +424,6 @@ func anchorFrames(r *report.Report) (map[int]rawAnchor, bool) {
 		}
 	}
 	return anchors, true
-}
-
-// registerTitle reports whether s is a kernel stack read from the
-// faulting instruction's line of the register dump (ripLine writes it).
-func registerTitle(s report.Stack) bool {
-	head, _, ok := strings.Cut(s.Title, ":")
-	raw := strings.TrimSpace(s.Frames[0].Raw)
-	return ok && (head == "RIP" || head == "EIP" || head == "pc ") && raw != "" && strings.Contains(s.Title, raw)
 }
 
 // indexFrom is the first index k >= from where lines[k:] starts with want,
@@ -483,7 +477,9 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 		}
 		s := r.Stacks[a.stack]
 		if a.register {
-			t.ripLine(s)
+			if !t.ripLine(s) {
+				t.line(r.Raw[k]) // a form ripLine does not resolve: as printed
+			}
 			continue
 		}
 		fs := s.Frames

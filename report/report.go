@@ -108,6 +108,16 @@ type Stack struct {
 	Truncated string `json:"-"`
 }
 
+// RoleDetailRegisters is the RoleDetail of the one-frame stack a kernel
+// report reads from its register dump's faulting-instruction line ("RIP:
+// 0010:f+0x1c/0x60 [m]", "EIP: ...", arm64's "pc : ..."): the exact pc,
+// not a call trace.
+const RoleDetailRegisters = "rip"
+
+// FromRegisters reports whether s is the stack of the faulting
+// instruction's line of a kernel register dump (RoleDetailRegisters).
+func (s *Stack) FromRegisters() bool { return s.RoleDetail == RoleDetailRegisters }
+
 // Who produced a frame's function and file information.
 const (
 	SymbolizedReport    = "report"
