@@ -98,8 +98,25 @@ func FuzzLineProgram(f *testing.F) {
 		pcs := []uint64{0, 0x1130}
 		if lt != nil {
 			lt.lookup(0x1130)
-			for i := 0; i < len(lt.rows); i += max(1, len(lt.rows)/8) {
-				pcs = append(pcs, lt.rows[i].addr, lt.rows[i].addr+1)
+			for _, s := range lt.seqs {
+				for i := s.first; i < s.first+s.n; i += max(1, s.n/8) {
+					a := lt.row(int(i), s.start).addr
+					pcs = append(pcs, a, a+1)
+				}
+			}
+			// The packed rows read back as the same table kept wide.
+			wide := in
+			wide.wide = true
+			wt, werr := decodeLineProgram(wide)
+			if fmt.Sprint(werr) != fmt.Sprint(err) || wt == nil || !slices.Equal(wt.seqs, lt.seqs) {
+				t.Fatalf("kept wide, the table fails with %v (seqs %v), packed with %v (seqs %v)", werr, wt != nil && slices.Equal(wt.seqs, lt.seqs), err, lt.seqs)
+			}
+			for _, s := range lt.seqs {
+				for i := s.first; i < s.first+s.n; i++ {
+					if r, w := lt.row(int(i), s.start), wt.row(int(i), s.start); r != w {
+						t.Fatalf("row %d: packed %+v, wide %+v", i, r, w)
+					}
+				}
 			}
 		}
 		// A probe for one address (the first lookup of a unit) fails as

@@ -9,13 +9,38 @@ import (
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
-// lineRow is one row of a line table, kept compact: tables of big C++
-// binaries have millions of rows.
+// lineRow is one row of a line table as a lookup returns it.
 type lineRow struct {
 	addr  uint64
 	file  uint32
 	line  uint32
 	col   uint32
+	discr uint32
+}
+
+// packedRow is how a table stores a row: half a lineRow, since tables of
+// big binaries have millions of rows and are kept for the whole session.
+// The address is an offset from its sequence's start; the discriminator,
+// rare, is in lineTable.discrs. A table whose rows do not all fit (a
+// sequence longer than 4 GiB or whose rows go below its first address,
+// more than 16,383 files, a column above 65,535) keeps them as lineRows
+// instead (lineTable.wide).
+type packedRow struct {
+	off  uint32
+	line uint32
+	file uint16 // the file index, packedDefaultFile, packedHasDiscr
+	col  uint16
+}
+
+const (
+	packedDefaultFile = 1 << 15 // defaultFileBit
+	packedHasDiscr    = 1 << 14 // the row's discriminator is in discrs
+	packedFileMax     = 1<<14 - 1
+)
+
+// rowDiscr is the discriminator of the packed row at index row.
+type rowDiscr struct {
+	row   int32
 	discr uint32
 }
 
@@ -33,7 +58,94 @@ type lineTable struct {
 	files   []string // by DWARF file index, already joined like llvm-symbolizer does
 	rel     []string // the same without the compilation directory (--relativenames)
 	seqs    []lineSeq
-	rows    []lineRow
+	// rows, with discrs in row order; or, when a row did not fit a
+	// packedRow, wide (and rows and discrs nil).
+	rows   []packedRow
+	discrs []rowDiscr
+	wide   []lineRow
+}
+
+// nrows is the number of rows stored.
+func (t *lineTable) nrows() int { return len(t.rows) + len(t.wide) }
+
+// row returns stored row i of the sequence that starts at start.
+func (t *lineTable) row(i int, start uint64) lineRow {
+	if t.wide != nil {
+		return t.wide[i]
+	}
+	p := t.rows[i]
+	r := lineRow{addr: start + uint64(p.off), file: uint32(p.file &^ (packedDefaultFile | packedHasDiscr)), line: p.line, col: uint32(p.col)}
+	if p.file&packedDefaultFile != 0 {
+		r.file |= defaultFileBit
+	}
+	if p.file&packedHasDiscr != 0 {
+		j := sort.Search(len(t.discrs), func(j int) bool { return t.discrs[j].row >= int32(i) })
+		if j < len(t.discrs) && t.discrs[j].row == int32(i) {
+			r.discr = t.discrs[j].discr
+		}
+	}
+	return r
+}
+
+// pack returns r as a packedRow of the sequence that starts at start, or
+// false when it does not fit one.
+func pack(r lineRow, start uint64) (packedRow, bool) {
+	f := r.file &^ defaultFileBit
+	if r.addr < start || r.addr-start > 1<<32-1 || f > packedFileMax || r.col > 1<<16-1 {
+		return packedRow{}, false
+	}
+	p := packedRow{off: uint32(r.addr - start), line: r.line, file: uint16(f), col: uint16(r.col)}
+	if r.file&defaultFileBit != 0 {
+		p.file |= packedDefaultFile
+	}
+	if r.discr != 0 {
+		p.file |= packedHasDiscr
+	}
+	return p, true
+}
+
+// appendRow stores r, a row of the sequence whose first row is stored at
+// seqFirst and which starts at start (r's own address for the first row).
+func (t *lineTable) appendRow(r lineRow, seqFirst int, start uint64) {
+	if t.wide == nil {
+		if p, ok := pack(r, start); ok {
+			if r.discr != 0 {
+				t.discrs = append(t.discrs, rowDiscr{row: int32(len(t.rows)), discr: r.discr})
+			}
+			t.rows = append(t.rows, p)
+			return
+		}
+		t.widen(seqFirst, start)
+	}
+	t.wide = append(t.wide, r)
+}
+
+// widen moves the stored rows to wide: the closed sequences' rows are in
+// t.seqs; those from seqFirst on belong to the open one, which starts at
+// start.
+func (t *lineTable) widen(seqFirst int, start uint64) {
+	wide := make([]lineRow, len(t.rows), max(cap(t.rows), len(t.rows)+1))
+	for _, s := range t.seqs {
+		for i := s.first; i < s.first+s.n; i++ {
+			wide[i] = t.row(int(i), s.start)
+		}
+	}
+	for i := seqFirst; i < len(t.rows); i++ {
+		wide[i] = t.row(i, start)
+	}
+	t.wide, t.rows, t.discrs = wide, nil, nil
+}
+
+// truncate drops the stored rows from n on.
+func (t *lineTable) truncate(n int) {
+	if t.wide != nil {
+		t.wide = t.wide[:n]
+		return
+	}
+	t.rows = t.rows[:n]
+	for len(t.discrs) > 0 && int(t.discrs[len(t.discrs)-1].row) >= n {
+		t.discrs = t.discrs[:len(t.discrs)-1]
+	}
 }
 
 // lineProgramInput is what decoding one line program needs from its unit.
@@ -45,6 +157,9 @@ type lineProgramInput struct {
 	// probe, when set, stores no rows: the program is run for the one
 	// address probe.pc (see lineProbe).
 	probe *lineProbe
+	// wide stores every row as a lineRow: FuzzLineProgram's reference
+	// for the packed layout.
+	wide bool
 }
 
 // DWARF forms that can appear in DWARF 5 directory/file entry formats.
@@ -131,8 +246,11 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 	// A row takes 3-6 bytes of program: start near the upper bound of the
 	// row count rather than regrowing (run trims the table afterwards).
 	t := &lineTable{version: version}
-	if in.probe == nil {
-		t.rows = make([]lineRow, 0, unitLen/3+16)
+	switch {
+	case in.wide:
+		t.wide = make([]lineRow, 0, 16)
+	case in.probe == nil:
+		t.rows = make([]packedRow, 0, unitLen/3+16)
 	}
 	t.size = 4 + unitLen // the length field, then the unit
 	if dwarf64 {
@@ -393,7 +511,8 @@ func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint6
 func (t *lineTable) runRows(b *dwarfbuf.Reader, lp *lineProgram) {
 	r := lineRegs{file: lp.initFile, line: 1}
 	addr, line := r.addr, r.line
-	seqFirst := len(t.rows)
+	seqFirst := t.nrows()
+	var seqStart uint64 // the address of the open sequence's first row
 	data, pos := b.Data(), b.Pos()
 	for pos < len(data) {
 		op := int(data[pos])
@@ -409,30 +528,48 @@ func (t *lineTable) runRows(b *dwarfbuf.Reader, lp *lineProgram) {
 			r.addr, r.line = addr, line
 			b.Seek(pos)
 			if t.slowOp(b, op, &r, lp) {
-				if n := len(t.rows) - seqFirst; n > 0 {
-					if start := t.rows[seqFirst].addr; start < r.addr {
-						t.seqs = append(t.seqs, lineSeq{start: start, end: r.addr, first: int32(seqFirst), n: int32(n)})
+				if n := t.nrows() - seqFirst; n > 0 {
+					if seqStart < r.addr {
+						t.seqs = append(t.seqs, lineSeq{start: seqStart, end: r.addr, first: int32(seqFirst), n: int32(n)})
 					} else {
 						// An empty or inverted sequence is unusable;
 						// drop its rows.
-						t.rows = t.rows[:seqFirst]
+						t.truncate(seqFirst)
 					}
 				}
-				seqFirst = len(t.rows)
+				seqFirst = t.nrows()
 				r = lineRegs{file: lp.initFile, line: 1}
 			}
 			addr, line = r.addr, r.line
 			pos = b.Pos()
 			continue
 		}
-		t.rows = append(t.rows, lineRow{addr: addr, file: r.file, line: line, col: r.col, discr: r.discr})
+		if len(t.rows) == seqFirst && t.wide == nil {
+			seqStart = addr
+		}
+		// The common row, packed in place; appendRow does the rest.
+		if off, f := addr-seqStart, r.file&^defaultFileBit; t.wide == nil && addr >= seqStart && off <= 1<<32-1 && f <= packedFileMax && r.col <= 1<<16-1 && r.discr == 0 {
+			p := packedRow{off: uint32(off), line: line, file: uint16(f), col: uint16(r.col)}
+			if r.file&defaultFileBit != 0 {
+				p.file |= packedDefaultFile
+			}
+			t.rows = append(t.rows, p)
+			continue
+		}
+		if t.wide != nil && len(t.wide) == seqFirst {
+			seqStart = addr
+		}
+		t.appendRow(lineRow{addr: addr, file: r.file, line: line, col: r.col, discr: r.discr}, seqFirst, seqStart)
 		r.discr = 0
 	}
 	// Rows after the last end_sequence belong to no sequence. The table
 	// lives as long as the object: keep it at its exact size.
-	t.rows = t.rows[:seqFirst]
+	t.truncate(seqFirst)
 	if cap(t.rows)-len(t.rows) > len(t.rows)/8 {
-		t.rows = append([]lineRow(nil), t.rows...)
+		t.rows = append([]packedRow(nil), t.rows...)
+	}
+	if cap(t.wide)-len(t.wide) > len(t.wide)/8 {
+		t.wide = append([]lineRow(nil), t.wide...)
 	}
 }
 
@@ -575,12 +712,20 @@ func (t *lineTable) lookup(pc uint64) (lineRow, bool) {
 	if pc < s.start || pc >= s.end {
 		return lineRow{}, false
 	}
-	rows := t.rows[s.first : s.first+s.n]
-	j := sort.Search(len(rows), func(j int) bool { return rows[j].addr > pc })
+	var j int
+	if t.wide != nil {
+		rows := t.wide[s.first : s.first+s.n]
+		j = sort.Search(len(rows), func(j int) bool { return rows[j].addr > pc })
+	} else if rel := pc - s.start; rel > 1<<32-1 {
+		j = int(s.n) // past every row's offset
+	} else {
+		rows := t.rows[s.first : s.first+s.n]
+		j = sort.Search(len(rows), func(j int) bool { return rows[j].off > uint32(rel) })
+	}
 	if j == 0 {
 		return lineRow{}, false
 	}
-	return rows[j-1], true
+	return t.row(int(s.first)+j-1, s.start), true
 }
 
 // defaultFileBit marks a row whose file register still holds its initial
@@ -651,7 +796,8 @@ func (p *lineProbe) endSeq(t *lineTable, s *probeSeq, end uint64) {
 		if s.start <= p.pc && p.pc < end && (s.unsorted || !s.hasLast) {
 			p.ok = false
 		}
-		t.seqs = append(t.seqs, lineSeq{start: s.start, end: end, first: int32(len(t.rows)), n: 1})
-		t.rows = append(t.rows, s.last)
+		first := t.nrows()
+		t.appendRow(s.last, first, s.start)
+		t.seqs = append(t.seqs, lineSeq{start: s.start, end: end, first: int32(first), n: 1})
 	}
 }

@@ -1,0 +1,167 @@
+package symbolize
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// lineProg assembles a DWARF 4 line program with one file, "a.c", for
+// tests of how rows are stored.
+type lineProg struct{ ops []byte }
+
+func (p *lineProg) uleb(v uint64) {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v != 0 {
+			c |= 0x80
+		}
+		p.ops = append(p.ops, c)
+		if v == 0 {
+			return
+		}
+	}
+}
+
+func (p *lineProg) setAddress(a uint64) {
+	p.ops = append(p.ops, 0, 9, 2)
+	p.ops = binary.LittleEndian.AppendUint64(p.ops, a)
+}
+func (p *lineProg) advancePC(n uint64)   { p.ops = append(p.ops, 2); p.uleb(n) }
+func (p *lineProg) advanceLine(n uint64) { p.ops = append(p.ops, 3); p.uleb(n) }
+func (p *lineProg) setFile(n uint64)     { p.ops = append(p.ops, 4); p.uleb(n) }
+func (p *lineProg) setColumn(n uint64)   { p.ops = append(p.ops, 5); p.uleb(n) }
+func (p *lineProg) setDiscr(n uint64)    { p.ops = append(p.ops, 0, 2, 4); p.uleb(n) }
+func (p *lineProg) copyRow()             { p.ops = append(p.ops, 1) }
+func (p *lineProg) endSequence()         { p.ops = append(p.ops, 0, 1, 1) }
+
+func (p *lineProg) bytes() []byte {
+	header := []byte{1, 1, 1, 0xfb, 14, 13, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1}
+	header = append(header, 0)                         // no include directories
+	header = append(header, 'a', '.', 'c', 0, 0, 0, 0) // one file
+	header = append(header, 0)
+	var b []byte
+	b = binary.LittleEndian.AppendUint32(b, uint32(2+4+len(header)+len(p.ops)))
+	b = binary.LittleEndian.AppendUint16(b, 4)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(header)))
+	b = append(b, header...)
+	return append(b, p.ops...)
+}
+
+// TestLineRowStorage checks that rows read back as they were written
+// whether the table keeps them packed or, when one does not fit a
+// packedRow, wide.
+func TestLineRowStorage(t *testing.T) {
+	type want struct {
+		pc                     uint64
+		ok                     bool
+		line, col, discr, file uint32
+	}
+	for _, tc := range []struct {
+		name  string
+		build func(p *lineProg)
+		wide  bool
+		want  []want
+	}{
+		{"packed with discriminators", func(p *lineProg) {
+			p.setAddress(0x1000)
+			p.setDiscr(3)
+			p.copyRow()
+			p.advancePC(0x10)
+			p.advanceLine(4)
+			p.setColumn(7)
+			p.copyRow()
+			p.advancePC(0x10)
+			p.setDiscr(9)
+			p.copyRow()
+			p.advancePC(0x10)
+			p.endSequence()
+		}, false, []want{
+			{pc: 0xfff},
+			{pc: 0x1000, ok: true, line: 1, discr: 3, file: 1},
+			{pc: 0x100f, ok: true, line: 1, discr: 3, file: 1},
+			{pc: 0x1010, ok: true, line: 5, col: 7, file: 1},
+			{pc: 0x102f, ok: true, line: 5, col: 7, discr: 9, file: 1},
+			{pc: 0x1030},
+		}},
+		{"a column above 65535 after a closed sequence", func(p *lineProg) {
+			p.setAddress(0x2000)
+			p.setDiscr(2)
+			p.copyRow()
+			p.advancePC(8)
+			p.endSequence()
+			p.setAddress(0x1000)
+			p.copyRow()
+			p.advancePC(4)
+			p.setColumn(70000)
+			p.copyRow()
+			p.advancePC(4)
+			p.endSequence()
+		}, true, []want{
+			{pc: 0x1000, ok: true, line: 1, file: 1},
+			{pc: 0x1004, ok: true, line: 1, col: 70000, file: 1},
+			{pc: 0x2007, ok: true, line: 1, discr: 2, file: 1},
+		}},
+		{"a row below its sequence's first address", func(p *lineProg) {
+			p.setAddress(0x1010)
+			p.copyRow()
+			p.setAddress(0x1000)
+			p.advanceLine(1)
+			p.copyRow()
+			p.setAddress(0x1020)
+			p.endSequence()
+		}, true, []want{
+			{pc: 0x1010, ok: true, line: 2, file: 1},
+		}},
+		{"a file index above 16383", func(p *lineProg) {
+			p.setAddress(0x1000)
+			p.copyRow()
+			p.setFile(20000)
+			p.advancePC(2)
+			p.copyRow()
+			p.advancePC(2)
+			p.endSequence()
+		}, true, []want{
+			{pc: 0x1001, ok: true, line: 1, file: 1},
+			{pc: 0x1002, ok: true, line: 1, file: 20000},
+		}},
+		{"a sequence longer than 4 GiB", func(p *lineProg) {
+			p.setAddress(0x1000)
+			p.copyRow()
+			p.advancePC(1 << 33)
+			p.advanceLine(1)
+			p.copyRow()
+			p.advancePC(1)
+			p.endSequence()
+		}, true, []want{
+			{pc: 0x1000 + 1<<32, ok: true, line: 1, file: 1},
+			{pc: 0x1000 + 1<<33, ok: true, line: 2, file: 1},
+		}},
+		{"a packed sequence ending more than 4 GiB after its last row", func(p *lineProg) {
+			p.setAddress(0x1000)
+			p.copyRow()
+			p.advancePC(1 << 33)
+			p.endSequence()
+		}, false, []want{
+			{pc: 0x1000 + 1<<32 + 5, ok: true, line: 1, file: 1},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var p lineProg
+			tc.build(&p)
+			lt, err := decodeLineProgram(lineProgramInput{line: p.bytes(), bo: binary.LittleEndian})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := lt.wide != nil; got != tc.wide {
+				t.Errorf("wide = %v, want %v", got, tc.wide)
+			}
+			for _, w := range tc.want {
+				r, ok := lt.lookup(w.pc)
+				if ok != w.ok || r.line != w.line || r.col != w.col || r.discr != w.discr || r.fileIndex(StyleLLVM) != w.file {
+					t.Errorf("lookup(%#x) = %+v, %v; want %+v", w.pc, r, ok, w)
+				}
+			}
+		})
+	}
+}
