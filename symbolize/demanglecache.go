@@ -10,10 +10,10 @@ import (
 // demangleCache demangles each distinct name once per style: big C++
 // binaries repeat the same few thousand names across millions of frames,
 // and demangling costs more than reading the DWARF. It is the only cache of
-// demangled text, keyed two ways: by the mangled name, and by the DWARF
-// string reference a linkage name comes from, so that a repeated frame
-// costs one small-key lookup instead of hashing (and first copying) a name
-// that can run to kilobytes in C++ binaries. (The per-DIE and per-symbol
+// demangled text, keyed two ways: by the mangled name (ELF symbols), and
+// by the DWARF string reference a linkage name comes from, so that a
+// repeated frame costs one small-key lookup instead of hashing (and first
+// copying) a name that can run to kilobytes in C++ binaries. (The per-DIE and per-symbol
 // slots of diecache.go keep what a frame prints, demangled through here.)
 //
 // Plain maps under a mutex rather than sync.Maps: a sync.Map boxes every
@@ -66,16 +66,7 @@ func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
 	if ok {
 		return v
 	}
-	var out string
-	switch style {
-	case StyleLLVM:
-		out = cxxfilt.Demangle(name, cxxfilt.LLVM)
-	default:
-		out = cxxfilt.Demangle(name, cxxfilt.GNU)
-		if style == styleGDB && out != name {
-			out = withoutReturnType(name, out)
-		}
-	}
+	out := demangleName(name, style)
 	c.mu.Lock()
 	if c.byName == nil {
 		c.byName = make(map[nameKey]string)
@@ -83,6 +74,23 @@ func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
 	c.byName[k] = out
 	c.mu.Unlock()
 	return out
+}
+
+// demangleName demangles name in style, uncached.
+func demangleName(name string, style NameStyle) string {
+	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
+		return name
+	}
+	switch style {
+	case StyleLLVM:
+		return cxxfilt.Demangle(name, cxxfilt.LLVM)
+	default:
+		out := cxxfilt.Demangle(name, cxxfilt.GNU)
+		if style == styleGDB && out != name {
+			out = withoutReturnType(name, out)
+		}
+		return out
+	}
 }
 
 // withoutReturnType drops the return type a template function's
@@ -109,7 +117,10 @@ func (o *Object) demangleRef(ref strRef, style NameStyle) string {
 	if ok {
 		return v
 	}
-	s := c.demangle(o.str(ref), style)
+	// Not through byName: its key would keep a copy of the mangled name,
+	// which runs to kilobytes in C++ (5 MB of cpp-heavy's W1 heap), for
+	// the rare name that two string references share.
+	s := demangleName(o.str(ref), style)
 	c.mu.Lock()
 	if c.byRef == nil {
 		c.byRef = make(map[refKey]string)
