@@ -292,8 +292,7 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 	t.rel = make([]string, len(rawFiles))
 	for i, f := range rawFiles {
 		if f.valid {
-			t.files[i] = joinFileName(version, in.compDir, dirs, f, false)
-			t.rel[i] = joinFileName(version, in.compDir, dirs, f, true)
+			t.files[i], t.rel[i] = joinFileNames(version, in.compDir, dirs, f)
 		}
 	}
 	b.Seek(progStart)
@@ -416,20 +415,36 @@ func joinFileName(version int, compDir string, dirs []string, f rawFile, relativ
 	if isAbs(f.name) {
 		return f.name
 	}
-	var includeDir string
-	if version >= 5 {
-		if f.dir < uint64(len(dirs)) && (f.dir != 0 || !relative) {
-			includeDir = dirs[f.dir]
-		}
-	} else if f.dir > 0 && f.dir <= uint64(len(dirs)) {
-		includeDir = dirs[f.dir-1]
-	}
+	includeDir := includeDirOf(version, dirs, f, relative)
 	var p string
 	if !relative && compDir != "" && !isAbs(includeDir) {
 		p = compDir
 	}
 	p = llvmAppend(p, includeDir)
 	return llvmAppend(p, f.name)
+}
+
+// includeDirOf is the directory joinFileName puts before f's name.
+func includeDirOf(version int, dirs []string, f rawFile, relative bool) string {
+	if version >= 5 {
+		if f.dir < uint64(len(dirs)) && (f.dir != 0 || !relative) {
+			return dirs[f.dir]
+		}
+	} else if f.dir > 0 && f.dir <= uint64(len(dirs)) {
+		return dirs[f.dir-1]
+	}
+	return ""
+}
+
+// joinFileNames returns f's path and its --relativenames form, one string
+// when they are the same (an absolute name or directory, no compilation
+// directory): a Go binary's tables name thousands of files.
+func joinFileNames(version int, compDir string, dirs []string, f rawFile) (full, rel string) {
+	full = joinFileName(version, compDir, dirs, f, false)
+	if dir := includeDirOf(version, dirs, f, false); isAbs(f.name) || dir == includeDirOf(version, dirs, f, true) && (compDir == "" || isAbs(dir)) {
+		return full, full
+	}
+	return full, joinFileName(version, compDir, dirs, f, true)
 }
 
 // llvmAppend mirrors llvm::sys::path::append for POSIX paths.
@@ -672,9 +687,9 @@ func (t *lineTable) slowOp(b *dwarfbuf.Reader, op int, r *lineRegs, lp *lineProg
 			dir := b.Uleb()
 			b.Uleb()
 			b.Uleb()
-			f := rawFile{name: name, dir: dir, valid: true}
-			t.files = append(t.files, joinFileName(lp.version, lp.in.compDir, lp.dirs, f, false))
-			t.rel = append(t.rel, joinFileName(lp.version, lp.in.compDir, lp.dirs, f, true))
+			full, rel := joinFileNames(lp.version, lp.in.compDir, lp.dirs, rawFile{name: name, dir: dir, valid: true})
+			t.files = append(t.files, full)
+			t.rel = append(t.rel, rel)
 		case 4: // DW_LNE_set_discriminator
 			r.discr = uint32(b.Uleb())
 		}

@@ -165,3 +165,25 @@ func TestLineRowStorage(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinFileNames checks that the shared form gives what the two joins
+// give, over every kind of directory and name.
+func TestJoinFileNames(t *testing.T) {
+	dirs := []string{"/abs/cu", "rel/dir", "/abs/inc", ""}
+	for _, version := range []int{4, 5} {
+		for _, compDir := range []string{"", "/c", "c/"} {
+			for dir := uint64(0); dir <= uint64(len(dirs)); dir++ {
+				for _, name := range []string{"a.c", "/abs/a.c", "sub/a.c"} {
+					f := rawFile{name: name, dir: dir, valid: true}
+					full, rel := joinFileNames(version, compDir, dirs, f)
+					if want := joinFileName(version, compDir, dirs, f, false); full != want {
+						t.Errorf("v%d %q dir %d %q: full %q, want %q", version, compDir, dir, name, full, want)
+					}
+					if want := joinFileName(version, compDir, dirs, f, true); rel != want {
+						t.Errorf("v%d %q dir %d %q: rel %q, want %q", version, compDir, dir, name, rel, want)
+					}
+				}
+			}
+		}
+	}
+}
