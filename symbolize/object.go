@@ -142,6 +142,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 	o.addDamage(path, f.Damage)
 	var serr error
 	o.syms, serr = readSymtab(ef, f.Bytes())
+	releaseSymtab(ef, f.Mapped())
 	if serr != nil {
 		o.addDamage(path, []error{fmt.Errorf(".symtab: %w; symbol table ignored", serr)})
 	}
@@ -157,6 +158,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 				if ds, _ := readSymtab(df.ELF, df.Bytes()); len(ds.syms) > 0 {
 					o.debugSyms = &ds
 				}
+				releaseSymtab(df.ELF, df.Mapped())
 				// The symbol table stays the binary's own, as in
 				// llvm-symbolizer 14: names come from the debug
 				// file's DWARF.

@@ -40,6 +40,15 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) 
 		{Name: ".debug_str_offsets", Dst: &ds.strOffsets},
 	}
 	errs := dwarfbuf.Sections(f, m.Bytes(), want)
+	// A compressed section's stored bytes were read once, to inflate it
+	// (6 MB of go-large's resident pages): hand them back.
+	for _, w := range want {
+		if _, mapped := dwarfbuf.Uncompressed(f, w.Name); !mapped {
+			if off, end, ok := dwarfbuf.Stored(f, w.Name); ok {
+				m.Release(off, end)
+			}
+		}
+	}
 	var damage []error
 	for i, err := range errs {
 		if err != nil {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"sync/atomic"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
 // symbol is an ELF symbol-table entry the engine can name addresses with.
@@ -37,6 +39,25 @@ type symtab struct {
 type allocSection struct {
 	addr, size uint64
 	idx        elf.SectionIndex
+}
+
+// releaseSymtab hands back the pages of the symbol tables and their
+// string tables once readSymtab has read them: it copies every name it
+// keeps (2.6 MB of go-large's resident pages otherwise).
+func releaseSymtab(f *elf.File, m *dwarfbuf.File) {
+	release := func(s *elf.Section) {
+		if s.Type != elf.SHT_NOBITS && s.Offset+s.FileSize >= s.Offset {
+			m.Release(s.Offset, s.Offset+s.FileSize)
+		}
+	}
+	for _, s := range f.Sections {
+		if s.Type == elf.SHT_SYMTAB || s.Type == elf.SHT_DYNSYM {
+			release(s)
+			if int(s.Link) < len(f.Sections) {
+				release(f.Sections[s.Link])
+			}
+		}
+	}
 }
 
 // readSymtab reads .symtab, falling back to .dynsym when the file has no

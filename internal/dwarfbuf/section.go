@@ -100,6 +100,22 @@ func Uncompressed(f *elf.File, name string) (off uint64, ok bool) {
 	return s.Offset, true
 }
 
+// Stored returns where the named section's bytes lie in the file, as
+// they are stored (compressed or not); not ok when absent or SHT_NOBITS.
+// A DWARF section may be found under its legacy ".zdebug_" name, as in
+// Section. A loader that has inflated or copied a section can Release
+// these pages.
+func Stored(f *elf.File, name string) (off, end uint64, ok bool) {
+	s := f.Section(name)
+	if s == nil && strings.HasPrefix(name, ".debug_") {
+		s = f.Section(".zdebug_" + strings.TrimPrefix(name, ".debug_"))
+	}
+	if s == nil || s.Type == elf.SHT_NOBITS || s.Offset+s.FileSize < s.Offset {
+		return 0, 0, false
+	}
+	return s.Offset, s.Offset + s.FileSize, true
+}
+
 // A Want names a section to load and where its contents go.
 type Want struct {
 	Name string
