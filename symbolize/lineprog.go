@@ -290,10 +290,15 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 	}
 	t.files = make([]string, len(rawFiles))
 	t.rel = make([]string, len(rawFiles))
+	same := true
 	for i, f := range rawFiles {
 		if f.valid {
 			t.files[i], t.rel[i] = joinFileNames(version, in.compDir, dirs, f)
+			same = same && t.rel[i] == t.files[i]
 		}
+	}
+	if same {
+		t.rel = t.files // as in a Go binary, where every name is absolute
 	}
 	b.Seek(progStart)
 	if err := t.run(&b, version, addrSize, minInst, lineBase, lineRange, opcodeBase, opLens, in, dirs); err != nil {
@@ -688,8 +693,8 @@ func (t *lineTable) slowOp(b *dwarfbuf.Reader, op int, r *lineRegs, lp *lineProg
 			b.Uleb()
 			b.Uleb()
 			full, rel := joinFileNames(lp.version, lp.in.compDir, lp.dirs, rawFile{name: name, dir: dir, valid: true})
+			t.rel = append(t.rel[:len(t.rel):len(t.rel)], rel) // a copy when it shares files' array
 			t.files = append(t.files, full)
-			t.rel = append(t.rel, rel)
 		case 4: // DW_LNE_set_discriminator
 			r.discr = uint32(b.Uleb())
 		}

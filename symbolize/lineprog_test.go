@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 )
 
@@ -34,6 +35,11 @@ func (p *lineProg) setColumn(n uint64)   { p.ops = append(p.ops, 5); p.uleb(n) }
 func (p *lineProg) setDiscr(n uint64)    { p.ops = append(p.ops, 0, 2, 4); p.uleb(n) }
 func (p *lineProg) copyRow()             { p.ops = append(p.ops, 1) }
 func (p *lineProg) endSequence()         { p.ops = append(p.ops, 0, 1, 1) }
+func (p *lineProg) defineFile(name string) {
+	p.ops = append(p.ops, 0, byte(len(name)+5), 3)
+	p.ops = append(p.ops, name...)
+	p.ops = append(p.ops, 0, 0, 0, 0)
+}
 
 func (p *lineProg) bytes() []byte {
 	header := []byte{1, 1, 1, 0xfb, 14, 13, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1}
@@ -183,6 +189,36 @@ func TestJoinFileNames(t *testing.T) {
 						t.Errorf("v%d %q dir %d %q: rel %q, want %q", version, compDir, dir, name, rel, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestDefineFile checks DW_LNE_define_file's names, with and without a
+// compilation directory (where the relative names are the same strings).
+func TestDefineFile(t *testing.T) {
+	for _, compDir := range []string{"", "/c"} {
+		var p lineProg
+		p.setAddress(0x1000)
+		p.defineFile("b.c")
+		p.copyRow()
+		p.advancePC(1)
+		p.endSequence()
+		lt, err := decodeLineProgram(lineProgramInput{line: p.bytes(), compDir: compDir, bo: binary.LittleEndian})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range []string{compDir + "/a.c", compDir + "/b.c"} {
+			want = strings.TrimPrefix(want, "/")
+			if compDir != "" {
+				want = "/" + want
+			}
+			rel := strings.TrimPrefix(want, compDir+"/")
+			if got, _ := lt.fileNameAs(uint32(i+1), false); got != want {
+				t.Errorf("comp dir %q: file %d = %q, want %q", compDir, i+1, got, want)
+			}
+			if got, _ := lt.fileNameAs(uint32(i+1), true); got != rel {
+				t.Errorf("comp dir %q: relative file %d = %q, want %q", compDir, i+1, got, rel)
 			}
 		}
 	}
