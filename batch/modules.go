@@ -257,15 +257,13 @@ func (c *moduleCache) Open(key string) (resolve.Object, error) {
 	return m.obj, m.err
 }
 
-// Close closes every module opened.
+// Close closes every module opened and returns their errors joined.
 func (c *moduleCache) Close() error {
-	var first error
+	var errs []error
 	for _, m := range c.modules {
 		if m.obj != nil {
-			if err := m.obj.Close(); err != nil && first == nil {
-				first = err
-			}
+			errs = append(errs, m.obj.Close())
 		}
 	}
-	return first
+	return errors.Join(errs...)
 }

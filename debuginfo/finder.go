@@ -90,20 +90,19 @@ func (f *Finder) Open(path string) (*File, error) {
 	return Open(path)
 }
 
-// Close closes the files searches chose that nobody opened.
+// Close closes the files searches chose that nobody opened and returns
+// their errors joined.
 func (f *Finder) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var first error
+	var errs []error
 	for _, p := range f.probes {
 		if p.file != nil {
-			if err := p.file.Close(); err != nil && first == nil {
-				first = err
-			}
+			errs = append(errs, p.file.Close())
 			p.file = nil
 		}
 	}
-	return first
+	return errors.Join(errs...)
 }
 
 // look reads (once) the headers of the file at path and reports whether

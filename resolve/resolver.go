@@ -128,30 +128,24 @@ func New(opts Options) *Resolver {
 	}
 }
 
-// Close closes every module opened.
+// Close closes every module opened and returns their errors joined.
 func (r *Resolver) Close() error {
-	var first error
+	var errs []error
 	for _, m := range r.objects {
 		if m.obj != nil {
-			if err := m.obj.Close(); err != nil && first == nil {
-				first = err
-			}
+			errs = append(errs, m.obj.Close())
 		}
 	}
 	for _, img := range r.kimages {
 		if img.obj != nil {
-			if err := img.obj.Close(); err != nil && first == nil {
-				first = err
-			}
+			errs = append(errs, img.obj.Close())
 		}
 	}
 	r.objects, r.modules = nil, nil
 	if r.ownFinder {
-		if err := r.loc.finder.Close(); err != nil && first == nil {
-			first = err
-		}
+		errs = append(errs, r.loc.finder.Close())
 	}
-	return first
+	return errors.Join(errs...)
 }
 
 // job is one frame waiting for its module's batch.
