@@ -19,12 +19,34 @@ import (
 // Plain maps under a mutex rather than sync.Maps: a sync.Map boxes every
 // key and value and adds a node per entry, some 200,000 small objects of
 // pointers on a big C++ binary that every collection must mark again; a
-// map keeps its entries in a few large arrays. The lock is taken only on a
-// miss of the per-DIE slots, and never while demangling.
+// map keeps its entries in a few large arrays. The locks are taken only on
+// a miss of the per-DIE slots, and never while demangling.
 type demangleCache struct {
-	mu     sync.Mutex
-	byName map[nameKey]string
-	byRef  map[refKey]string
+	byName lockedStrings[nameKey]
+	byRef  lockedStrings[refKey]
+}
+
+// lockedStrings is a map to strings under a lock of its own, made on the
+// first put.
+type lockedStrings[K comparable] struct {
+	mu sync.Mutex
+	m  map[K]string
+}
+
+func (s *lockedStrings[K]) get(k K) (string, bool) {
+	s.mu.Lock()
+	v, ok := s.m[k]
+	s.mu.Unlock()
+	return v, ok
+}
+
+func (s *lockedStrings[K]) put(k K, v string) {
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = make(map[K]string)
+	}
+	s.m[k] = v
+	s.mu.Unlock()
 }
 
 type nameKey struct {
@@ -60,19 +82,11 @@ func (c *demangleCache) demangle(name string, style NameStyle) string {
 
 func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
 	k := nameKey{style, name}
-	c.mu.Lock()
-	v, ok := c.byName[k]
-	c.mu.Unlock()
-	if ok {
+	if v, ok := c.byName.get(k); ok {
 		return v
 	}
 	out := demangleName(name, style)
-	c.mu.Lock()
-	if c.byName == nil {
-		c.byName = make(map[nameKey]string)
-	}
-	c.byName[k] = out
-	c.mu.Unlock()
+	c.byName.put(k, out)
 	return out
 }
 
@@ -111,21 +125,13 @@ func withoutReturnType(mangled, full string) string {
 func (o *Object) demangleRef(ref strRef, style NameStyle) string {
 	c := &o.demangled
 	k := refKey{style: style, ref: ref}
-	c.mu.Lock()
-	v, ok := c.byRef[k]
-	c.mu.Unlock()
-	if ok {
+	if v, ok := c.byRef.get(k); ok {
 		return v
 	}
 	// Not through byName: its key would keep a copy of the mangled name,
 	// which runs to kilobytes in C++ (5 MB of cpp-heavy's W1 heap), for
 	// the rare name that two string references share.
 	s := demangleName(o.str(ref), style)
-	c.mu.Lock()
-	if c.byRef == nil {
-		c.byRef = make(map[refKey]string)
-	}
-	c.byRef[k] = s
-	c.mu.Unlock()
+	c.byRef.put(k, s)
 	return s
 }
