@@ -212,15 +212,14 @@ type abbrev struct {
 type skipStep struct {
 	fixed int32
 	kind  uint8 // skipLEB, skipBlock..., skipString; skipNone: fixed bytes only
+	width uint8 // skipBlockN: the size of the length
 }
 
 const (
 	skipNone = iota
 	skipLEB
-	skipBlock // ULEB128 length, then that many bytes (block, exprloc)
-	skipBlock1
-	skipBlock2
-	skipBlock4
+	skipBlock  // ULEB128 length, then that many bytes (block, exprloc)
+	skipBlockN // a width-byte length, then that many bytes (block1, 2, 4)
 	skipString
 )
 
@@ -235,24 +234,24 @@ func skipPlan(attrs []attrSpec, h *cuHeader) []skipStep {
 			fixed += int32(n)
 			continue
 		}
-		var k uint8
+		st := skipStep{fixed: fixed}
 		switch s.form {
 		case formUdata, formSdata, formRefUdata, formStrx, formAddrx, formRnglistx, formLoclistx, formGNUAddrIndex, formGNUStrIndex:
-			k = skipLEB
+			st.kind = skipLEB
 		case formBlock, formExprloc:
-			k = skipBlock
+			st.kind = skipBlock
 		case formBlock1:
-			k = skipBlock1
+			st.kind, st.width = skipBlockN, 1
 		case formBlock2:
-			k = skipBlock2
+			st.kind, st.width = skipBlockN, 2
 		case formBlock4:
-			k = skipBlock4
+			st.kind, st.width = skipBlockN, 4
 		case formString:
-			k = skipString
+			st.kind = skipString
 		default:
 			return nil
 		}
-		plan = append(plan, skipStep{fixed: fixed, kind: k})
+		plan = append(plan, st)
 		fixed = 0
 	}
 	if fixed > 0 {
@@ -306,32 +305,19 @@ func skipValues(plan []skipStep, data []byte, pos int, big bool) (end int, ok bo
 				return 0, false
 			}
 			pos++
-		case skipBlock1:
-			if pos+1 > len(data) {
+		case skipBlockN:
+			w := int(st.width)
+			if w > len(data)-pos {
 				return 0, false
 			}
-			n = uint64(data[pos])
-			pos++
-		case skipBlock2:
-			if pos+2 > len(data) {
-				return 0, false
+			for i, c := range data[pos : pos+w] {
+				if big {
+					n = n<<8 | uint64(c)
+				} else {
+					n |= uint64(c) << (8 * i)
+				}
 			}
-			if big {
-				n = uint64(binary.BigEndian.Uint16(data[pos:]))
-			} else {
-				n = uint64(binary.LittleEndian.Uint16(data[pos:]))
-			}
-			pos += 2
-		case skipBlock4:
-			if pos+4 > len(data) {
-				return 0, false
-			}
-			if big {
-				n = uint64(binary.BigEndian.Uint32(data[pos:]))
-			} else {
-				n = uint64(binary.LittleEndian.Uint32(data[pos:]))
-			}
-			pos += 4
+			pos += w
 		}
 		if n > uint64(len(data)-pos) {
 			return 0, false
