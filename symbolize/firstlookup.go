@@ -78,12 +78,9 @@ func (dw *dwarfData) probeLines(u *unit, pc uint64) (lt *lineTable, ok bool) {
 		}
 	}()
 	p := &lineProbe{pc: pc, ok: true}
-	sec := dw.secOf(&u.h)
-	t, err := decodeLineProgram(lineProgramInput{
-		line: sec.line, str: sec.str, lineStr: sec.lineStr,
-		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder,
-		probe: p,
-	})
+	in := dw.lineInput(dw.secOf(&u.h), u)
+	in.probe = p
+	t, err := decodeLineProgram(in)
 	if err != nil || t == nil || !p.ok {
 		return nil, false
 	}

@@ -45,11 +45,7 @@ func BenchmarkLineTables(b *testing.B) {
 				if u.stmtList < 0 {
 					continue
 				}
-				sec := o.secOf(&u.h)
-				if _, err := decodeLineProgram(lineProgramInput{
-					line: sec.line, str: sec.str, lineStr: sec.lineStr,
-					offset: uint64(u.stmtList), compDir: u.compDir, bo: o.byteOrder,
-				}); err != nil {
+				if _, err := decodeLineProgram(o.lineInput(o.secOf(&u.h), u)); err != nil {
 					b.Fatal(err)
 				}
 			}

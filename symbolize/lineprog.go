@@ -150,7 +150,11 @@ func (t *lineTable) truncate(n int) {
 
 // lineProgramInput is what decoding one line program needs from its unit.
 type lineProgramInput struct {
+	// line holds the program: bytes of .debug_line from offset lineBase
+	// on (the whole section when 0), whose size is lineSize (len(line)
+	// when 0). A compressed section is kept in parts (lineParts).
 	line, str, lineStr []byte
+	lineBase, lineSize uint64
 	offset             uint64 // DW_AT_stmt_list
 	compDir            string
 	bo                 binary.ByteOrder
@@ -187,10 +191,14 @@ const (
 
 // decodeLineProgram decodes the line program at in.offset.
 func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
-	if in.offset >= uint64(len(in.line)) {
-		return nil, fmt.Errorf("line table offset 0x%x beyond .debug_line (size 0x%x)", in.offset, len(in.line))
+	if in.offset < in.lineBase || in.offset-in.lineBase >= uint64(len(in.line)) {
+		size := in.lineSize
+		if size == 0 {
+			size = uint64(len(in.line))
+		}
+		return nil, fmt.Errorf("line table offset 0x%x beyond .debug_line (size 0x%x)", in.offset, size)
 	}
-	b := dwarfbuf.NewReader(".debug_line", in.offset, in.line[in.offset:], in.bo)
+	b := dwarfbuf.NewReader(".debug_line", in.offset, in.line[in.offset-in.lineBase:], in.bo)
 	unitLen := uint64(b.U32())
 	dwarf64 := false
 	if unitLen == 0xffffffff {

@@ -2,8 +2,11 @@ package symbolize
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"testing"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // lineProg assembles a DWARF 4 line program with one file, "a.c", for
@@ -222,4 +225,52 @@ func TestDefineFile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLineParts symbolizes every fixture address of a Go binary, whose
+// compressed .debug_line is kept in parts: the parts whose programs are
+// all decoded are let go, and a program decoded again afterwards (as for
+// two units naming one table) or read at an offset where no program
+// starts comes from the section inflated again, with the same result.
+func TestLineParts(t *testing.T) {
+	path := fx.ELF(t, "go-trimpath")
+	o := openObject(t, path, noDebugDirs())
+	p := o.sec.lineParts
+	if p == nil {
+		t.Fatal("go-trimpath's compressed .debug_line is not kept in parts")
+	}
+	for _, a := range fixtureAddrs(t, path) {
+		o.Symbolize(a, LookupOptions{Inlines: true})
+	}
+	dropped := 0
+	for _, b := range p.units.Bufs {
+		if b == nil {
+			dropped++
+		}
+	}
+	if dropped == 0 {
+		t.Errorf("no part of %d let go", len(p.units.Bufs))
+	}
+	decoded := 0
+	for _, u := range o.units.units {
+		if u.stmtList < 0 || u.lines == nil {
+			continue
+		}
+		decoded++
+		again, err := decodeLineProgram(o.lineInput(o.sec, u))
+		if err != nil {
+			t.Fatalf("unit at 0x%x: decoded again: %v", u.h.off, err)
+		}
+		if !slices.Equal(again.seqs, u.lines.seqs) || !slices.Equal(again.rows, u.lines.rows) || !slices.Equal(again.files, u.lines.files) || !slices.Equal(again.discrs, u.lines.discrs) {
+			t.Errorf("unit at 0x%x: decoded again, the table differs", u.h.off)
+		}
+	}
+	if decoded == 0 || p.whole == nil {
+		t.Errorf("%d tables decoded; the whole section read again: %v", decoded, p.whole != nil)
+	}
+	// An offset inside a program: read from the whole section.
+	if line, base, _ := o.sec.lineAt(uint64(o.units.units[0].stmtList) + 1); base != 0 || len(line) != len(p.whole) {
+		t.Errorf("an offset inside a program: %d bytes from 0x%x", len(line), base)
+	}
+	t.Logf("%d of %d parts let go; %d tables decoded again", dropped, len(p.units.Bufs), decoded)
 }

@@ -2,7 +2,10 @@ package symbolize
 
 import (
 	"debug/elf"
+	"encoding/binary"
 	"fmt"
+	"sort"
+	"sync"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
@@ -19,6 +22,10 @@ type debugSections struct {
 	file                   *dwarfbuf.File
 	infoOff, lineOff       uint64
 	infoMapped, lineMapped bool
+
+	// lineParts holds a compressed .debug_line (line is nil then), in
+	// parts that are let go once their programs are decoded.
+	lineParts *lineParts
 }
 
 // readDebugSections loads the sections; one that cannot be read (past the
@@ -26,12 +33,13 @@ type debugSections struct {
 // damage: what needs it fails later, the rest still answers.
 func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) {
 	ds := debugSections{file: m}
+	var lines dwarfbuf.Units
 	ds.infoOff, ds.infoMapped = dwarfbuf.Uncompressed(f, ".debug_info")
 	ds.lineOff, ds.lineMapped = dwarfbuf.Uncompressed(f, ".debug_line")
 	want := []dwarfbuf.Want{
 		{Name: ".debug_info", Dst: &ds.info},
 		{Name: ".debug_abbrev", Dst: &ds.abbrev},
-		{Name: ".debug_line", Dst: &ds.line},
+		{Name: ".debug_line", Dst: &ds.line, Units: &lines},
 		{Name: ".debug_str", Dst: &ds.str},
 		{Name: ".debug_line_str", Dst: &ds.lineStr},
 		{Name: ".debug_ranges", Dst: &ds.ranges},
@@ -40,6 +48,12 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) 
 		{Name: ".debug_str_offsets", Dst: &ds.strOffsets},
 	}
 	errs := dwarfbuf.Sections(f, m.Bytes(), want)
+	if len(lines.Offs) > 0 {
+		ds.lineParts = newLineParts(lines, f.ByteOrder, func() []byte {
+			b, _ := dwarfbuf.Section(f, m.Bytes(), ".debug_line")
+			return b
+		})
+	}
 	// A compressed section's stored bytes were read once, to inflate it
 	// (6 MB of go-large's resident pages): hand them back.
 	for _, w := range want {
@@ -73,7 +87,102 @@ func (ds *debugSections) releaseInfo(off, end uint64) {
 }
 
 func (ds *debugSections) releaseLine(off, end uint64) {
+	if ds.lineParts != nil {
+		ds.lineParts.decoded(off)
+		return
+	}
 	if ds.lineMapped && off < end {
 		ds.file.Release(ds.lineOff+off, ds.lineOff+end)
+	}
+}
+
+// lineAt returns bytes of .debug_line that hold the line program at off,
+// the section offset where they start, and the section's size.
+func (ds *debugSections) lineAt(off uint64) (line []byte, base, size uint64) {
+	if ds.lineParts != nil {
+		return ds.lineParts.at(off)
+	}
+	return ds.line, 0, uint64(len(ds.line))
+}
+
+// lineParts is a compressed .debug_line inflated in parts of whole line
+// programs (dwarfbuf.Units). A part is let go once every program in it is
+// decoded, as the pages of a section stored uncompressed are handed back:
+// the rows and names are copied out, and on a Go binary the inflated
+// section was a twelfth of the session's heap. A program asked for again
+// after that (two units naming one table), or at an offset where no
+// program starts, is read from the whole section, inflated again once.
+type lineParts struct {
+	mu    sync.Mutex
+	units dwarfbuf.Units
+	left  []int32 // programs of each part not yet decoded; -1: keep
+	whole []byte
+	again func() []byte // inflates the whole section
+	bo    binary.ByteOrder
+}
+
+func newLineParts(u dwarfbuf.Units, bo binary.ByteOrder, again func() []byte) *lineParts {
+	return &lineParts{units: u, left: append([]int32(nil), u.Counts...), again: again, bo: bo}
+}
+
+// part returns the index of the part that holds the program at off, or
+// -1 when no program starts there.
+func (p *lineParts) part(off uint64) int {
+	u := &p.units
+	i := sort.Search(len(u.Offs), func(i int) bool { return u.Offs[i] > off }) - 1
+	if i < 0 || u.Bufs[i] == nil {
+		return -1
+	}
+	// The programs of a part follow one another: walk their lengths.
+	buf := u.Bufs[i]
+	for rel := uint64(0); rel <= off-u.Offs[i]; {
+		if rel == off-u.Offs[i] {
+			return i
+		}
+		n, ok := programLen(buf[rel:], p.bo)
+		if !ok || n > uint64(len(buf))-rel {
+			return -1
+		}
+		rel += n
+	}
+	return -1
+}
+
+// programLen is the size of the program at the start of b, its initial
+// length included; not ok when b is too short to say.
+func programLen(b []byte, bo binary.ByteOrder) (uint64, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	if l := uint64(bo.Uint32(b)); l != 0xffffffff {
+		return 4 + l, true
+	}
+	if len(b) < 12 {
+		return 0, false
+	}
+	l := bo.Uint64(b[4:])
+	return 12 + l, l <= 1<<62
+}
+
+func (p *lineParts) at(off uint64) ([]byte, uint64, uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if i := p.part(off); i >= 0 {
+		return p.units.Bufs[i], p.units.Offs[i], p.units.Size
+	}
+	if p.whole == nil {
+		p.whole = p.again()
+	}
+	return p.whole, 0, uint64(len(p.whole))
+}
+
+// decoded notes that the program at off is decoded.
+func (p *lineParts) decoded(off uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if i := p.part(off); i >= 0 && p.left[i] > 0 {
+		if p.left[i]--; p.left[i] == 0 {
+			p.units.Bufs[i] = nil
+		}
 	}
 }

@@ -240,10 +240,7 @@ func (dw *dwarfData) lineTable(u *unit) (*lineTable, error) {
 			return
 		}
 		sec := dw.secOf(&u.h) // the object's, or its dwz supplementary file's
-		u.lines, u.linesErr = decodeLineProgram(lineProgramInput{
-			line: sec.line, str: sec.str, lineStr: sec.lineStr,
-			offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder,
-		})
+		u.lines, u.linesErr = decodeLineProgram(dw.lineInput(sec, u))
 		if u.linesErr != nil {
 			u.linesErr = fmt.Errorf("%s: %w", dw.debugPath, u.linesErr)
 		}
@@ -254,6 +251,15 @@ func (dw *dwarfData) lineTable(u *unit) (*lineTable, error) {
 		}
 	})
 	return u.lines, u.linesErr
+}
+
+// lineInput is what decoding u's line program from sec needs.
+func (dw *dwarfData) lineInput(sec *debugSections, u *unit) lineProgramInput {
+	line, base, size := sec.lineAt(uint64(u.stmtList))
+	return lineProgramInput{
+		line: line, lineBase: base, lineSize: size, str: sec.str, lineStr: sec.lineStr,
+		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder,
+	}
 }
 
 // unitAt returns the unit whose DIEs contain the .debug_info offset off.

@@ -120,6 +120,95 @@ func Stored(f *elf.File, name string) (off, end uint64, ok bool) {
 type Want struct {
 	Name string
 	Dst  *[]byte
+	// Units, when set, takes a compressed (SHF_COMPRESSED) section
+	// instead of Dst, inflated one DWARF unit per buffer (see Units).
+	Units *Units
+}
+
+// Units is a compressed section inflated in parts that hold whole DWARF
+// units: part i starts at section offset Offs[i], holds Bufs[i] and
+// Counts[i] units (small units share a part, up to minPart bytes). Once a
+// decoder has read every unit of a part it can drop the buffer, as it
+// hands back the pages of a section stored uncompressed; one big buffer
+// would stay whole while any of it is used.
+type Units struct {
+	Offs   []uint64
+	Bufs   [][]byte
+	Counts []int32
+	Size   uint64 // of the inflated section
+}
+
+// minPart is the size up to which consecutive units share a part: a Go
+// binary's line programs are a few hundred bytes each, and a section of
+// padding would otherwise cost a part per four bytes.
+const minPart = 2048
+
+// sectionUnits inflates the named section into u when it is compressed
+// with an ELF compression header whose size is plausible (the only case
+// where the inflated size is known beforehand); done is false otherwise,
+// and the section is to be read whole. A stream that ends early keeps the
+// units read so far (the last one cut short), as Section keeps the bytes.
+func sectionUnits(f *elf.File, file []byte, name string, u *Units) (done bool, err error) {
+	s := f.Section(name)
+	if s == nil || s.Type == elf.SHT_NOBITS || s.Flags&elf.SHF_COMPRESSED == 0 ||
+		s.Size == 0 || s.Size >= maxSectionSize || s.Size > 256*s.FileSize+1<<16 {
+		return false, nil
+	}
+	r := openSection(f, file, s)
+	var off uint64
+	for off < s.Size && err == nil {
+		// The initial length: 4 bytes, or 0xffffffff and 8 more (DWARF64).
+		var hdr [12]byte
+		hlen := min(4, s.Size-off)
+		size := hlen
+		if _, err = io.ReadFull(r, hdr[:hlen]); err == nil && hlen == 4 {
+			l := uint64(f.ByteOrder.Uint32(hdr[:4]))
+			if l == 0xffffffff && s.Size-off >= 12 {
+				if _, err = io.ReadFull(r, hdr[4:12]); err == nil {
+					l, hlen = f.ByteOrder.Uint64(hdr[4:12]), 12
+				}
+			}
+			// A length past the section's end takes the rest: the
+			// decoder reports the unit as truncated.
+			size = hlen + min(l, s.Size-off-hlen)
+		}
+		if err != nil {
+			break
+		}
+		last := len(u.Bufs) - 1
+		if last < 0 || uint64(cap(u.Bufs[last])-len(u.Bufs[last])) < size {
+			u.Offs = append(u.Offs, off)
+			u.Bufs = append(u.Bufs, make([]byte, 0, max(size, minPart)))
+			u.Counts = append(u.Counts, 0)
+			last++
+		}
+		buf := u.Bufs[last]
+		at := len(buf)
+		buf = buf[:at+int(size)]
+		k := copy(buf[at:], hdr[:hlen])
+		var got int
+		got, err = io.ReadFull(r, buf[at+k:])
+		u.Bufs[last] = buf[:at+k+got]
+		u.Counts[last]++
+		off += uint64(k + got)
+	}
+	if err == nil {
+		// The end of the stream, where zlib checks its Adler-32 and zstd
+		// its frame (see Section).
+		var one [1]byte
+		if _, err = r.Read(one[:]); err == io.EOF {
+			err = nil
+		}
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	u.Size = off
+	if err != nil && err != io.ErrUnexpectedEOF {
+		*u = Units{}
+		return true, inflateError(f, file, s, err)
+	}
+	return true, nil
 }
 
 // Sections loads the wanted sections of f, whose bytes are file, as
@@ -142,6 +231,12 @@ func Sections(f *elf.File, file []byte, want []Want) []error {
 					errs[i] = fmt.Errorf("%s: corrupt section (decoder panic: %v)", w.Name, p)
 				}
 			}()
+			if w.Units != nil {
+				if done, err := sectionUnits(f, file, w.Name, w.Units); done {
+					errs[i] = err
+					return
+				}
+			}
 			*w.Dst, errs[i] = Section(f, file, w.Name)
 		}()
 	}
@@ -149,6 +244,9 @@ func Sections(f *elf.File, file []byte, want []Want) []error {
 	for i, err := range errs {
 		if err != nil {
 			*want[i].Dst = nil
+			if want[i].Units != nil {
+				*want[i].Units = Units{}
+			}
 		}
 	}
 	return errs

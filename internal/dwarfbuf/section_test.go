@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -98,4 +99,108 @@ func TestSections(t *testing.T) {
 	if _, err := Section(plainELF, plain.Bytes()[:s.Offset+1], ".debug_str"); err == nil {
 		t.Error("section beyond the end of the file read without error")
 	}
+}
+
+// TestSectionUnits checks a compressed section read in parts against the
+// same section read whole: the parts put together are the section, each
+// starts where a unit starts, and their counts add up to its units.
+func TestSectionUnits(t *testing.T) {
+	for _, tc := range []struct{ file, section string }{
+		{"go-trimpath", ".debug_line"}, // zlib, 51 line programs
+		{"go-trimpath", ".debug_info"},
+		{"c-O2-zstd", ".debug_line"},
+		{"c-O2-dw5-pie", ".debug_line"}, // stored plain: read whole
+	} {
+		ef, m := open(t, tc.file)
+		whole, err := Section(ef, m.Bytes(), tc.section)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dst []byte
+		var u Units
+		if errs := Sections(ef, m.Bytes(), []Want{{Name: tc.section, Dst: &dst, Units: &u}}); errs[0] != nil {
+			t.Fatal(errs[0])
+		}
+		compressed := ef.Section(tc.section).Flags&elf.SHF_COMPRESSED != 0
+		if !compressed {
+			if len(u.Offs) != 0 || !bytes.Equal(dst, whole) {
+				t.Errorf("%s %s: stored plain, read in %d parts", tc.file, tc.section, len(u.Offs))
+			}
+			continue
+		}
+		if dst != nil || len(u.Offs) == 0 || u.Size != uint64(len(whole)) {
+			t.Fatalf("%s %s: %d parts of %d bytes, whole %d, dst %d", tc.file, tc.section, len(u.Offs), u.Size, len(whole), len(dst))
+		}
+		var joined []byte
+		units := 0
+		for i, b := range u.Bufs {
+			if u.Offs[i] != uint64(len(joined)) {
+				t.Errorf("%s %s: part %d at 0x%x, want 0x%x", tc.file, tc.section, i, u.Offs[i], len(joined))
+			}
+			joined = append(joined, b...)
+			units += int(u.Counts[i])
+		}
+		if !bytes.Equal(joined, whole) {
+			t.Errorf("%s %s: the parts are not the section", tc.file, tc.section)
+		}
+		want := 0
+		for off := uint64(0); off < uint64(len(whole)); want++ {
+			off += 4 + uint64(ef.ByteOrder.Uint32(whole[off:]))
+		}
+		if units != want {
+			t.Errorf("%s %s: %d units in the parts, %d in the section", tc.file, tc.section, units, want)
+		}
+		t.Logf("%s %s: %d units in %d parts", tc.file, tc.section, units, len(u.Offs))
+	}
+}
+
+// TestSectionUnitsDamaged damages the compressed stream of a copy of
+// go-trimpath (bytes changed, a header promising more bytes than the
+// stream holds): read in parts, the section fails with Section's error or
+// gives Section's bytes.
+func TestSectionUnitsDamaged(t *testing.T) {
+	ef, m := open(t, "go-trimpath")
+	s := ef.Section(".debug_line")
+	failed, short := 0, 0
+	for i := 0; i < 40; i++ {
+		data := append([]byte(nil), m.Bytes()...)
+		switch {
+		case i < 30:
+			pos := s.Offset + 24 + uint64(i)*(s.FileSize-24)/30
+			data[pos] ^= 0x5a
+		default: // a compression header promising more than the stream holds
+			ef.ByteOrder.PutUint64(data[s.Offset+8:], s.Size+uint64(i-29)*1000)
+		}
+		f, err := elf.NewFile(bytes.NewReader(data))
+		if err != nil {
+			continue
+		}
+		whole, werr := Section(f, data, ".debug_line")
+		var dst []byte
+		var u Units
+		uerr := Sections(f, data, []Want{{Name: ".debug_line", Dst: &dst, Units: &u}})[0]
+		if fmt.Sprint(werr) != fmt.Sprint(uerr) {
+			t.Errorf("damage %d: whole: %v; in parts: %v", i, werr, uerr)
+			continue
+		}
+		if werr != nil {
+			failed++
+		} else if uint64(len(whole)) < f.Section(".debug_line").Size {
+			short++
+		}
+		var joined []byte
+		for _, b := range u.Bufs {
+			joined = append(joined, b...)
+		}
+		if dst != nil {
+			joined = dst
+		}
+		if !bytes.Equal(joined, whole) {
+			t.Errorf("damage %d: the parts (%d bytes) are not the section (%d bytes)", i, len(joined), len(whole))
+		}
+	}
+	if failed == 0 || short == 0 {
+		t.Errorf("%d copies failed to inflate and %d were cut short: the damage missed", failed, short)
+	}
+	t.Logf("%d copies failed to inflate, %d were cut short", failed, short)
 }
