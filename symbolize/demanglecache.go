@@ -74,10 +74,16 @@ type refKey struct {
 //
 // The rules are internal/cxxfilt's, over github.com/ianlancetaylor/demangle.
 func (c *demangleCache) demangle(name string, style NameStyle) string {
-	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
+	if !mangled(name) {
 		return name
 	}
 	return c.demangleSlow(name, style)
+}
+
+// mangled reports whether name is one a style may demangle: an Itanium
+// ("_Z") or Rust v0 ("_R") name.
+func mangled(name string) bool {
+	return strings.HasPrefix(name, "_Z") || strings.HasPrefix(name, "_R")
 }
 
 func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
@@ -92,7 +98,7 @@ func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
 
 // demangleName demangles name in style, uncached.
 func demangleName(name string, style NameStyle) string {
-	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
+	if !mangled(name) {
 		return name
 	}
 	switch style {

@@ -56,6 +56,11 @@ type symName struct {
 
 // demangleSym returns the symbol's name demangled in style.
 func (o *Object) demangleSym(s *symbol, style NameStyle) string {
+	if !mangled(s.name) {
+		// Most names of C and Go binaries: no cache slot to read (a
+		// random access into a table the size of the symbol table).
+		return s.name
+	}
 	slot := &o.syms.demangled[s.idx]
 	if n := slot.Load(); n != nil && n.style == style {
 		return n.name
