@@ -4,48 +4,65 @@ package symbolize
 // repeated frame skips resolving and naming it again; the demangled text
 // itself comes from the one demangleCache (demanglecache.go).
 
-// named caches what a frame shows for a DIE: its resolved attributes and
-// its printed name under one choice of naming options. A batch repeats the
-// same functions many times; resolving a DIE walks its abstract origin and
-// declaration, and naming it means a demangler cache lookup.
+// named caches what a frame shows for a DIE: its printed name under one
+// choice of naming options and its declaration. A batch repeats the same
+// functions many times; resolving a DIE walks its abstract origin and
+// declaration, and naming it means a demangler cache lookup. Only what a
+// frame prints is kept (one per named DIE: a big C++ unit has tens of
+// thousands): the rest of the resolved attributes is resolved again in the
+// rare case it is needed (another naming key, GNU's per-function state).
 type named struct {
-	r    resolved
-	key  nameOpts
 	name string
+	// declUnit, declFile, declLine, declFileImplicit: as in resolved.
+	declUnit         *unit
+	declFile         int32
+	declLine         int32
+	key              nameOpts
+	declFileImplicit bool
 }
 
+// nameOpts is the part of LookupOptions a DIE's name depends on, narrowed
+// by cacheKey.
 type nameOpts struct {
-	functions FunctionNames
+	functions uint8
 	demangle  bool
-	style     NameStyle
+	style     uint8
 }
 
-// describeDIE returns the resolved attributes and the function name of the
-// DIE fi.dies[id] under opts.
-func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (resolved, string) {
-	k := nameOpts{opts.Functions, opts.Demangle, opts.demangleStyle()}
+// cacheKey returns the naming key of opts, or false when a field does not
+// fit the narrow key (not an option value this package defines): the name
+// is then computed without the cache.
+func cacheKey(opts LookupOptions) (nameOpts, bool) {
+	f, s := opts.Functions, opts.demangleStyle()
+	if f < 0 || f > 255 || s < 0 || s > 255 {
+		return nameOpts{}, false
+	}
+	return nameOpts{uint8(f), opts.Demangle, uint8(s)}, true
+}
+
+// describeDIE returns what a frame shows for the DIE fi.dies[id] under
+// opts. The result is shared: callers must not modify it.
+func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) *named {
+	k, cacheable := cacheKey(opts)
 	slot := &fi.named[id]
-	n := slot.Load()
-	if n != nil && n.key == k {
-		return n.r, n.name
+	if n := slot.Load(); n != nil && cacheable && n.key == k {
+		return n
 	}
-	var r resolved
-	if n != nil {
-		r = n.r
-	} else {
-		r = o.resolve(fi, &fi.dies[id])
+	di := &fi.dies[id]
+	r := o.resolve(fi, di)
+	n := &named{
+		name:     o.funcName(fi, di, &r, opts),
+		declUnit: r.declUnit,
+		// Exact: resolve copies them from a dieInfo's int32 fields.
+		declFile:         int32(r.declFile),
+		declLine:         int32(r.declLine),
+		key:              k,
+		declFileImplicit: r.declFileImplicit,
 	}
-	name := o.funcName(fi, &fi.dies[id], &r, opts)
-	slot.Store(&named{r: r, key: k, name: name})
-	return r, name
-}
-
-// resolvedDIE returns the resolved attributes of fi.dies[id].
-func (o *Object) resolvedDIE(fi *funcIndex, id int32) resolved {
-	if n := fi.named[id].Load(); n != nil {
-		return n.r
+	if cacheable {
+		slot.Store(n)
 	}
-	return o.resolve(fi, &fi.dies[id])
+	return n
 }
 
 // symName caches a symbol's demangled name for one style.

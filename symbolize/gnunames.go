@@ -88,7 +88,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		di := &fi.dies[id]
 		g, ok := o.gnu.funcs[di.off]
 		if !ok {
-			r := o.resolvedDIE(fi, id)
+			r := o.resolve(fi, di) // once per function: o.gnu.funcs keeps the outcome
 			g = &gnuFunc{linkage: r.linkage != noStr || r.name(o, fi, di) != noStr && u != nil && cLikeLanguages[u.lang]}
 			o.gnu.funcs[di.off] = g
 		}

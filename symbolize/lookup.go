@@ -224,12 +224,12 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	}
 	describe := func(f *Frame, id int32) {
 		di := &fi.dies[id]
-		r, name := o.describeDIE(fi, id, opts)
-		f.Function = name
+		r := o.describeDIE(fi, id, opts)
+		f.Function = r.name
 		if r.declLine > 0 {
 			f.StartLine = int(r.declLine)
 		}
-		f.StartFile = fileName(r.declFile)
+		f.StartFile = fileName(int64(r.declFile))
 		if r.declUnit != nil {
 			f.StartFile = ""
 			dlt, err := lt, error(nil)
