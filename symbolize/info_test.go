@@ -68,7 +68,7 @@ func TestSortSymbols(t *testing.T) {
 		}
 		syms := make([]symbol, n)
 		for i := range syms {
-			syms[i] = symbol{addr: uint64(r.Intn(1 + n/4)), size: uint64(r.Intn(3)), name: fmt.Sprint("s", i), order: i}
+			syms[i] = symbol{addr: uint64(r.Intn(1 + n/4)), size: uint64(r.Intn(3)), name: fmt.Sprint("s", i), order: int32(i)}
 			if iter%3 == 0 {
 				// Addresses and sizes of every magnitude.
 				syms[i].addr, syms[i].size = r.Uint64()>>uint(r.Intn(64)), r.Uint64()>>uint(r.Intn(64))

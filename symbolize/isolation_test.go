@@ -290,7 +290,7 @@ func TestIsolationUnit(t *testing.T) {
 	var inFirst, inOther uint64
 	var firstOff uint64
 	for _, s := range pristine.syms.syms {
-		if s.kind != elf.STT_FUNC || s.size < 8 {
+		if s.typ() != elf.STT_FUNC || s.size < 8 {
 			continue
 		}
 		a := s.addr + s.size/2

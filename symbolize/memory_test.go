@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
@@ -51,6 +52,26 @@ func TestOpenMemoryGarbage(t *testing.T) {
 		if o, err := OpenMemory("junk", data, nil); err == nil {
 			o.Close()
 			t.Errorf("OpenMemory(%q): no error", data)
+		}
+	}
+}
+
+// TestCompactSizes: the records the engine keeps one of per symbol or
+// per named DIE for a whole session stay at the sizes their layout was
+// chosen for (on 64-bit platforms); a field added or widened shows here.
+func TestCompactSizes(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	for _, c := range []struct {
+		what      string
+		got, want uintptr
+	}{
+		{"symbol", unsafe.Sizeof(symbol{}), 64},
+		{"named", unsafe.Sizeof(named{}), 40},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s is %d bytes, want %d", c.what, c.got, c.want)
 		}
 	}
 }

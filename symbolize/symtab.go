@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -14,23 +15,34 @@ import (
 )
 
 // symbol is an ELF symbol-table entry the engine can name addresses with.
+// A Go binary has tens of thousands, all kept for the session: the ELF
+// fields are held at their width in the file (st_info's type is 4 bits;
+// st_shndx 16, and the special indices are skipped), positions in 32 bits
+// (readSymtab keeps at most maxSymbols), and a symbol's section end is
+// looked up by its section, not stored with each.
 type symbol struct {
 	addr, size uint64
-	limit      uint64 // end of the symbol's section: bounds a size-0 symbol
 	name       string
 	file       string // the preceding STT_FILE name, for local symbols
+	order      int32  // position in the table, for bfd's tie-breaking
+	idx        int32  // index in symtab.syms, for the demangled-name cache
+	section    uint16 // elf.SectionIndex, below SHN_LORESERVE
+	kind       uint8  // elf.SymType
 	hasFile    bool   // file is set, possibly to "" (GNU ld's empty STT_FILE)
 	local      bool   // file applies for llvm too (it names locals only)
-	kind       elf.SymType
-	section    elf.SectionIndex
-	order      int   // position in the table, for bfd's tie-breaking
-	hiddenNote bool  // bfd skips it: local, hidden, untyped, size 0 (annobin)
-	idx        int32 // index in symtab.syms, for the demangled-name cache
+	hiddenNote bool   // bfd skips it: local, hidden, untyped, size 0 (annobin)
 }
+
+// typ returns the symbol's ELF type.
+func (s *symbol) typ() elf.SymType { return elf.SymType(s.kind) }
+
+// maxSymbols is how many symbols readSymtab keeps: positions are int32.
+const maxSymbols = math.MaxInt32
 
 // symtab is a symbol table sorted by address, as llvm-symbolizer keeps it.
 type symtab struct {
 	syms      []symbol
+	secEnds   []uint64                  // by section index: end address, bounds a size-0 symbol
 	secs      []allocSection            // SHF_ALLOC sections in header order, for StyleGNU
 	demangled []atomic.Pointer[symName] // by symbol index, filled on use
 }
@@ -85,7 +97,15 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 			syms = dyn
 		}
 	}
-	t := symtab{syms: make([]symbol, 0, len(syms))}
+	if len(syms) > maxSymbols {
+		// Unreachable in practice (a table of 48 GiB): said, not truncated silently.
+		err = errors.Join(err, fmt.Errorf("%d symbols: only the first %d are read", len(syms), maxSymbols))
+		syms = syms[:maxSymbols]
+	}
+	t := symtab{syms: make([]symbol, 0, len(syms)), secEnds: make([]uint64, len(f.Sections))}
+	for i, sec := range f.Sections {
+		t.secEnds[i] = sec.Addr + sec.Size
+	}
 	// file tracks the last STT_FILE symbol as llvm and bfd do: it names the
 	// source of the local symbols that follow it. Global symbols after a
 	// file symbol that itself followed other symbols get no file (bfd's
@@ -114,13 +134,8 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE {
 			continue
 		}
-		var limit uint64
-		if int(s.Section) < len(f.Sections) {
-			sec := f.Sections[s.Section]
-			limit = sec.Addr + sec.Size
-		}
-		sym := symbol{addr: s.Value, size: s.Size, limit: limit, name: s.Name, kind: typ,
-			section: s.Section, order: len(t.syms)}
+		sym := symbol{addr: s.Value, size: s.Size, name: s.Name, kind: uint8(typ),
+			section: uint16(s.Section), order: int32(len(t.syms))}
 		sym.hiddenNote = s.Size == 0 && typ == elf.STT_NOTYPE && elf.ST_BIND(s.Info) == elf.STB_LOCAL &&
 			elf.ST_VISIBILITY(s.Other) == elf.STV_HIDDEN
 		if haveFile && (elf.ST_BIND(s.Info) == elf.STB_LOCAL || !fileAfterSymbol) {
@@ -147,7 +162,7 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 // aliases with the same size the first in the table comes first. The
 // keys are sorted apart and the symbols moved once, along the
 // permutation's cycles: swapping the symbols themselves (a hundred bytes
-// each) was most of opening a Go binary's 36,000.
+// each then) was most of opening a Go binary's 36,000.
 func sortSymbols(syms []symbol) {
 	type key struct {
 		addr, size uint64
@@ -203,7 +218,7 @@ func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
 			// Like llvm, a size-0 symbol reaches up to the next symbol
 			// (_init covers .plt); the last one only to its section's end,
 			// or its own address (_end, which lies just past .bss).
-			if i+1 < len(t.syms) || addr < s.limit || addr == s.addr {
+			if i+1 < len(t.syms) || addr < t.secEnd(s) || addr == s.addr {
 				return s, true
 			}
 			return nil, false
@@ -214,6 +229,14 @@ func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+// secEnd is the end of s's section (0 when the section does not exist).
+func (t *symtab) secEnd(s *symbol) uint64 {
+	if int(s.section) < len(t.secEnds) {
+		return t.secEnds[s.section]
+	}
+	return 0
 }
 
 // findGDB is find with gdb's choice among aliases (minsyms.c: symbols at
@@ -236,7 +259,8 @@ func (t *symtab) findGDB(addr uint64) (*symbol, bool) {
 // findData answers a DATA query: the data symbol containing addr.
 func (t *symtab) findData(addr uint64) (*symbol, bool) {
 	return t.find(addr, func(s *symbol) bool {
-		return s.kind == elf.STT_OBJECT || s.kind == elf.STT_COMMON || s.kind == elf.STT_NOTYPE
+		k := s.typ()
+		return k == elf.STT_OBJECT || k == elf.STT_COMMON || k == elf.STT_NOTYPE
 	})
 }
 
@@ -260,7 +284,7 @@ func (t *symtab) findGNU(addr uint64) (*symbol, bool) {
 		var cands []*symbol
 		for k := j; k < i; k++ {
 			s := &t.syms[k]
-			if s.section == sec && s.kind != elf.STT_OBJECT && s.kind != elf.STT_COMMON && !s.hiddenNote {
+			if elf.SectionIndex(s.section) == sec && s.typ() != elf.STT_OBJECT && s.typ() != elf.STT_COMMON && !s.hiddenNote {
 				cands = append(cands, s)
 			}
 		}
