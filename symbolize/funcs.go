@@ -49,6 +49,20 @@ type addrRange struct {
 	depth      int32
 }
 
+// inlineRange is an inlined call's address range in a sealed index:
+// [begin, begin+size) for the DIE fi.dies[die]; its depth is where it
+// lies in funcIndex.inlines (see funcSpan). 16 bytes, not addrRange's 24:
+// a big unit has hundreds of thousands. A range of wideSize bytes or more
+// (4 GiB: none in practice) has size wideSize and its length in
+// funcIndex.wideSizes, under its index in funcIndex.inlines.
+type inlineRange struct {
+	begin uint64
+	size  uint32
+	die   int32
+}
+
+const wideSize = 1<<32 - 1
+
 // function is a concrete subprogram while its unit is indexed: its
 // inlined calls in DIE order. seal turns it into a funcSpan.
 type function struct {
@@ -80,8 +94,9 @@ type funcIndex struct {
 	spans []funcSpan              // by function index
 	addrs []addrRange             // die = function index here
 
-	inlines []addrRange // every function's inlined calls, see funcSpan
-	depths  []int32     // every function's depth starts, see funcSpan
+	inlines   []inlineRange     // every function's inlined calls, see funcSpan
+	depths    []int32           // every function's depth starts, see funcSpan
+	wideSizes map[uint32]uint64 // see inlineRange; nil when there are none
 }
 
 // byOff returns the index of the DIE at off, if the unit indexed it.
@@ -181,32 +196,37 @@ func (fi *funcIndex) seal() {
 	for i := range fi.funcs {
 		n += len(fi.funcs[i].inlines)
 	}
-	fi.inlines = make([]addrRange, 0, n)
+	fi.inlines = make([]inlineRange, 0, n)
 	fi.spans = make([]funcSpan, len(fi.funcs))
-	var start, next []int32
+	var s sortScratch
 	for i := range fi.funcs {
-		fi.spans[i], start, next = fi.sortInlines(fi.funcs[i].inlines, start, next)
+		fi.spans[i] = fi.sortInlines(fi.funcs[i].inlines, &s)
 	}
 	fi.depths = slices.Clip(fi.depths)
 	fi.funcs = nil
 }
 
+// sortScratch is sortInlines's working space, reused across functions.
+type sortScratch struct {
+	start, next []int32
+	sorted      []addrRange
+}
+
 // sortInlines appends the inlined calls ins, ordered by (depth, begin)
 // stably, to fi.inlines and where each depth starts to fi.depths, and
-// returns their span; start and next are scratch, returned for reuse. The
-// calls come in DIE order, which is by address within a depth nearly
-// always: a stable bucketing by depth is enough, and a depth is sorted
-// only when it is not already.
-func (fi *funcIndex) sortInlines(ins []addrRange, start, next []int32) (funcSpan, []int32, []int32) {
+// returns their span. The calls come in DIE order, which is by address
+// within a depth nearly always: a stable bucketing by depth is enough, and
+// a depth is sorted only when it is not already.
+func (fi *funcIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 	sp := funcSpan{inl: uint32(len(fi.inlines)), nInl: uint32(len(ins)), dep: uint32(len(fi.depths))}
 	if len(ins) == 0 {
-		return sp, start, next
+		return sp
 	}
 	maxDepth := int32(0)
 	for _, in := range ins {
 		maxDepth = max(maxDepth, in.depth)
 	}
-	start = append(start[:0], make([]int32, maxDepth+1)...) // start[d-1] = first index of depth d
+	start := append(s.start[:0], make([]int32, maxDepth+1)...) // start[d-1] = first index of depth d
 	for _, in := range ins {
 		if in.depth < maxDepth {
 			start[in.depth]++
@@ -215,10 +235,8 @@ func (fi *funcIndex) sortInlines(ins []addrRange, start, next []int32) (funcSpan
 	for d := 1; d <= int(maxDepth); d++ {
 		start[d] += start[d-1]
 	}
-	base := len(fi.inlines)
-	fi.inlines = fi.inlines[:base+len(ins)]
-	sorted := fi.inlines[base:]
-	next = append(next[:0], start...)
+	sorted := slices.Grow(s.sorted[:0], len(ins))[:len(ins)]
+	next := append(s.next[:0], start...)
 	for _, in := range ins {
 		sorted[next[in.depth-1]] = in
 		next[in.depth-1]++
@@ -233,9 +251,27 @@ func (fi *funcIndex) sortInlines(ins []addrRange, start, next []int32) (funcSpan
 			slices.SortStableFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
 		}
 	}
+	for _, in := range sorted {
+		size := in.end - in.begin // > 0: dieRanges keeps non-empty ranges
+		if size >= wideSize {
+			if fi.wideSizes == nil {
+				fi.wideSizes = map[uint32]uint64{}
+			}
+			fi.wideSizes[uint32(len(fi.inlines))] = size
+			size = wideSize
+		}
+		fi.inlines = append(fi.inlines, inlineRange{begin: in.begin, size: uint32(size), die: in.die})
+	}
 	fi.depths = append(fi.depths, start[:maxDepth]...)
 	sp.nDep = uint32(maxDepth)
-	return sp, start, next
+	s.start, s.next, s.sorted = start, next, sorted
+	return sp
+}
+
+// wideHolds reports whether the inlined call fi.inlines[i], whose size
+// is wideSize, contains the address d bytes past its start.
+func (fi *funcIndex) wideHolds(i uint32, d uint64) bool {
+	return d < fi.wideSizes[i]
 }
 
 // readDieInfo extracts a DIE's naming and call-site attributes from its
@@ -439,7 +475,8 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 		// Ranges at one depth don't overlap in well-formed DWARF; check the
 		// nearest few in case they do.
 		for m := k - 1; m >= 0 && m >= k-8; m-- {
-			if pc < rs[m].end {
+			// rs[m] starts at or below pc.
+			if d := pc - rs[m].begin; d < uint64(rs[m].size) || rs[m].size == wideSize && fi.wideHolds(sp.inl+uint32(lo+m), d) {
 				out = append(out, rs[m].die)
 				found = true
 				break
