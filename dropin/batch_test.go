@@ -99,6 +99,13 @@ func TestBatchEngine(t *testing.T) {
 				t.Errorf("%s, direct=%d: batched output differs from line-by-line (%d vs %d bytes)", name, direct, len(gotOut), len(wantOut))
 			}
 		}
+		// The module's resident pages handed back after every batch: the
+		// lookups after read them again.
+		var o, e bytes.Buffer
+		RunLLVMSymbolizer(args, Env{Stdin: strings.NewReader(in.String()), Stdout: &o, Stderr: &e, Open: OpenEngine, Version: "test", releaseEvery: 1})
+		if o.String() != wantOut || e.String() != wantErr {
+			t.Errorf("%s, pages handed back after every batch: output differs from line-by-line (%d vs %d bytes)", name, o.Len(), len(wantOut))
+		}
 		if !strings.Contains(wantOut, ".c") && !strings.Contains(wantOut, ".cc") {
 			t.Errorf("%s: no source locations in the answers", name)
 		}

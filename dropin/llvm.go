@@ -30,6 +30,9 @@ type Env struct {
 	// directWriteMin overrides the size from which a batch's answer chunk
 	// bypasses the stdout buffer (tests exercise both paths); 0: default.
 	directWriteMin int
+	// releaseEvery overrides releaseEvery (tests: 1, after every batch);
+	// 0: default.
+	releaseEvery int
 }
 
 func (e *Env) getenv(k string) string {
@@ -126,6 +129,10 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 			}
 		}()
 	}
+	s.releaseEvery = releaseEvery
+	if env.releaseEvery > 0 {
+		s.releaseEvery = env.releaseEvery
+	}
 	direct := env.directWriteMin
 	if direct <= 0 {
 		direct = directWriteMin
@@ -140,6 +147,13 @@ const (
 	stdoutBufferSize = 256 << 10
 	stdinBufferSize  = 64 << 10
 )
+
+// releaseEvery is how many stdin queries the modules answer between two
+// hand-backs of the pages they read at random (moduleCache.releaseResident):
+// rare enough to cost nothing on a sanitizer's pipe, often enough that a
+// batch of a hundred thousand queries on a big C++ binary does not end
+// with all of its .debug_str resident.
+const releaseEvery = 4096
 
 // stdinGCPercent is the GC target while serving stdin queries.
 const stdinGCPercent = 35
@@ -158,11 +172,16 @@ func (s *llvmSession) serveStdin(r *bufio.Reader, out *bufio.Writer, raw io.Writ
 			break
 		}
 		b.add(line, tooLong)
+		s.sinceRelease++
 		if err != nil {
 			break
 		}
 		if b.full() || !completeLineBuffered(r) {
 			b.run()
+			if s.sinceRelease >= s.releaseEvery {
+				s.modules.releaseResident()
+				s.sinceRelease = 0
+			}
 			if s.afterFirstBatch != nil {
 				s.afterFirstBatch()
 				s.afterFirstBatch = nil
@@ -261,6 +280,9 @@ type llvmSession struct {
 	// afterFirstBatch, if set, runs once when the first stdin batch has
 	// been answered.
 	afterFirstBatch func()
+	// sinceRelease counts the stdin queries since the modules last handed
+	// back their resident pages, which they do every releaseEvery.
+	sinceRelease, releaseEvery int
 	// more: other queries are already waiting (argv, or stdin lines
 	// buffered behind this one), so a module opened now serves a batch.
 	more bool

@@ -108,6 +108,16 @@ func (c *moduleCache) openModule(path string) (Module, error) {
 	return mod, nil
 }
 
+// releaseResident asks every open module that can to hand back the pages
+// its lookups read at random (symbolize.Object.ReleaseResident).
+func (c *moduleCache) releaseResident() {
+	for e := c.lru.Front(); e != nil; e = e.Next() {
+		if r, ok := e.Value.(*cacheEntry).mod.(interface{ ReleaseResident() }); ok {
+			r.ReleaseResident()
+		}
+	}
+}
+
 // findBuildID looks a build-id up as .build-id/xx/rest.debug under the
 // debug-file directories, the file's own build-id verified.
 func (c *moduleCache) findBuildID(hexID string) (string, error) {

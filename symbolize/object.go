@@ -279,6 +279,19 @@ func (o *Object) Close() error {
 	return err
 }
 
+// ReleaseResident hands back to the kernel the mapped pages of the
+// sections that lookups read at random, strings above all: what a lookup
+// keeps is copied out of them, and a long batch on a big C++ binary would
+// otherwise keep all of .debug_str resident (35 MB of cpp-heavy's), most
+// of it for names already cached. Pages read again come back from the
+// page cache. For a caller that has answered many lookups since it last
+// called it; it costs a system call per section.
+func (o *Object) ReleaseResident() {
+	if o.sec != nil {
+		o.sec.releaseRandom()
+	}
+}
+
 // Path returns the path the object was opened from.
 func (o *Object) Path() string { return o.path }
 

@@ -26,6 +26,10 @@ type debugSections struct {
 	// lineParts holds a compressed .debug_line (line is nil then), in
 	// parts that are let go once their programs are decoded.
 	lineParts *lineParts
+
+	// randomMapped: the file ranges of the sections stored uncompressed
+	// that lookups read at random (strings, range lists, addresses).
+	randomMapped [][2]uint64
 }
 
 // readDebugSections loads the sections; one that cannot be read (past the
@@ -48,6 +52,13 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) 
 		{Name: ".debug_str_offsets", Dst: &ds.strOffsets},
 	}
 	errs := dwarfbuf.Sections(f, m.Bytes(), want)
+	for _, name := range []string{".debug_str", ".debug_line_str", ".debug_ranges", ".debug_rnglists", ".debug_addr", ".debug_str_offsets"} {
+		if _, mapped := dwarfbuf.Uncompressed(f, name); mapped {
+			if off, end, ok := dwarfbuf.Stored(f, name); ok {
+				ds.randomMapped = append(ds.randomMapped, [2]uint64{off, end})
+			}
+		}
+	}
 	if len(lines.Offs) > 0 {
 		ds.lineParts = newLineParts(lines, f.ByteOrder, func() []byte {
 			b, _ := dwarfbuf.Section(f, m.Bytes(), ".debug_line")
@@ -184,5 +195,13 @@ func (p *lineParts) decoded(off uint64) {
 		if p.left[i]--; p.left[i] == 0 {
 			p.units.Bufs[i] = nil
 		}
+	}
+}
+
+// releaseRandom hands back the pages of the sections lookups read at
+// random (see Object.ReleaseResident).
+func (ds *debugSections) releaseRandom() {
+	for _, r := range ds.randomMapped {
+		ds.file.Release(r[0], r[1])
 	}
 }
