@@ -1,5 +1,10 @@
 package symbolize
 
+import (
+	"math"
+	"sort"
+)
+
 // The slots here keep what a frame prints for a DIE or an ELF symbol, so a
 // repeated frame skips resolving and naming it again; the demangled text
 // itself comes from the one demangleCache (demanglecache.go).
@@ -13,8 +18,10 @@ package symbolize
 // rare case it is needed (another naming key, GNU's per-function state).
 type named struct {
 	name string
-	// declUnit, declFile, declLine, declFileImplicit: as in resolved.
-	declUnit         *unit
+	// declFile, declLine, declFileImplicit: as in resolved; declUnit is
+	// resolved's declUnit as a unitRef (32 bytes in all, not 48 with the
+	// pointer).
+	declUnit         int32
 	declFile         int32
 	declLine         int32
 	key              nameOpts
@@ -41,28 +48,67 @@ func cacheKey(opts LookupOptions) (nameOpts, bool) {
 }
 
 // describeDIE returns what a frame shows for the DIE fi.dies[id] under
-// opts. The result is shared: callers must not modify it.
-func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) *named {
+// opts, and the unit its declaration's file is named in (resolved's
+// declUnit). The result is shared: callers must not modify it.
+func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (*named, *unit) {
 	k, cacheable := cacheKey(opts)
 	slot := &fi.named[id]
 	if n := slot.Load(); n != nil && cacheable && n.key == k {
-		return n
+		return n, o.unitOfRef(n.declUnit)
 	}
 	di := &fi.dies[id]
 	r := o.resolve(fi, di)
+	ref, ok := o.unitRef(r.declUnit)
 	n := &named{
 		name:     o.funcName(fi, di, &r, opts),
-		declUnit: r.declUnit,
+		declUnit: ref,
 		// Exact: resolve copies them from a dieInfo's int32 fields.
 		declFile:         int32(r.declFile),
 		declLine:         int32(r.declLine),
 		key:              k,
 		declFileImplicit: r.declFileImplicit,
 	}
-	if cacheable {
+	if cacheable && ok {
 		slot.Store(n)
 	}
-	return n
+	return n, r.declUnit
+}
+
+// unitRef names u, a unit of o or of its supplementary file, in 32 bits:
+// 0 for nil, i+1 for o.units.units[i], -(i+1) for the supplementary
+// file's units[i]. false: u is in neither list (or past int32 range), and
+// cannot be named so.
+func (o *Object) unitRef(u *unit) (int32, bool) {
+	if u == nil {
+		return 0, true
+	}
+	find := func(us []*unit) (int32, bool) {
+		i := sort.Search(len(us), func(i int) bool { return us[i].h.off >= u.h.off })
+		if i < len(us) && us[i] == u && i < math.MaxInt32 {
+			return int32(i + 1), true
+		}
+		return 0, false
+	}
+	if i, ok := find(o.units.units); ok {
+		return i, true
+	}
+	if o.sup != nil {
+		if i, ok := find(o.sup.units); ok {
+			return -i, true
+		}
+	}
+	return 0, false
+}
+
+// unitOfRef returns the unit unitRef named ref.
+func (o *Object) unitOfRef(ref int32) *unit {
+	switch {
+	case ref > 0:
+		return o.units.units[ref-1]
+	case ref < 0:
+		return o.sup.units[-ref-1]
+	}
+	return nil
 }
 
 // symName caches a symbol's demangled name for one style.

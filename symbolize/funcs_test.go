@@ -3,6 +3,8 @@ package symbolize
 import (
 	"slices"
 	"testing"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
 // TestChainWideInlineRange: an inlined call's range of 4 GiB or more
@@ -45,5 +47,26 @@ func TestChainWideInlineRange(t *testing.T) {
 		if got := fi.chain(c.pc, nil); !slices.Equal(got, c.want) {
 			t.Errorf("chain(0x%x) = %v, want %v", c.pc, got, c.want)
 		}
+	}
+}
+
+// TestUnitRef: the 32-bit name of a declaration's unit that the named
+// cache keeps leads back to the same unit, and a unit outside the object's
+// lists is reported as not nameable (describeDIE then leaves the DIE
+// uncached) rather than named as another.
+func TestUnitRef(t *testing.T) {
+	o := openObject(t, fx.ELF(t, "go-trimpath"), noDebugDirs())
+	if len(o.units.units) < 2 {
+		t.Fatalf("fixture has %d units, want several", len(o.units.units))
+	}
+	for i, u := range append([]*unit{nil}, o.units.units...) {
+		ref, ok := o.unitRef(u)
+		if !ok || o.unitOfRef(ref) != u {
+			t.Errorf("unit %d: unitRef = %d, %v; back to a different unit", i-1, ref, ok)
+		}
+	}
+	foreign := &unit{h: o.units.units[1].h}
+	if ref, ok := o.unitRef(foreign); ok {
+		t.Errorf("a unit not in the object named %d", ref)
 	}
 }

@@ -224,21 +224,21 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	}
 	describe := func(f *Frame, id int32) {
 		di := &fi.dies[id]
-		r := o.describeDIE(fi, id, opts)
+		r, declUnit := o.describeDIE(fi, id, opts)
 		f.Function = r.name
 		if r.declLine > 0 {
 			f.StartLine = int(r.declLine)
 		}
 		f.StartFile = fileName(int64(r.declFile))
-		if r.declUnit != nil {
+		if declUnit != nil {
 			f.StartFile = ""
 			dlt, err := lt, error(nil)
-			if r.declUnit != u || !probed {
+			if declUnit != u || !probed {
 				// A probe's fi holds only some of u's DIEs: the others
 				// come here with u as declUnit. The probe's lt is then
 				// what the full table would give (it exists only for
 				// a table decoded without error).
-				dlt, err = o.lineTable(r.declUnit)
+				dlt, err = o.lineTable(declUnit)
 			}
 			if err == nil && dlt != nil && r.declFile >= 0 {
 				f.StartFile, _ = dlt.fileNameAs(uint32(r.declFile), opts.RelativeNames)

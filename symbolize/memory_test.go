@@ -68,7 +68,7 @@ func TestCompactSizes(t *testing.T) {
 		got, want uintptr
 	}{
 		{"symbol", unsafe.Sizeof(symbol{}), 64},
-		{"named", unsafe.Sizeof(named{}), 40},
+		{"named", unsafe.Sizeof(named{}), 32},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s is %d bytes, want %d", c.what, c.got, c.want)
