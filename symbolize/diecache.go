@@ -16,17 +16,32 @@ import (
 // frame prints is kept (one per named DIE: a big C++ unit has tens of
 // thousands): the rest of the resolved attributes is resolved again in the
 // rare case it is needed (another naming key, GNU's per-function state).
+//
+// An inlined call (or any DIE) whose only naming attribute is its
+// DW_AT_abstract_origin in the same unit shows what that origin shows: it
+// shares the origin's entry, which is computed once (a C++ unit inlines
+// the same few thousand functions tens of thousands of times). See
+// originRoot for when that holds exactly.
 type named struct {
 	name string
-	// declFile, declLine, declFileImplicit: as in resolved; declUnit is
-	// resolved's declUnit as a unitRef (32 bytes in all, not 48 with the
-	// pointer).
-	declUnit         int32
-	declFile         int32
-	declLine         int32
-	key              nameOpts
-	declFileImplicit bool
+	// declFile, declLine: as in resolved; declUnit is resolved's declUnit
+	// as a unitRef (32 bytes in all, not 48 with the pointer).
+	declUnit int32
+	declFile int32
+	declLine int32
+	key      nameOpts
+	// flags: namedDeclFileImplicit, and above it how many DIEs the walk
+	// that resolved the DIE visited when it was complete (walkDIE), else
+	// 0: a DIE that only refers to this one may share the entry when its
+	// own walk, that many DIEs and the referring ones, stays complete.
+	flags uint8
 }
+
+// namedDeclFileImplicit: resolved's declFileImplicit.
+const namedDeclFileImplicit uint8 = 1
+
+// walked returns the complete walk's length recorded in n.flags, or 0.
+func (n *named) walked() int { return int(n.flags >> 1) }
 
 // nameOpts is the part of LookupOptions a DIE's name depends on, narrowed
 // by cacheKey.
@@ -57,21 +72,93 @@ func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (*name
 		return n, o.unitOfRef(n.declUnit)
 	}
 	di := &fi.dies[id]
+	if rid, depth, ok := fi.originRoot(di); ok && cacheable {
+		rslot := &fi.named[rid]
+		n := rslot.Load()
+		if n == nil || n.key != k {
+			if n = o.describeNew(fi, &fi.dies[rid], k, opts); n != nil {
+				rslot.Store(n)
+			}
+		}
+		if n != nil && n.walked() > 0 && depth+n.walked() <= maxWalkSteps {
+			slot.Store(n)
+			return n, o.unitOfRef(n.declUnit)
+		}
+	}
+	if n := o.describeNew(fi, di, k, opts); n != nil {
+		if cacheable {
+			slot.Store(n)
+		}
+		return n, o.unitOfRef(n.declUnit)
+	}
+	// Not representable as an entry: described each time.
 	r := o.resolve(fi, di)
+	return &named{
+		name:     o.funcName(fi, di, &r, opts),
+		declFile: int32(r.declFile),
+		declLine: int32(r.declLine),
+		flags:    r.flags(),
+	}, r.declUnit
+}
+
+// describeNew resolves and names di under opts (key k) into a new entry,
+// or returns nil when its declaration's unit has no unitRef.
+func (o *Object) describeNew(fi *funcIndex, di *dieInfo, k nameOpts, opts LookupOptions) *named {
+	r, walked := o.resolveWalk(fi, di)
 	ref, ok := o.unitRef(r.declUnit)
+	if !ok {
+		return nil
+	}
 	n := &named{
 		name:     o.funcName(fi, di, &r, opts),
 		declUnit: ref,
 		// Exact: resolve copies them from a dieInfo's int32 fields.
-		declFile:         int32(r.declFile),
-		declLine:         int32(r.declLine),
-		key:              k,
-		declFileImplicit: r.declFileImplicit,
+		declFile: int32(r.declFile),
+		declLine: int32(r.declLine),
+		key:      k,
+		flags:    r.flags() | uint8(walked)<<1, // walked <= maxWalkSteps
 	}
-	if cacheable && ok {
-		slot.Store(n)
+	return n
+}
+
+// flags returns the named flags r sets.
+func (r *resolved) flags() uint8 {
+	if r.declFileImplicit {
+		return namedDeclFileImplicit
 	}
-	return n, r.declUnit
+	return 0
+}
+
+// originRoot follows abstract origins from di, within fi, through the
+// DIEs whose only naming attribute is that reference (an inlined call's
+// DIE, and any it refers to alike), and returns where that stops, R, and
+// depth, the number of references followed (at least 1).
+//
+// di then resolves as R does, provided the walk from R is complete and
+// visits at most maxWalkSteps-depth DIEs: the walk from di visits the
+// depth DIEs on the way, which add nothing and refer only along the way,
+// and then R's walk, whose DIEs come in the same order (any of the depth
+// DIEs it reaches again is skipped, and it added nothing); so it too is
+// complete within maxWalkSteps and finds the same attributes.
+func (fi *funcIndex) originRoot(di *dieInfo) (int32, int, bool) {
+	rid, depth := int32(-1), 0
+	for onlyOrigin(di) {
+		oid, ok := fi.byOff(di.origin)
+		if !ok {
+			break // R is di: its walk reads the origin from elsewhere
+		}
+		if depth++; depth >= maxWalkSteps {
+			return 0, 0, false // a cycle of references, or a chain past the walk's bound
+		}
+		rid, di = int32(oid), &fi.dies[oid]
+	}
+	return rid, depth, depth > 0
+}
+
+// onlyOrigin reports whether di's only naming attribute is its
+// DW_AT_abstract_origin.
+func onlyOrigin(di *dieInfo) bool {
+	return di.origin != 0 && di.spec == 0 && di.name == noStr && di.linkage == noStr && di.declFile < 0 && di.declLine < 0
 }
 
 // unitRef names u, a unit of o or of its supplementary file, in 32 bits:

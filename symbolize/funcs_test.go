@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	fx "github.com/sanitrace/sanitrace/internal/fixture"
@@ -68,5 +69,125 @@ func TestUnitRef(t *testing.T) {
 	foreign := &unit{h: o.units.units[1].h}
 	if ref, ok := o.unitRef(foreign); ok {
 		t.Errorf("a unit not in the object named %d", ref)
+	}
+}
+
+// originChain returns a unit index of n DIEs at offsets 0x10, 0x20, ...:
+// each but the last has the next as its abstract origin, DIE root has
+// DW_AT_decl_file 1 and DIE line DW_AT_decl_line line (no names: nothing
+// here reads a string). -1: none.
+func originChain(n, root, line int) *funcIndex {
+	fi := &funcIndex{base: 0}
+	for i := 0; i < n; i++ {
+		di := dieInfo{off: uint64(0x10 * (i + 1)), name: noStr, linkage: noStr, declFile: -1, declLine: -1, callFile: -1}
+		if i+1 < n {
+			di.origin = uint64(0x10 * (i + 2))
+		}
+		if i == root {
+			di.declFile = 1
+		}
+		if i == line {
+			di.declLine = int32(line)
+		}
+		fi.dies = append(fi.dies, di)
+		fi.offs = append(fi.offs, uint32(di.off))
+	}
+	fi.named = make([]atomic.Pointer[named], n)
+	return fi
+}
+
+// TestDescribeSharesOrigin: a DIE whose only naming attribute is its
+// abstract origin shares the cache entry of the DIE those references
+// lead to, and is described on its own when the walk's bound would cut
+// the two walks at different DIEs (they then differ): the chain of
+// references and the walk from where it ends together are one DIE longer
+// than the bound.
+func TestDescribeSharesOrigin(t *testing.T) {
+	o := &Object{}
+	opts := LookupOptions{Functions: FunctionsNone}
+	shared := func(fi *funcIndex, a, b int) bool { return fi.named[a].Load() == fi.named[b].Load() }
+	for _, c := range []struct {
+		n, root, line int
+		// first is described first (-1: none); then describing DIE 0
+		// gives line want and the entry of DIE share (-1: its own).
+		first, want, share int
+	}{
+		{n: 3, root: -1, line: 2, first: -1, want: 2, share: 2},
+		{n: 3, root: -1, line: 2, first: 1, want: 2, share: 2},
+		{n: 3, root: 1, line: 2, first: -1, want: 2, share: 1},
+		// The walk from DIE 0 stops one DIE before the line; the chain of
+		// references ends at the line's DIE (depth maxWalkSteps) or at DIE
+		// 2 (depth 2, whose walk reaches the line: 31 DIEs).
+		{n: maxWalkSteps + 1, root: -1, line: maxWalkSteps, first: -1, want: -1, share: -1},
+		{n: maxWalkSteps + 1, root: -1, line: maxWalkSteps, first: 1, want: -1, share: -1},
+		{n: maxWalkSteps + 1, root: 2, line: maxWalkSteps, first: -1, want: -1, share: -1},
+		{n: maxWalkSteps + 1, root: 2, line: maxWalkSteps, first: 1, want: -1, share: -1},
+		{n: maxWalkSteps + 8, root: 2, line: maxWalkSteps, first: 1, want: -1, share: -1},
+		// One DIE shorter: DIE 0's walk reaches the line.
+		{n: maxWalkSteps, root: 2, line: maxWalkSteps - 1, first: 1, want: maxWalkSteps - 1, share: 2},
+	} {
+		fi := originChain(c.n, c.root, c.line)
+		if c.first >= 0 {
+			o.describeDIE(fi, int32(c.first), opts)
+		}
+		n, _ := o.describeDIE(fi, 0, opts)
+		if int(n.declLine) != c.want {
+			t.Errorf("%+v: line %d, want %d", c, n.declLine, c.want)
+		}
+		if c.share >= 0 && !shared(fi, 0, c.share) {
+			t.Errorf("%+v: DIE 0 does not share with DIE %d", c, c.share)
+		}
+		for i := 1; i < c.n && c.share < 0; i++ {
+			if shared(fi, 0, i) {
+				t.Errorf("%+v: DIE 0 shares with DIE %d", c, i)
+			}
+		}
+	}
+	// When DIE 1 was described first, it shares where it can (its chain
+	// is one shorter).
+	fi := originChain(maxWalkSteps+1, 2, maxWalkSteps)
+	n, _ := o.describeDIE(fi, 1, opts)
+	if n.declLine != maxWalkSteps || !shared(fi, 1, 2) {
+		t.Errorf("DIE 1 of %d: line %d, shares with DIE 2: %v", maxWalkSteps+1, n.declLine, shared(fi, 1, 2))
+	}
+}
+
+// TestDescribeSharedMatchesOwn: on real C++, Rust and Go units, every
+// DIE described through a shared entry shows what resolving it on its
+// own shows.
+func TestDescribeSharedMatchesOwn(t *testing.T) {
+	for _, name := range []string{"stl-O3-dw5-pie", "cxx-O2-dw5", "rust-v0-O", "go-trimpath"} {
+		o := openObject(t, fx.ELF(t, name), noDebugDirs())
+		sharedDIEs := 0
+		for _, opts := range []LookupOptions{
+			{Demangle: true},
+			{Functions: FunctionsShort},
+			{Style: StyleGNU, Demangle: true},
+		} {
+			k, _ := cacheKey(opts)
+			for _, u := range o.units.units {
+				fi, _ := o.functions(u)
+				if fi == nil {
+					continue
+				}
+				for id := range fi.dies {
+					n, du := o.describeDIE(fi, int32(id), opts)
+					own := o.describeNew(fi, &fi.dies[id], k, opts)
+					if own == nil {
+						continue
+					}
+					if _, _, ok := fi.originRoot(&fi.dies[id]); ok {
+						sharedDIEs++
+					}
+					if n.name != own.name || n.declFile != own.declFile || n.declLine != own.declLine ||
+						n.flags&namedDeclFileImplicit != own.flags&namedDeclFileImplicit || du != o.unitOfRef(own.declUnit) {
+						t.Errorf("%s: DIE at 0x%x: described as %+v, on its own %+v", name, fi.base+uint64(fi.offs[id]), *n, *own)
+					}
+				}
+			}
+		}
+		if sharedDIEs == 0 {
+			t.Errorf("%s: no DIE shares an entry", name)
+		}
 	}
 }

@@ -66,8 +66,15 @@ type resolved struct {
 }
 
 func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
+	r, _ := o.resolveWalk(fi, di)
+	return r
+}
+
+// resolveWalk is resolve, also returning how many DIEs its walk visited
+// when the walk was complete (see walkDIE), else 0.
+func (o *Object) resolveWalk(fi *funcIndex, di *dieInfo) (resolved, int) {
 	r := resolved{linkage: noStr, declFile: -1, declLine: -1}
-	o.walkDIE(fi, di, func(d *dieInfo) {
+	visited := o.walkDIE(fi, di, func(d *dieInfo) {
 		if d.name != noStr {
 			if int(r.nNames) < len(r.names) {
 				r.names[r.nNames] = d.name
@@ -92,7 +99,7 @@ func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
 			r.declLine = int64(d.declLine)
 		}
 	})
-	return r
+	return r, visited
 }
 
 // name returns the resolved DW_AT_name: the first non-empty candidate.
@@ -106,7 +113,7 @@ func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo) strRef {
 		return noStr
 	}
 	found := noStr
-	o.walkDIE(fi, di, func(d *dieInfo) {
+	_ = o.walkDIE(fi, di, func(d *dieInfo) {
 		if found == noStr && o.nonEmpty(d.name) {
 			found = d.name
 		}
@@ -115,8 +122,10 @@ func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo) strRef {
 }
 
 // walkDIE visits di and the DIEs its DW_AT_abstract_origin and
-// DW_AT_specification lead to, in llvm's findRecursively order.
-func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, visit func(*dieInfo)) {
+// DW_AT_specification lead to, in llvm's findRecursively order, at most
+// maxWalkSteps of them. It returns how many it visited when that was all
+// it reached (the walk was complete), else 0.
+func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, visit func(*dieInfo)) int {
 	// The walk is short (a concrete DIE, its abstract origin, that one's
 	// declaration), so fixed arrays serve as stack and visited set.
 	var workArr [8]*dieInfo
@@ -131,7 +140,8 @@ func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, visit func(*dieInfo)) {
 		}
 		return false
 	}
-	for steps := 0; len(work) > 0 && steps < 32; steps++ {
+	steps := 0
+	for ; len(work) > 0 && steps < maxWalkSteps; steps++ {
 		d := work[len(work)-1]
 		work = work[:len(work)-1]
 		visit(d)
@@ -144,7 +154,14 @@ func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, visit func(*dieInfo)) {
 			}
 		}
 	}
+	if len(work) > 0 {
+		return 0
+	}
+	return steps
 }
+
+// maxWalkSteps bounds walkDIE (reference cycles, runaway chains).
+const maxWalkSteps = 32
 
 // funcName picks the name a frame shows for a DIE under opts.
 func (o *Object) funcName(fi *funcIndex, di *dieInfo, r *resolved, opts LookupOptions) string {
@@ -244,7 +261,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 				f.StartFile, _ = dlt.fileNameAs(uint32(r.declFile), opts.RelativeNames)
 			}
 		}
-		if opts.Style == StyleLLVM && f.StartFile != "" && r.declFileImplicit {
+		if opts.Style == StyleLLVM && f.StartFile != "" && r.flags&namedDeclFileImplicit != 0 {
 			f.StartFile = ""
 		}
 		if di.hasLowPC {
