@@ -316,9 +316,10 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		}
 		if s, ok := find(pc, nil); ok {
 			last := &frames[len(frames)-1]
+			dwarfName := last.Function
 			last.Function = s.name
 			if opts.Demangle {
-				last.Function = o.demangleSym(s, opts.demangleStyle())
+				last.Function = o.demangleSym(s, opts.demangleStyle(), dwarfName)
 			}
 			last.StartAddress, last.HasStartAddress = s.addr, true
 			if last.File == "" && s.local && !opts.DWARFNames { // gdb prints no object file name
