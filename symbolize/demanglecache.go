@@ -87,25 +87,11 @@ func mangled(name string) bool {
 }
 
 func (c *demangleCache) demangleSlow(name string, style NameStyle) string {
-	return c.demangleLike(name, style, "")
-}
-
-// demangleLike is demangle, keeping like rather than its own copy when
-// the demangled text equals it: the outermost frame's name from the
-// symbol table is nearly always the one DWARF gave (cached by reference),
-// and C++ names run to kilobytes (1.5 MB of cpp-heavy's W1 heap kept twice).
-func (c *demangleCache) demangleLike(name string, style NameStyle, like string) string {
-	if !mangled(name) {
-		return name
-	}
 	k := nameKey{style, name}
 	if v, ok := c.byName.get(k); ok {
 		return v
 	}
 	out := demangleName(name, style)
-	if out == like {
-		out = like
-	}
 	c.byName.put(k, out)
 	return out
 }

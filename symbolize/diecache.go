@@ -204,10 +204,8 @@ type symName struct {
 	name  string
 }
 
-// demangleSym returns the symbol's name demangled in style. like is the
-// name the frame had from DWARF, demangled in the same style: usually
-// the same text (the function's linkage name), which is then kept once.
-func (o *Object) demangleSym(s *symbol, style NameStyle, like string) string {
+// demangleSym returns the symbol's name demangled in style.
+func (o *Object) demangleSym(s *symbol, style NameStyle) string {
 	if !mangled(s.name) {
 		// Most names of C and Go binaries: no cache slot to read (a
 		// random access into a table the size of the symbol table).
@@ -217,7 +215,7 @@ func (o *Object) demangleSym(s *symbol, style NameStyle, like string) string {
 	if n := slot.Load(); n != nil && n.style == style {
 		return n.name
 	}
-	d := o.demangled.demangleLike(s.name, style, like)
+	d := o.demangled.demangle(s.name, style)
 	slot.Store(&symName{style: style, name: d})
 	return d
 }

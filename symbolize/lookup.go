@@ -239,7 +239,18 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			}
 		}
 	}
-	describe := func(f *Frame, id int32) {
+	// llvm-symbolizer names the outermost frame from the symbol table
+	// (below) whenever a symbol holds pc: that frame's name from DWARF is
+	// then not needed, and not resolved, copied or demangled (its
+	// declaration is cached under the no-names key).
+	var sym *symbol
+	outerOpts := opts
+	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM && !opts.DWARFNames {
+		if s, ok := o.syms.find(pc, nil); ok {
+			sym, outerOpts.Functions = s, FunctionsNone
+		}
+	}
+	describe := func(f *Frame, id int32, opts LookupOptions) {
 		di := &fi.dies[id]
 		r, declUnit := o.describeDIE(fi, id, opts)
 		f.Function = r.name
@@ -281,7 +292,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		// getLineInfoForAddress: the innermost subroutine's name and start,
 		// the line table's row.
 		var f Frame
-		describe(&f, chain[0])
+		describe(&f, chain[0], outerOpts)
 		setLine(&f)
 		frames = append(frames, f)
 	default:
@@ -292,7 +303,11 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		for i, id := range chain {
 			di := &fi.dies[id]
 			var f Frame
-			describe(&f, id)
+			if i+1 < len(chain) {
+				describe(&f, id, opts)
+			} else {
+				describe(&f, id, outerOpts)
+			}
 			if i == 0 {
 				setLine(&f)
 			} else {
@@ -310,16 +325,15 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	// llvm-symbolizer (shouldOverrideWithSymbolTable): with linkage names the
 	// outermost frame takes its name and start from the ELF symbol table.
 	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM && !(opts.DWARFNames && frames[len(frames)-1].Function != "") {
-		find := o.syms.find
+		s, ok := sym, sym != nil // looked up above
 		if opts.DWARFNames {
-			find = func(pc uint64, _ func(*symbol) bool) (*symbol, bool) { return o.syms.findGDB(pc) }
+			s, ok = o.syms.findGDB(pc)
 		}
-		if s, ok := find(pc, nil); ok {
+		if ok {
 			last := &frames[len(frames)-1]
-			dwarfName := last.Function
 			last.Function = s.name
 			if opts.Demangle {
-				last.Function = o.demangleSym(s, opts.demangleStyle(), dwarfName)
+				last.Function = o.demangleSym(s, opts.demangleStyle())
 			}
 			last.StartAddress, last.HasStartAddress = s.addr, true
 			if last.File == "" && s.local && !opts.DWARFNames { // gdb prints no object file name
