@@ -63,42 +63,60 @@ func cacheKey(opts LookupOptions) (nameOpts, bool) {
 }
 
 // describeDIE returns what a frame shows for the DIE fi.dies[id] under
-// opts, and the unit its declaration's file is named in (resolved's
-// declUnit). The result is shared: callers must not modify it.
-func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (*named, *unit) {
+// opts: its cache entry (shared: callers must not modify it), its name,
+// and the unit its declaration's file is named in (resolved's declUnit).
+// Without names (FunctionsNone, which is how the outermost frame is
+// described when the symbol table names it) any entry of the DIE serves:
+// what it declares does not depend on the naming options.
+func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (*named, string, *unit) {
 	k, cacheable := cacheKey(opts)
 	slot := &fi.named[id]
-	if n := slot.Load(); n != nil && cacheable && n.key == k {
-		return n, o.unitOfRef(n.declUnit)
+	if n := slot.Load(); n != nil && cacheable && n.serves(k) {
+		return o.described(n, k)
 	}
 	di := &fi.dies[id]
 	if rid, depth, ok := fi.originRoot(di); ok && cacheable {
 		rslot := &fi.named[rid]
 		n := rslot.Load()
-		if n == nil || n.key != k {
+		if n == nil || !n.serves(k) {
 			if n = o.describeNew(fi, &fi.dies[rid], k, opts); n != nil {
 				rslot.Store(n)
 			}
 		}
 		if n != nil && n.walked() > 0 && depth+n.walked() <= maxWalkSteps {
 			slot.Store(n)
-			return n, o.unitOfRef(n.declUnit)
+			return o.described(n, k)
 		}
 	}
 	if n := o.describeNew(fi, di, k, opts); n != nil {
 		if cacheable {
 			slot.Store(n)
 		}
-		return n, o.unitOfRef(n.declUnit)
+		return o.described(n, k)
 	}
 	// Not representable as an entry: described each time.
 	r := o.resolve(fi, di)
-	return &named{
+	n := &named{
 		name:     o.funcName(fi, di, &r, opts),
 		declFile: int32(r.declFile),
 		declLine: int32(r.declLine),
 		flags:    r.flags(),
-	}, r.declUnit
+	}
+	return n, n.name, r.declUnit
+}
+
+// serves reports whether n answers a lookup under key k.
+func (n *named) serves(k nameOpts) bool {
+	return n.key == k || k.functions == uint8(FunctionsNone)
+}
+
+// described returns n as describeDIE does under key k.
+func (o *Object) described(n *named, k nameOpts) (*named, string, *unit) {
+	name := n.name
+	if k.functions == uint8(FunctionsNone) {
+		name = ""
+	}
+	return n, name, o.unitOfRef(n.declUnit)
 }
 
 // describeNew resolves and names di under opts (key k) into a new entry,

@@ -130,7 +130,7 @@ func TestDescribeSharesOrigin(t *testing.T) {
 		if c.first >= 0 {
 			o.describeDIE(fi, int32(c.first), opts)
 		}
-		n, _ := o.describeDIE(fi, 0, opts)
+		n, _, _ := o.describeDIE(fi, 0, opts)
 		if int(n.declLine) != c.want {
 			t.Errorf("%+v: line %d, want %d", c, n.declLine, c.want)
 		}
@@ -146,23 +146,28 @@ func TestDescribeSharesOrigin(t *testing.T) {
 	// When DIE 1 was described first, it shares where it can (its chain
 	// is one shorter).
 	fi := originChain(maxWalkSteps+1, 2, maxWalkSteps)
-	n, _ := o.describeDIE(fi, 1, opts)
+	n, _, _ := o.describeDIE(fi, 1, opts)
 	if n.declLine != maxWalkSteps || !shared(fi, 1, 2) {
 		t.Errorf("DIE 1 of %d: line %d, shares with DIE 2: %v", maxWalkSteps+1, n.declLine, shared(fi, 1, 2))
 	}
 }
 
 // TestDescribeSharedMatchesOwn: on real C++, Rust and Go units, every
-// DIE described through a shared entry shows what resolving it on its
+// DIE described through a shared entry, or through an entry of another
+// naming key when names are not wanted, shows what resolving it on its
 // own shows.
 func TestDescribeSharedMatchesOwn(t *testing.T) {
 	for _, name := range []string{"stl-O3-dw5-pie", "cxx-O2-dw5", "rust-v0-O", "go-trimpath"} {
 		o := openObject(t, fx.ELF(t, name), noDebugDirs())
 		sharedDIEs := 0
+		// Without names first and last: any entry serves, and none
+		// gives its name.
 		for _, opts := range []LookupOptions{
+			{Functions: FunctionsNone},
 			{Demangle: true},
 			{Functions: FunctionsShort},
 			{Style: StyleGNU, Demangle: true},
+			{Functions: FunctionsNone},
 		} {
 			k, _ := cacheKey(opts)
 			for _, u := range o.units.units {
@@ -171,7 +176,7 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 					continue
 				}
 				for id := range fi.dies {
-					n, du := o.describeDIE(fi, int32(id), opts)
+					n, name, du := o.describeDIE(fi, int32(id), opts)
 					own := o.describeNew(fi, &fi.dies[id], k, opts)
 					if own == nil {
 						continue
@@ -179,7 +184,7 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 					if _, _, ok := fi.originRoot(&fi.dies[id]); ok {
 						sharedDIEs++
 					}
-					if n.name != own.name || n.declFile != own.declFile || n.declLine != own.declLine ||
+					if name != own.name || n.declFile != own.declFile || n.declLine != own.declLine ||
 						n.flags&namedDeclFileImplicit != own.flags&namedDeclFileImplicit || du != o.unitOfRef(own.declUnit) {
 						t.Errorf("%s: DIE at 0x%x: described as %+v, on its own %+v", name, fi.base+uint64(fi.offs[id]), *n, *own)
 					}

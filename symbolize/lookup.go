@@ -252,8 +252,8 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	}
 	describe := func(f *Frame, id int32, opts LookupOptions) {
 		di := &fi.dies[id]
-		r, declUnit := o.describeDIE(fi, id, opts)
-		f.Function = r.name
+		r, name, declUnit := o.describeDIE(fi, id, opts)
+		f.Function = name
 		if r.declLine > 0 {
 			f.StartLine = int(r.declLine)
 		}
