@@ -157,8 +157,8 @@ func TestDescribeSharesOrigin(t *testing.T) {
 // naming key when names are not wanted, shows what resolving it on its
 // own shows.
 func TestDescribeSharedMatchesOwn(t *testing.T) {
-	for _, name := range []string{"stl-O3-dw5-pie", "cxx-O2-dw5", "rust-v0-O", "go-trimpath"} {
-		o := openObject(t, fx.ELF(t, name), noDebugDirs())
+	for _, fixture := range []string{"stl-O3-dw5-pie", "cxx-O2-dw5", "rust-v0-O", "go-trimpath"} {
+		o := openObject(t, fx.ELF(t, fixture), noDebugDirs())
 		sharedDIEs := 0
 		// Without names first and last: any entry serves, and none
 		// gives its name.
@@ -186,13 +186,13 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 					}
 					if name != own.name || n.declFile != own.declFile || n.declLine != own.declLine ||
 						n.flags&namedDeclFileImplicit != own.flags&namedDeclFileImplicit || du != o.unitOfRef(own.declUnit) {
-						t.Errorf("%s: DIE at 0x%x: described as %+v, on its own %+v", name, fi.base+uint64(fi.offs[id]), *n, *own)
+						t.Errorf("%s: DIE at 0x%x: described as %q %+v, on its own %+v", fixture, fi.base+uint64(fi.offs[id]), name, *n, *own)
 					}
 				}
 			}
 		}
 		if sharedDIEs == 0 {
-			t.Errorf("%s: no DIE shares an entry", name)
+			t.Errorf("%s: no DIE shares an entry", fixture)
 		}
 	}
 }
