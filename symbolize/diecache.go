@@ -224,12 +224,12 @@ type symName struct {
 
 // demangleSym returns the symbol's name demangled in style.
 func (o *Object) demangleSym(s *symbol, style NameStyle) string {
-	if !mangled(s.name) {
-		// Most names of C and Go binaries: no cache slot to read (a
-		// random access into a table the size of the symbol table).
+	if s.slot < 0 {
+		// Not mangled (every name of C and Go binaries): nothing to
+		// demangle, and no slot.
 		return s.name
 	}
-	slot := &o.syms.demangled[s.idx]
+	slot := &o.syms.demangled[s.slot]
 	if n := slot.Load(); n != nil && n.style == style {
 		return n.name
 	}

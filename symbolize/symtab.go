@@ -25,7 +25,7 @@ type symbol struct {
 	name       string
 	file       string // the preceding STT_FILE name, for local symbols
 	order      int32  // position in the table, for bfd's tie-breaking
-	idx        int32  // index in symtab.syms, for the demangled-name cache
+	slot       int32  // its demangled-name slot in symtab.demangled; -1: not mangled
 	section    uint16 // elf.SectionIndex, below SHN_LORESERVE
 	kind       uint8  // elf.SymType
 	hasFile    bool   // file is set, possibly to "" (GNU ld's empty STT_FILE)
@@ -44,7 +44,7 @@ type symtab struct {
 	syms      []symbol
 	secEnds   []uint64                  // by section index: end address, bounds a size-0 symbol
 	secs      []allocSection            // SHF_ALLOC sections in header order, for StyleGNU
-	demangled []atomic.Pointer[symName] // by symbol index, filled on use
+	demangled []atomic.Pointer[symName] // one per mangled name (symbol.slot), filled on use
 }
 
 // allocSection is a loaded section's address range.
@@ -150,10 +150,16 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 		}
 	}
 	sortSymbols(t.syms)
+	// Slots for the mangled names only: none in a C or Go binary.
+	n := int32(0)
 	for i := range t.syms {
-		t.syms[i].idx = int32(i)
+		t.syms[i].slot = -1
+		if mangled(t.syms[i].name) {
+			t.syms[i].slot = n
+			n++
+		}
 	}
-	t.demangled = make([]atomic.Pointer[symName], len(t.syms))
+	t.demangled = make([]atomic.Pointer[symName], n)
 	return t, err
 }
 
