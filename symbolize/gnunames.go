@@ -71,10 +71,11 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 	if len(chain) == 0 {
 		// No DWARF function: the symbol's name, and its STT_FILE when the
 		// line table had nothing.
-		if s, ok := o.gnuSymtab().findGNU(pc); ok {
+		st := o.gnuSymtab()
+		if s, ok := st.findGNU(pc); ok {
 			inner.Function = demangle(s.name)
 			if inner.File == "" {
-				inner.File, inner.FileKnown = s.file, s.hasFile
+				inner.File, inner.FileKnown = st.fileOf(s)
 			}
 		}
 		return
@@ -96,10 +97,11 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 	}
 	g := state(chain[0])
 	if !g.linkage {
-		if s, ok := o.gnuSymtab().findGNU(pc); ok {
+		st := o.gnuSymtab()
+		if s, ok := st.findGNU(pc); ok {
 			inner.Function = demangle(s.name)
 			if inner.File == "" {
-				inner.File, inner.FileKnown = s.file, s.hasFile
+				inner.File, inner.FileKnown = st.fileOf(s)
 			}
 			if low, ok := o.firstRangeLow(fi.dies[chain[0]].off); ok && low == s.addr {
 				g.renamed = s.name

@@ -337,7 +337,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			}
 			last.StartAddress, last.HasStartAddress = s.addr, true
 			if last.File == "" && s.local && !opts.DWARFNames { // gdb prints no object file name
-				last.File = s.file
+				last.File, _ = o.syms.fileOf(s)
 			}
 		}
 	}

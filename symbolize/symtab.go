@@ -19,16 +19,16 @@ import (
 // fields are held at their width in the file (st_info's type is 4 bits;
 // st_shndx 16, and the special indices are skipped), positions in 32 bits
 // (readSymtab keeps at most maxSymbols), and a symbol's section end is
-// looked up by its section, not stored with each.
+// looked up by its section, not stored with each, and its file name is
+// an index into the table's STT_FILE names.
 type symbol struct {
 	addr, size uint64
 	name       string
-	file       string // the preceding STT_FILE name, for local symbols
+	file       int32  // the preceding STT_FILE name (symtab.files), for local symbols; -1: none
 	order      int32  // position in the table, for bfd's tie-breaking
 	slot       int32  // its demangled-name slot in symtab.demangled; -1: not mangled
 	section    uint16 // elf.SectionIndex, below SHN_LORESERVE
 	kind       uint8  // elf.SymType
-	hasFile    bool   // file is set, possibly to "" (GNU ld's empty STT_FILE)
 	local      bool   // file applies for llvm too (it names locals only)
 	hiddenNote bool   // bfd skips it: local, hidden, untyped, size 0 (annobin)
 }
@@ -43,6 +43,7 @@ const maxSymbols = math.MaxInt32
 type symtab struct {
 	syms      []symbol
 	secEnds   []uint64                  // by section index: end address, bounds a size-0 symbol
+	files     []string                  // the STT_FILE names, in table order (symbol.file)
 	secs      []allocSection            // SHF_ALLOC sections in header order, for StyleGNU
 	demangled []atomic.Pointer[symName] // one per mangled name (symbol.slot), filled on use
 }
@@ -110,12 +111,11 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 	// source of the local symbols that follow it. Global symbols after a
 	// file symbol that itself followed other symbols get no file (bfd's
 	// file_after_symbol_seen state).
-	var file string
 	haveFile, symbolSeen, fileAfterSymbol := false, false, false
 	for _, s := range syms {
 		typ := elf.ST_TYPE(s.Info)
 		if typ == elf.STT_FILE {
-			file, haveFile = s.Name, true
+			t.files, haveFile = append(t.files, s.Name), true
 			if symbolSeen {
 				fileAfterSymbol = true
 			}
@@ -135,11 +135,11 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 			continue
 		}
 		sym := symbol{addr: s.Value, size: s.Size, name: s.Name, kind: uint8(typ),
-			section: uint16(s.Section), order: int32(len(t.syms))}
+			section: uint16(s.Section), order: int32(len(t.syms)), file: -1}
 		sym.hiddenNote = s.Size == 0 && typ == elf.STT_NOTYPE && elf.ST_BIND(s.Info) == elf.STB_LOCAL &&
 			elf.ST_VISIBILITY(s.Other) == elf.STV_HIDDEN
 		if haveFile && (elf.ST_BIND(s.Info) == elf.STB_LOCAL || !fileAfterSymbol) {
-			sym.file, sym.hasFile = file, true
+			sym.file = int32(len(t.files) - 1) // fewer files than symbols: fits
 			sym.local = elf.ST_BIND(s.Info) == elf.STB_LOCAL
 		}
 		t.syms = append(t.syms, sym)
@@ -235,6 +235,15 @@ func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+// fileOf returns the STT_FILE name that applies to s, and whether one
+// does (it may be "": GNU ld's empty STT_FILE).
+func (t *symtab) fileOf(s *symbol) (string, bool) {
+	if s.file < 0 {
+		return "", false
+	}
+	return t.files[s.file], true
 }
 
 // secEnd is the end of s's section (0 when the section does not exist).
