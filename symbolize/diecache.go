@@ -74,12 +74,12 @@ func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (*name
 	if n := slot.Load(); n != nil && cacheable && n.serves(k) {
 		return o.described(n, k)
 	}
-	di := &fi.dies[id]
+	di, off := &fi.dies[id], fi.dieOff(id)
 	if rid, depth, ok := fi.originRoot(di); ok && cacheable {
 		rslot := &fi.named[rid]
 		n := rslot.Load()
 		if n == nil || !n.serves(k) {
-			if n = o.describeNew(fi, &fi.dies[rid], k, opts); n != nil {
+			if n = o.describeNew(fi, &fi.dies[rid], fi.dieOff(rid), k, opts); n != nil {
 				rslot.Store(n)
 			}
 		}
@@ -88,16 +88,16 @@ func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (*name
 			return o.described(n, k)
 		}
 	}
-	if n := o.describeNew(fi, di, k, opts); n != nil {
+	if n := o.describeNew(fi, di, off, k, opts); n != nil {
 		if cacheable {
 			slot.Store(n)
 		}
 		return o.described(n, k)
 	}
 	// Not representable as an entry: described each time.
-	r := o.resolve(fi, di)
+	r := o.resolve(fi, di, off)
 	n := &named{
-		name:     o.funcName(fi, di, &r, opts),
+		name:     o.funcName(fi, di, off, &r, opts),
 		declFile: int32(r.declFile),
 		declLine: int32(r.declLine),
 		flags:    r.flags(),
@@ -119,16 +119,17 @@ func (o *Object) described(n *named, k nameOpts) (*named, string, *unit) {
 	return n, name, o.unitOfRef(n.declUnit)
 }
 
-// describeNew resolves and names di under opts (key k) into a new entry,
-// or returns nil when its declaration's unit has no unitRef.
-func (o *Object) describeNew(fi *funcIndex, di *dieInfo, k nameOpts, opts LookupOptions) *named {
-	r, walked := o.resolveWalk(fi, di)
+// describeNew resolves and names di, the DIE at off, under opts (key k)
+// into a new entry, or returns nil when its declaration's unit has no
+// unitRef.
+func (o *Object) describeNew(fi *funcIndex, di *dieInfo, off uint64, k nameOpts, opts LookupOptions) *named {
+	r, walked := o.resolveWalk(fi, di, off)
 	ref, ok := o.unitRef(r.declUnit)
 	if !ok {
 		return nil
 	}
 	n := &named{
-		name:     o.funcName(fi, di, &r, opts),
+		name:     o.funcName(fi, di, off, &r, opts),
 		declUnit: ref,
 		// Exact: resolve copies them from a dieInfo's int32 fields.
 		declFile: int32(r.declFile),

@@ -203,7 +203,7 @@ type probeLevel struct {
 // pc. An inlined call in a function holding pc is kept as decodeFunctions
 // keeps it.
 func (dw *dwarfData) probeDIE(fi *funcIndex, h *cuHeader, off uint64, a *abbrev, vals []attrVal, cur probeLevel, pc uint64, rs *[][2]uint64) probeLevel {
-	di, low, high, ranges := dw.readDieInfo(h, off, a, vals)
+	di, low, high, ranges := dw.readDieInfo(h, a, vals)
 	*rs = dw.dieRanges(h, low, high, ranges, (*rs)[:0])
 	if len(*rs) == 0 {
 		return cur
@@ -212,7 +212,7 @@ func (dw *dwarfData) probeDIE(fi *funcIndex, h *cuHeader, off uint64, a *abbrev,
 		hit := holds(*rs, pc)
 		id, fn := int32(-1), int32(-1)
 		if hit {
-			id, fn = fi.add(di), int32(len(fi.funcs))
+			id, fn = fi.add(di, off), int32(len(fi.funcs))
 			fi.funcs = append(fi.funcs, function{})
 		}
 		for _, rg := range *rs {
@@ -220,7 +220,7 @@ func (dw *dwarfData) probeDIE(fi *funcIndex, h *cuHeader, off uint64, a *abbrev,
 		}
 		return probeLevel{in: true, holds: hit, fn: fn}
 	}
-	id := fi.add(di)
+	id := fi.add(di, off)
 	d := cur.inlineDepth + 1
 	f := &fi.funcs[cur.fn]
 	for _, rg := range *rs {
@@ -230,11 +230,11 @@ func (dw *dwarfData) probeDIE(fi *funcIndex, h *cuHeader, off uint64, a *abbrev,
 	return cur
 }
 
-// add appends di to fi's DIEs and returns its index.
-func (fi *funcIndex) add(di dieInfo) int32 {
+// add appends di, the DIE at off, to fi's DIEs and returns its index.
+func (fi *funcIndex) add(di dieInfo, off uint64) int32 {
 	id := int32(len(fi.dies))
 	fi.dies = append(fi.dies, di)
-	fi.offs = append(fi.offs, uint32(di.off-fi.base))
+	fi.offs = append(fi.offs, uint32(off-fi.base))
 	return id
 }
 

@@ -10,9 +10,9 @@ import (
 
 // dieInfo is what naming and frame building need from a subprogram or
 // inlined-subroutine DIE. Names stay references into the string sections
-// until a frame prints them.
+// until a frame prints them. Its offset is in funcIndex.offs (dieOff), not
+// here: a big C++ unit keeps tens of thousands.
 type dieInfo struct {
-	off                uint64 // of the DIE in .debug_info
 	name, linkage      strRef // noStr when absent; may name an empty string
 	spec, origin       uint64 // .debug_info offsets; 0 when absent
 	lowPC              uint64
@@ -87,7 +87,7 @@ type funcSpan struct {
 type funcIndex struct {
 	h     *cuHeader // the unit's header: DIEs outside the index are read through it
 	base  uint64    // offset of the unit: offs are relative to it
-	offs  []uint32  // offs[i] = dies[i].off - base, for binary search in a dense array
+	offs  []uint32  // offs[i] = offset of dies[i] - base, dense for binary search
 	dies  []dieInfo
 	named []atomic.Pointer[named] // by DIE index, filled on use
 	funcs []function              // while indexing only; seal moves them to spans
@@ -98,6 +98,9 @@ type funcIndex struct {
 	depths    []int32           // every function's depth starts, see funcSpan
 	wideSizes map[uint32]uint64 // see inlineRange; nil when there are none
 }
+
+// dieOff returns the section offset of the DIE fi.dies[id].
+func (fi *funcIndex) dieOff(id int32) uint64 { return fi.base + uint64(fi.offs[id]) }
 
 // byOff returns the index of the DIE at off, if the unit indexed it.
 func (fi *funcIndex) byOff(off uint64) (int, bool) {
@@ -150,7 +153,7 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 		if !isFuncTag(a.tag) {
 			return cur
 		}
-		di, low, high, ranges := dw.readDieInfo(h, off, a, r.vals)
+		di, low, high, ranges := dw.readDieInfo(h, a, r.vals)
 		id := int32(len(fi.dies))
 		fi.dies = append(fi.dies, di)
 		fi.offs = append(fi.offs, uint32(off-fi.base))
@@ -276,8 +279,8 @@ func (fi *funcIndex) wideHolds(i uint32, d uint64) bool {
 
 // readDieInfo extracts a DIE's naming and call-site attributes from its
 // decoded values; low, high and ranges are returned for dieRanges.
-func (dw *dwarfData) readDieInfo(h *cuHeader, off uint64, a *abbrev, vals []attrVal) (di dieInfo, low, high, ranges attrVal) {
-	di = dieInfo{off: off, name: noStr, linkage: noStr, declFile: -1, declLine: -1, callFile: -1, inlined: a.tag == tagInlinedSubroutine}
+func (dw *dwarfData) readDieInfo(h *cuHeader, a *abbrev, vals []attrVal) (di dieInfo, low, high, ranges attrVal) {
+	di = dieInfo{name: noStr, linkage: noStr, declFile: -1, declLine: -1, callFile: -1, inlined: a.tag == tagInlinedSubroutine}
 	for i, s := range a.attrs {
 		v := vals[i]
 		switch s.attr {

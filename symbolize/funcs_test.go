@@ -79,7 +79,8 @@ func TestUnitRef(t *testing.T) {
 func originChain(n, root, line int) *funcIndex {
 	fi := &funcIndex{base: 0}
 	for i := 0; i < n; i++ {
-		di := dieInfo{off: uint64(0x10 * (i + 1)), name: noStr, linkage: noStr, declFile: -1, declLine: -1, callFile: -1}
+		off := uint64(0x10 * (i + 1))
+		di := dieInfo{name: noStr, linkage: noStr, declFile: -1, declLine: -1, callFile: -1}
 		if i+1 < n {
 			di.origin = uint64(0x10 * (i + 2))
 		}
@@ -90,7 +91,7 @@ func originChain(n, root, line int) *funcIndex {
 			di.declLine = int32(line)
 		}
 		fi.dies = append(fi.dies, di)
-		fi.offs = append(fi.offs, uint32(di.off))
+		fi.offs = append(fi.offs, uint32(off))
 	}
 	fi.named = make([]atomic.Pointer[named], n)
 	return fi
@@ -177,7 +178,7 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 				}
 				for id := range fi.dies {
 					n, name, du := o.describeDIE(fi, int32(id), opts)
-					own := o.describeNew(fi, &fi.dies[id], k, opts)
+					own := o.describeNew(fi, &fi.dies[id], fi.dieOff(int32(id)), k, opts)
 					if own == nil {
 						continue
 					}
@@ -186,7 +187,7 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 					}
 					if name != own.name || n.declFile != own.declFile || n.declLine != own.declLine ||
 						n.flags&namedDeclFileImplicit != own.flags&namedDeclFileImplicit || du != o.unitOfRef(own.declUnit) {
-						t.Errorf("%s: DIE at 0x%x: described as %q %+v, on its own %+v", fixture, fi.base+uint64(fi.offs[id]), name, *n, *own)
+						t.Errorf("%s: DIE at 0x%x: described as %q %+v, on its own %+v", fixture, fi.dieOff(int32(id)), name, *n, *own)
 					}
 				}
 			}

@@ -86,12 +86,13 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		o.gnu.funcs = map[uint64]*gnuFunc{}
 	}
 	state := func(id int32) *gnuFunc {
-		di := &fi.dies[id]
-		g, ok := o.gnu.funcs[di.off]
+		off := fi.dieOff(id)
+		g, ok := o.gnu.funcs[off]
 		if !ok {
-			r := o.resolve(fi, di) // once per function: o.gnu.funcs keeps the outcome
-			g = &gnuFunc{linkage: r.linkage != noStr || r.name(o, fi, di) != noStr && u != nil && cLikeLanguages[u.lang]}
-			o.gnu.funcs[di.off] = g
+			di := &fi.dies[id]
+			r := o.resolve(fi, di, off) // once per function: o.gnu.funcs keeps the outcome
+			g = &gnuFunc{linkage: r.linkage != noStr || r.name(o, fi, di, off) != noStr && u != nil && cLikeLanguages[u.lang]}
+			o.gnu.funcs[off] = g
 		}
 		return g
 	}
@@ -103,7 +104,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 			if inner.File == "" {
 				inner.File, inner.FileKnown = st.fileOf(s)
 			}
-			if low, ok := o.firstRangeLow(fi.dies[chain[0]].off); ok && low == s.addr {
+			if low, ok := o.firstRangeLow(fi.dieOff(chain[0])); ok && low == s.addr {
 				g.renamed = s.name
 			}
 		}
@@ -113,7 +114,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 	}
 	// Callers print the function's current name (bfd's caller_func->name).
 	for i := 1; i < len(chain) && i < len(frames); i++ {
-		if g, ok := o.gnu.funcs[fi.dies[chain[i]].off]; ok && g.renamed != "" {
+		if g, ok := o.gnu.funcs[fi.dieOff(chain[i])]; ok && g.renamed != "" {
 			frames[i].Function = demangle(g.renamed)
 		}
 	}
@@ -136,7 +137,7 @@ func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
 	if a == nil || r.b.Err() != nil {
 		return 0, false
 	}
-	_, low, high, ranges := o.readDieInfo(&u.h, off, a, r.vals)
+	_, low, high, ranges := o.readDieInfo(&u.h, a, r.vals)
 	rs := o.dieRanges(&u.h, low, high, ranges, nil)
 	if len(rs) == 0 {
 		return 0, false
@@ -158,7 +159,7 @@ func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
 // never parses (gnuReadable) there is no chain at all.
 func (o *Object) gnuChain(chain []int32, fi *funcIndex) []int32 {
 	if len(chain) > 0 {
-		if u := o.units.unitAt(fi.dies[chain[0]].off); u != nil && !o.gnuReadable(u) {
+		if u := o.units.unitAt(fi.dieOff(chain[0])); u != nil && !o.gnuReadable(u) {
 			return nil
 		}
 	}

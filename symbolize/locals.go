@@ -83,7 +83,7 @@ func (o *Object) Frame(addr uint64) (locals []Local, err error) {
 		w.lt = lt
 	}
 	w.readUnitBases()
-	if err := w.walk(fi.dies[chain[0]].off); err != nil {
+	if err := w.walk(fi.dieOff(chain[0])); err != nil {
 		return w.out, fmt.Errorf("symbolize: %s: frame at 0x%x: %w", o.debugPath, addr, err)
 	}
 	return w.out, nil

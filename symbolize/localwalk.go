@@ -51,8 +51,8 @@ func (w *frameWalk) subprogramOf(off uint64) subprogram {
 	}
 	if isFuncTag(d.a.tag) {
 		if di, ok := w.o.dieAt(w.fi, off); ok {
-			r := w.o.resolve(w.fi, di)
-			sp.name = w.o.str(r.name(w.o, w.fi, di))
+			r := w.o.resolve(w.fi, di, off)
+			sp.name = w.o.str(r.name(w.o, w.fi, di, off))
 		}
 	}
 	if v, _, ok := d.attr(atFrameBase); ok {

@@ -38,7 +38,7 @@ func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
 	if a == nil || r.b.Err() != nil {
 		return nil, false
 	}
-	di, _, _, _ := o.readDieInfo(h, off, a, r.vals)
+	di, _, _, _ := o.readDieInfo(h, a, r.vals)
 	return &di, true
 }
 
@@ -65,16 +65,16 @@ type resolved struct {
 	declUnit *unit
 }
 
-func (o *Object) resolve(fi *funcIndex, di *dieInfo) resolved {
-	r, _ := o.resolveWalk(fi, di)
+func (o *Object) resolve(fi *funcIndex, di *dieInfo, off uint64) resolved {
+	r, _ := o.resolveWalk(fi, di, off)
 	return r
 }
 
 // resolveWalk is resolve, also returning how many DIEs its walk visited
 // when the walk was complete (see walkDIE), else 0.
-func (o *Object) resolveWalk(fi *funcIndex, di *dieInfo) (resolved, int) {
+func (o *Object) resolveWalk(fi *funcIndex, di *dieInfo, off uint64) (resolved, int) {
 	r := resolved{linkage: noStr, declFile: -1, declLine: -1}
-	visited := o.walkDIE(fi, di, func(d *dieInfo) {
+	visited := o.walkDIE(fi, di, off, func(d *dieInfo, off uint64) {
 		if d.name != noStr {
 			if int(r.nNames) < len(r.names) {
 				r.names[r.nNames] = d.name
@@ -90,8 +90,8 @@ func (o *Object) resolveWalk(fi *funcIndex, di *dieInfo) (resolved, int) {
 			r.declFile = int64(d.declFile)
 			r.declFileImplicit = d.flags&dieDeclFileImplicit != 0
 			if fi != nil && (fi.h == nil || fi.h.dwo == nil) {
-				if _, local := fi.byOff(d.off); !local {
-					r.declUnit = o.unitOfDIE(d.off)
+				if _, local := fi.byOff(off); !local {
+					r.declUnit = o.unitOfDIE(off)
 				}
 			}
 		}
@@ -102,8 +102,9 @@ func (o *Object) resolveWalk(fi *funcIndex, di *dieInfo) (resolved, int) {
 	return r, visited
 }
 
-// name returns the resolved DW_AT_name: the first non-empty candidate.
-func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo) strRef {
+// name returns the resolved DW_AT_name of di, the DIE at off: the first
+// non-empty candidate.
+func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo, off uint64) strRef {
 	for _, n := range r.names[:r.nNames] {
 		if o.nonEmpty(n) {
 			return n
@@ -113,7 +114,7 @@ func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo) strRef {
 		return noStr
 	}
 	found := noStr
-	_ = o.walkDIE(fi, di, func(d *dieInfo) {
+	_ = o.walkDIE(fi, di, off, func(d *dieInfo, _ uint64) {
 		if found == noStr && o.nonEmpty(d.name) {
 			found = d.name
 		}
@@ -121,17 +122,22 @@ func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo) strRef {
 	return found
 }
 
-// walkDIE visits di and the DIEs its DW_AT_abstract_origin and
-// DW_AT_specification lead to, in llvm's findRecursively order, at most
-// maxWalkSteps of them. It returns how many it visited when that was all
-// it reached (the walk was complete), else 0.
-func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, visit func(*dieInfo)) int {
+// walkDIE visits di, the DIE at off, and the DIEs its
+// DW_AT_abstract_origin and DW_AT_specification lead to, each with its
+// offset, in llvm's findRecursively order, at most maxWalkSteps of them.
+// It returns how many it visited when that was all it reached (the walk
+// was complete), else 0.
+func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, off uint64, visit func(d *dieInfo, off uint64)) int {
 	// The walk is short (a concrete DIE, its abstract origin, that one's
 	// declaration), so fixed arrays serve as stack and visited set.
-	var workArr [8]*dieInfo
+	type step struct {
+		d   *dieInfo
+		off uint64
+	}
+	var workArr [8]step
 	var seenArr [33]uint64
-	work := append(workArr[:0], di)
-	seen := append(seenArr[:0], di.off)
+	work := append(workArr[:0], step{di, off})
+	seen := append(seenArr[:0], off)
 	isSeen := func(off uint64) bool {
 		for _, s := range seen {
 			if s == off {
@@ -142,14 +148,14 @@ func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, visit func(*dieInfo)) int {
 	}
 	steps := 0
 	for ; len(work) > 0 && steps < maxWalkSteps; steps++ {
-		d := work[len(work)-1]
+		s := work[len(work)-1]
 		work = work[:len(work)-1]
-		visit(d)
-		for _, ref := range [2]uint64{d.origin, d.spec} {
+		visit(s.d, s.off)
+		for _, ref := range [2]uint64{s.d.origin, s.d.spec} {
 			if ref != 0 && !isSeen(ref) {
 				seen = append(seen, ref)
 				if n, ok := o.dieAt(fi, ref); ok {
-					work = append(work, n)
+					work = append(work, step{n, ref})
 				}
 			}
 		}
@@ -163,13 +169,13 @@ func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, visit func(*dieInfo)) int {
 // maxWalkSteps bounds walkDIE (reference cycles, runaway chains).
 const maxWalkSteps = 32
 
-// funcName picks the name a frame shows for a DIE under opts.
-func (o *Object) funcName(fi *funcIndex, di *dieInfo, r *resolved, opts LookupOptions) string {
+// funcName picks the name a frame shows for di, the DIE at off, under opts.
+func (o *Object) funcName(fi *funcIndex, di *dieInfo, off uint64, r *resolved, opts LookupOptions) string {
 	switch opts.Functions {
 	case FunctionsNone:
 		return ""
 	case FunctionsShort:
-		return o.str(r.name(o, fi, di))
+		return o.str(r.name(o, fi, di, off))
 	}
 	if r.linkage != noStr {
 		if opts.Demangle {
@@ -177,7 +183,7 @@ func (o *Object) funcName(fi *funcIndex, di *dieInfo, r *resolved, opts LookupOp
 		}
 		return o.str(r.linkage)
 	}
-	return o.str(r.name(o, fi, di))
+	return o.str(r.name(o, fi, di, off))
 }
 
 // lookup builds the frames for pc following llvm's

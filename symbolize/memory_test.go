@@ -69,6 +69,7 @@ func TestCompactSizes(t *testing.T) {
 	}{
 		{"symbol", unsafe.Sizeof(symbol{}), 56},
 		{"named", unsafe.Sizeof(named{}), 32},
+		{"dieInfo", unsafe.Sizeof(dieInfo{}), 72},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s is %d bytes, want %d", c.what, c.got, c.want)
