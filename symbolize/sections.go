@@ -2,8 +2,8 @@ package symbolize
 
 import (
 	"debug/elf"
-	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -52,26 +52,24 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) 
 		{Name: ".debug_str_offsets", Dst: &ds.strOffsets},
 	}
 	errs := dwarfbuf.Sections(f, m.Bytes(), want)
-	for _, name := range []string{".debug_str", ".debug_line_str", ".debug_ranges", ".debug_rnglists", ".debug_addr", ".debug_str_offsets"} {
-		if _, mapped := dwarfbuf.Uncompressed(f, name); mapped {
-			if off, end, ok := dwarfbuf.Stored(f, name); ok {
-				ds.randomMapped = append(ds.randomMapped, [2]uint64{off, end})
-			}
-		}
-	}
 	if len(lines.Offs) > 0 {
-		ds.lineParts = newLineParts(lines, f.ByteOrder, func() []byte {
+		ds.lineParts = newLineParts(lines, func() []byte {
 			b, _ := dwarfbuf.Section(f, m.Bytes(), ".debug_line")
 			return b
 		})
 	}
-	// A compressed section's stored bytes were read once, to inflate it
-	// (6 MB of go-large's resident pages): hand them back.
 	for _, w := range want {
-		if _, mapped := dwarfbuf.Uncompressed(f, w.Name); !mapped {
-			if off, end, ok := dwarfbuf.Stored(f, w.Name); ok {
-				m.Release(off, end)
-			}
+		off, end, compressed, ok := dwarfbuf.Stored(f, w.Name)
+		switch {
+		case !ok:
+		case compressed:
+			// Its stored bytes were read once, to inflate it (6 MB of
+			// go-large's resident pages): hand them back.
+			m.Release(off, end)
+		case w.Dst != &ds.info && w.Dst != &ds.abbrev && w.Dst != &ds.line:
+			// Read at random by lookups (strings, range lists,
+			// addresses): see releaseRandom.
+			ds.randomMapped = append(ds.randomMapped, [2]uint64{off, end})
 		}
 	}
 	var damage []error
@@ -129,50 +127,31 @@ type lineParts struct {
 	left  []int32 // programs of each part not yet decoded; -1: keep
 	whole []byte
 	again func() []byte // inflates the whole section
-	bo    binary.ByteOrder
 }
 
-func newLineParts(u dwarfbuf.Units, bo binary.ByteOrder, again func() []byte) *lineParts {
-	return &lineParts{units: u, left: append([]int32(nil), u.Counts...), again: again, bo: bo}
+func newLineParts(u dwarfbuf.Units, again func() []byte) *lineParts {
+	p := &lineParts{units: u, left: make([]int32, len(u.Offs)), again: again}
+	for _, off := range u.Starts {
+		p.left[p.partOf(off)]++
+	}
+	return p
+}
+
+// partOf returns the index of the part that holds section offset off.
+func (p *lineParts) partOf(off uint64) int {
+	return sort.Search(len(p.units.Offs), func(i int) bool { return p.units.Offs[i] > off }) - 1
 }
 
 // part returns the index of the part that holds the program at off, or
-// -1 when no program starts there.
+// -1 when no program starts there or its part was let go.
 func (p *lineParts) part(off uint64) int {
-	u := &p.units
-	i := sort.Search(len(u.Offs), func(i int) bool { return u.Offs[i] > off }) - 1
-	if i < 0 || u.Bufs[i] == nil {
+	if _, found := slices.BinarySearch(p.units.Starts, off); !found {
 		return -1
 	}
-	// The programs of a part follow one another: walk their lengths.
-	buf := u.Bufs[i]
-	for rel := uint64(0); rel <= off-u.Offs[i]; {
-		if rel == off-u.Offs[i] {
-			return i
-		}
-		n, ok := programLen(buf[rel:], p.bo)
-		if !ok || n > uint64(len(buf))-rel {
-			return -1
-		}
-		rel += n
+	if i := p.partOf(off); p.units.Bufs[i] != nil {
+		return i
 	}
 	return -1
-}
-
-// programLen is the size of the program at the start of b, its initial
-// length included; not ok when b is too short to say.
-func programLen(b []byte, bo binary.ByteOrder) (uint64, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	if l := uint64(bo.Uint32(b)); l != 0xffffffff {
-		return 4 + l, true
-	}
-	if len(b) < 12 {
-		return 0, false
-	}
-	l := bo.Uint64(b[4:])
-	return 12 + l, l <= 1<<62
 }
 
 func (p *lineParts) at(off uint64) ([]byte, uint64, uint64) {

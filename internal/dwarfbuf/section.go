@@ -18,10 +18,7 @@ const maxSectionSize = 1 << 32
 // also be found under its legacy ".zdebug_" name. An uncompressed section
 // is a slice of file, not a copy.
 func Section(f *elf.File, file []byte, name string) ([]byte, error) {
-	s := f.Section(name)
-	if s == nil && strings.HasPrefix(name, ".debug_") {
-		s = f.Section(".zdebug_" + strings.TrimPrefix(name, ".debug_"))
-	}
+	s := find(f, name)
 	if s == nil || s.Type == elf.SHT_NOBITS {
 		return nil, nil
 	}
@@ -45,13 +42,7 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 		data := make([]byte, s.Size)
 		n, err := io.ReadFull(r, data)
 		if err == nil {
-			// One more read reaches the end of the stream, where zlib
-			// checks its Adler-32 and zstd its frame: a stream that fails
-			// there is as damaged as one that fails earlier.
-			var one [1]byte
-			if _, err = r.Read(one[:]); err == io.EOF {
-				err = nil
-			}
+			err = streamEnd(r)
 		}
 		if err != nil && err != io.ErrUnexpectedEOF {
 			return nil, inflateError(f, file, s, err)
@@ -63,6 +54,27 @@ func Section(f *elf.File, file []byte, name string) ([]byte, error) {
 		return nil, inflateError(f, file, s, err)
 	}
 	return data, nil
+}
+
+// find returns the named section of f, or a DWARF section under its
+// legacy ".zdebug_" name; nil when there is neither.
+func find(f *elf.File, name string) *elf.Section {
+	s := f.Section(name)
+	if s == nil && strings.HasPrefix(name, ".debug_") {
+		s = f.Section(".zdebug_" + strings.TrimPrefix(name, ".debug_"))
+	}
+	return s
+}
+
+// streamEnd reads once more after a section's last byte: that reaches the
+// end of the stream, where zlib checks its Adler-32 and zstd its frame,
+// and a stream that fails there is as damaged as one that fails earlier.
+func streamEnd(r io.Reader) error {
+	var one [1]byte
+	if _, err := r.Read(one[:]); err != io.EOF {
+		return err
+	}
+	return nil
 }
 
 // openSection returns a reader of s's decompressed bytes. A zlib stream behind
@@ -93,27 +105,22 @@ func openSection(f *elf.File, file []byte, s *elf.Section) io.Reader {
 // when they are stored as they are (not compressed, not SHT_NOBITS), so
 // that a decoder can Release the pages of what it has decoded.
 func Uncompressed(f *elf.File, name string) (off uint64, ok bool) {
-	s := f.Section(name)
-	if s == nil || s.Type == elf.SHT_NOBITS || s.Flags&elf.SHF_COMPRESSED != 0 {
-		return 0, false
-	}
-	return s.Offset, true
+	off, _, compressed, ok := Stored(f, name)
+	return off, ok && !compressed
 }
 
 // Stored returns where the named section's bytes lie in the file, as
-// they are stored (compressed or not); not ok when absent or SHT_NOBITS.
-// A DWARF section may be found under its legacy ".zdebug_" name, as in
-// Section. A loader that has inflated or copied a section can Release
+// they are stored, and whether they are compressed (SHF_COMPRESSED, or
+// under a legacy ".zdebug_" name, as in Section); not ok when absent or
+// SHT_NOBITS. A loader that has inflated or copied a section can Release
 // these pages.
-func Stored(f *elf.File, name string) (off, end uint64, ok bool) {
-	s := f.Section(name)
-	if s == nil && strings.HasPrefix(name, ".debug_") {
-		s = f.Section(".zdebug_" + strings.TrimPrefix(name, ".debug_"))
-	}
+func Stored(f *elf.File, name string) (off, end uint64, compressed, ok bool) {
+	s := find(f, name)
 	if s == nil || s.Type == elf.SHT_NOBITS || s.Offset+s.FileSize < s.Offset {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
-	return s.Offset, s.Offset + s.FileSize, true
+	compressed = s.Flags&elf.SHF_COMPRESSED != 0 || strings.HasPrefix(s.Name, ".zdebug_")
+	return s.Offset, s.Offset + s.FileSize, compressed, true
 }
 
 // A Want names a section to load and where its contents go.
@@ -126,15 +133,15 @@ type Want struct {
 }
 
 // Units is a compressed section inflated in parts that hold whole DWARF
-// units: part i starts at section offset Offs[i], holds Bufs[i] and
-// Counts[i] units (small units share a part, up to minPart bytes). Once a
-// decoder has read every unit of a part it can drop the buffer, as it
-// hands back the pages of a section stored uncompressed; one big buffer
-// would stay whole while any of it is used.
+// units: part i starts at section offset Offs[i] and holds Bufs[i] (small
+// units share a part, up to minPart bytes); Starts are the section
+// offsets of every unit. Once a decoder has read every unit of a part it
+// can drop the buffer, as it hands back the pages of a section stored
+// uncompressed; one big buffer would stay whole while any of it is used.
 type Units struct {
 	Offs   []uint64
 	Bufs   [][]byte
-	Counts []int32
+	Starts []uint64
 	Size   uint64 // of the inflated section
 }
 
@@ -149,7 +156,7 @@ const minPart = 2048
 // and the section is to be read whole. A stream that ends early keeps the
 // units read so far (the last one cut short), as Section keeps the bytes.
 func sectionUnits(f *elf.File, file []byte, name string, u *Units) (done bool, err error) {
-	s := f.Section(name)
+	s := find(f, name)
 	if s == nil || s.Type == elf.SHT_NOBITS || s.Flags&elf.SHF_COMPRESSED == 0 ||
 		s.Size == 0 || s.Size >= maxSectionSize || s.Size > 256*s.FileSize+1<<16 {
 		return false, nil
@@ -179,7 +186,6 @@ func sectionUnits(f *elf.File, file []byte, name string, u *Units) (done bool, e
 		if last < 0 || uint64(cap(u.Bufs[last])-len(u.Bufs[last])) < size {
 			u.Offs = append(u.Offs, off)
 			u.Bufs = append(u.Bufs, make([]byte, 0, max(size, minPart)))
-			u.Counts = append(u.Counts, 0)
 			last++
 		}
 		buf := u.Bufs[last]
@@ -189,16 +195,11 @@ func sectionUnits(f *elf.File, file []byte, name string, u *Units) (done bool, e
 		var got int
 		got, err = io.ReadFull(r, buf[at+k:])
 		u.Bufs[last] = buf[:at+k+got]
-		u.Counts[last]++
+		u.Starts = append(u.Starts, off)
 		off += uint64(k + got)
 	}
 	if err == nil {
-		// The end of the stream, where zlib checks its Adler-32 and zstd
-		// its frame (see Section).
-		var one [1]byte
-		if _, err = r.Read(one[:]); err == io.EOF {
-			err = nil
-		}
+		err = streamEnd(r)
 	}
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF

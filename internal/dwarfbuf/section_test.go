@@ -132,19 +132,21 @@ func TestSectionUnits(t *testing.T) {
 			t.Fatalf("%s %s: %d parts of %d bytes, whole %d, dst %d", tc.file, tc.section, len(u.Offs), u.Size, len(whole), len(dst))
 		}
 		var joined []byte
-		units := 0
 		for i, b := range u.Bufs {
 			if u.Offs[i] != uint64(len(joined)) {
 				t.Errorf("%s %s: part %d at 0x%x, want 0x%x", tc.file, tc.section, i, u.Offs[i], len(joined))
 			}
 			joined = append(joined, b...)
-			units += int(u.Counts[i])
 		}
+		units := len(u.Starts)
 		if !bytes.Equal(joined, whole) {
 			t.Errorf("%s %s: the parts are not the section", tc.file, tc.section)
 		}
 		want := 0
 		for off := uint64(0); off < uint64(len(whole)); want++ {
+			if want < len(u.Starts) && u.Starts[want] != off {
+				t.Errorf("%s %s: unit %d starts at 0x%x, not 0x%x", tc.file, tc.section, want, off, u.Starts[want])
+			}
 			off += 4 + uint64(ef.ByteOrder.Uint32(whole[off:]))
 		}
 		if units != want {
