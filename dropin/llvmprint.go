@@ -57,7 +57,7 @@ func newPrinter(cfg printConfig, out, errOut io.Writer) printer {
 		return &jsonPrinter{cfg: cfg, out: out}
 	}
 	p := &plainPrinter{cfg: cfg, out: out, errOut: errOut}
-	p.b = &p.own
+	p.writeInto(nil)
 	return p
 }
 
@@ -67,17 +67,16 @@ type plainPrinter struct {
 	out    io.Writer
 	errOut io.Writer
 	// b is where answers are built: own (one answer, reused, so answers
-	// cost no allocation), or the batch chunk being answered (writeInto).
+	// cost no allocation), or the batch chunk being answered (writeInto),
+	// the destination itself, so that an answer is not copied again
+	// (cpp-heavy's W1 writes 458 MB of answers).
 	b   *bytes.Buffer
 	own bytes.Buffer
-	// direct: b is the destination itself, so an answer is not copied
-	// again (cpp-heavy's W1 writes 458 MB of answers).
-	direct bool
 }
 
 func (p *plainPrinter) flush() {
-	if p.direct {
-		return
+	if p.b != &p.own {
+		return // written into the chunk already
 	}
 	p.out.Write(p.b.Bytes())
 	p.b.Reset()
@@ -87,10 +86,9 @@ func (p *plainPrinter) flush() {
 // the next call (nil: back to out through its own buffer).
 func (p *plainPrinter) writeInto(dst *bytes.Buffer) {
 	if dst == nil {
-		p.b, p.direct = &p.own, false
-		return
+		dst = &p.own
 	}
-	p.b, p.direct = dst, true
+	p.b = dst
 }
 
 func (p *plainPrinter) header(r request) {
