@@ -151,9 +151,7 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// An encoding inside the name starts with a 'Z' (a local name's
-	// "Z", a literal's "L_Z"): without one there is nothing to fix.
-	if len(name) < 2 || strings.IndexByte(name[2:], 'Z') >= 0 {
+	if mayHaveInnerEncoding(name) {
 		if r := innerParamsFixed(a, &c); r != nil {
 			a = r
 		}

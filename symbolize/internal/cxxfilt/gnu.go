@@ -80,7 +80,7 @@ func parse(name string, style Style, opts []demangle.Option, c *copier) (demangl
 		// encoding: one starts with a 'Z', and most names with a
 		// 'Z', local names, have none); the copy gives each
 		// occurrence its own node.
-		noInner := len(name) > 2 && strings.IndexByte(name[2:], 'Z') < 0 || !hasInnerEncoding(a)
+		noInner := !mayHaveInnerEncoding(name) || !hasInnerEncoding(a)
 		if noInner && vendorConstsInPlace(a, c) {
 			return a, nil
 		}

@@ -1,6 +1,10 @@
 package cxxfilt
 
-import "github.com/ianlancetaylor/demangle"
+import (
+	"strings"
+
+	"github.com/ianlancetaylor/demangle"
+)
 
 // The template parameters of an encoding inside an expression (L_Z...E)
 // are its own (LLVM's parseEncoding, libiberty's d_encoding): in
@@ -68,6 +72,13 @@ func innerEncodings(a demangle.AST) (outer *demangle.Template, isInner func(dema
 		return nil, nil, false
 	}
 	return outer, isInner, true
+}
+
+// mayHaveInnerEncoding reports whether the mangled name may hold an
+// encoding inside it, which starts with a 'Z' (a local name's "Z", a
+// literal's "L_Z"): without one innerParamsFixed has nothing to fix.
+func mayHaveInnerEncoding(name string) bool {
+	return len(name) < 2 || strings.IndexByte(name[2:], 'Z') >= 0
 }
 
 // hasInnerEncoding reports whether innerParamsFixed may change a.
