@@ -32,10 +32,7 @@ const (
 // klauspost/compress/zlib.NewReader gives for it.
 func newZlibReader(r *bytes.Reader) (*zlibReader, error) {
 	z := &zlibReader{r: r, adler: 1}
-	if _, err := io.ReadFull(r, z.scratch[:2]); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
+	if err := readFull(r, z.scratch[:2]); err != nil {
 		return nil, err
 	}
 	h := binary.BigEndian.Uint16(z.scratch[:2])
@@ -45,10 +42,7 @@ func newZlibReader(r *bytes.Reader) (*zlibReader, error) {
 	if z.scratch[1]&0x20 != 0 {
 		// A preset dictionary: the stream's must be the empty one
 		// (Adler-32 1), as no dictionary is given.
-		if _, err := io.ReadFull(r, z.scratch[:4]); err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
+		if err := readFull(r, z.scratch[:4]); err != nil {
 			return nil, err
 		}
 		if binary.BigEndian.Uint32(z.scratch[:4]) != 1 {
@@ -57,6 +51,16 @@ func newZlibReader(r *bytes.Reader) (*zlibReader, error) {
 	}
 	z.flate = flate.NewReader(r)
 	return z, nil
+}
+
+// readFull fills b from r; the end of r before b is full is
+// io.ErrUnexpectedEOF, even before its first byte, as the zlib reader says.
+func readFull(r io.Reader, b []byte) error {
+	_, err := io.ReadFull(r, b)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 func (z *zlibReader) Read(p []byte) (int, error) {
@@ -70,10 +74,7 @@ func (z *zlibReader) Read(p []byte) (int, error) {
 		return n, z.err
 	}
 	// The end of the deflate stream: the checksum follows.
-	if _, err := io.ReadFull(z.r, z.scratch[:4]); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
+	if err := readFull(z.r, z.scratch[:4]); err != nil {
 		z.err = err
 		return n, z.err
 	}
