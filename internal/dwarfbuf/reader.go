@@ -208,17 +208,6 @@ func (r *Reader) Uleb1() (v uint64, ok bool) {
 	return 0, false
 }
 
-// Sleb1 is Uleb1 for a signed LEB128 number.
-func (r *Reader) Sleb1() (v int64, ok bool) {
-	if p := r.pos; p < len(r.data) {
-		if c := r.data[p]; c < 0x80 {
-			r.pos = p + 1
-			return int64(int8(c<<1) >> 1), true // bit 6 is the sign
-		}
-	}
-	return 0, false
-}
-
 // Uleb reads an unsigned LEB128 number; bits beyond 64 are dropped.
 func (r *Reader) Uleb() uint64 {
 	var v uint64
