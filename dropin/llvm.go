@@ -96,7 +96,10 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: env.Fetch}, defaultCacheSize),
 	}
 	defer s.modules.close()
-	s.modules.quietOpen = env.getenv("GOGC") == ""
+	// The face tunes the collector (quietOpen, stdinGCPercent) unless the
+	// user set GOGC.
+	tuneGC := env.getenv("GOGC") == ""
+	s.modules.quietOpen = tuneGC
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)
 	defer out.Flush()
 	s.printer = newPrinter(cfg.print, out, env.Stderr)
@@ -111,7 +114,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		return 0
 	}
 	s.errOut = env.Stderr
-	if env.getenv("GOGC") == "" {
+	if tuneGC {
 		// A session's heap is mostly the symbolizer's long-lived index
 		// (line tables, function trees, demangled names); what each answer
 		// allocates dies at once. The default GOGC=100 lets the heap grow
