@@ -86,8 +86,8 @@ func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
 // argument prints nothing (isEmpty), whether a name ends in '<', and the
 // forms mayEndInAngle says no for.
 func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
-	// One allocation for the walk and its findings (and one for its
-	// callback): most names pass here.
+	// One allocation for the walk and its findings: most names pass
+	// here.
 	m := &markVisit{plain: true, gnuSame: true}
 	w := &m.onceWalk
 	w.init(m)
