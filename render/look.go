@@ -172,9 +172,7 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 	if lk == lookKernel && ctx != "" {
 		t.kernelContext(&ctx, "")
 	}
-	if s.Truncated != "" {
-		t.line("    " + t.pal.dim.Sprint("(stack possibly truncated: "+s.Truncated+")"))
-	}
+	t.stackEnd(s, len(s.Frames)-1)
 }
 
 // kernelContext closes the open context marker and opens the next, as the
@@ -555,7 +553,7 @@ func indentOf(l string) string {
 }
 
 // stackEnd writes, after the frame fs[last] of s, the note that s was cut
-// short when that frame is its last.
+// short when that frame is its last (every stack's writer ends with it).
 func (t *Text) stackEnd(s report.Stack, last int) {
 	if last == len(s.Frames)-1 && s.Truncated != "" {
 		t.line("    " + t.pal.dim.Sprint("(stack possibly truncated: "+s.Truncated+")"))

@@ -63,10 +63,7 @@ func (t *Text) Report(r *report.Report) error {
 	}
 	lk := lookOf(r.Tool)
 	if lk.asPrinted() && t.rawReport(r, lk) {
-		if r.Truncated {
-			t.line(t.pal.dim.Sprint(TruncatedNote))
-		}
-		return t.flush()
+		return t.reportEnd(r)
 	}
 	if lk == lookSanitizer && r.PID != 0 && (strings.HasPrefix(headline, "ERROR:") || strings.HasPrefix(headline, "WARNING:")) && !strings.Contains(headline, "(pid=") {
 		// The runtimes print "==PID==ERROR: ..."; the model keeps the pid apart.
@@ -181,8 +178,13 @@ func (t *Text) Report(r *report.Report) error {
 	if r.Shadow != nil {
 		t.shadow(r)
 	}
+	return t.reportEnd(r)
+}
+
+// reportEnd ends a report: the note that it was cut short, said once, at
+// the end, where the missing lines would be; then the flush.
+func (t *Text) reportEnd(r *report.Report) error {
 	if r.Truncated {
-		// Said once, at the end, where the missing lines would be.
 		t.line(t.pal.dim.Sprint(TruncatedNote))
 	}
 	return t.flush()
@@ -255,9 +257,7 @@ func (t *Text) stack(s report.Stack) {
 		t.line(t.frame(i, f))
 		t.sourceContext(f, shown)
 	}
-	if s.Truncated != "" {
-		t.line("    " + t.pal.dim.Sprint("(stack possibly truncated: "+s.Truncated+")"))
-	}
+	t.stackEnd(s, len(s.Frames)-1)
 }
 
 // class says whose code f is in, in the report being written.
