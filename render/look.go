@@ -159,9 +159,7 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 		if lk.onePerAddress() {
 			j = chainEnd(fs, i)
 		}
-		// Of an inline chain gdb prints the pc on the innermost frame only.
-		showPC := i == 0 || !fs[i-1].Inlined || fs[i-1].PC != fs[i].PC
-		for _, l := range t.lookFrame(lk, i, fs[i:j+1], showPC) {
+		for _, l := range t.chainLines(lk, fs, i, j) {
 			t.line(pad + l)
 		}
 		for _, f := range fs[i : j+1] {
@@ -173,6 +171,14 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 		t.kernelContext(&ctx, "")
 	}
 	t.stackEnd(s, len(s.Frames)-1)
+}
+
+// chainLines is the line(s) of the frames fs[i..j] (one frame, or an
+// inline chain at one address) in look lk.
+func (t *Text) chainLines(lk look, fs []report.Frame, i, j int) []string {
+	// Of an inline chain gdb prints the pc on the innermost frame only.
+	showPC := i == 0 || !fs[i-1].Inlined || fs[i-1].PC != fs[i].PC
+	return t.lookFrame(lk, i, fs[i:j+1], showPC)
 }
 
 // kernelContext closes the open context marker and opens the next, as the
@@ -528,9 +534,7 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 // one address) in look lk; a kernel frame's line at the indent its stack
 // was printed with.
 func (t *Text) rawFrames(lk look, fs []report.Frame, i, j int, indent string) {
-	// Of an inline chain gdb prints the pc on the innermost frame only.
-	showPC := i == 0 || !fs[i-1].Inlined || fs[i-1].PC != fs[i].PC
-	for n, l := range t.lookFrame(lk, i, fs[i:j+1], showPC) {
+	for n, l := range t.chainLines(lk, fs, i, j) {
 		if lk == lookKernel && n == 0 && indent != "" {
 			l = indent + strings.TrimPrefix(l, " ") // the look's own one blank
 		}
