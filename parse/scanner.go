@@ -200,10 +200,7 @@ func (s *Scanner) feed(line []byte, no int) {
 				}
 				s.feedNow([]byte(j), h.no)
 				if s.cur != nil && s.cur.rep.Input.FirstLine == h.no && len(s.cur.rep.Raw) == 1 {
-					s.cur.headSeg = len(line) // the message may go on
-					if t := bytes.TrimSpace(line[quoteLen(line):]); len(t) > wrapMax && bytes.IndexByte(t, ' ') < 0 {
-						s.cur.headSeg = -1 // a word longer than the width
-					}
+					s.cur.headSeg = wrapSeg(line) // the message may go on
 				}
 				return
 			}
@@ -240,10 +237,7 @@ func (s *Scanner) feed(line []byte, no int) {
 	}
 	h := s.held
 	if j, ok := s.cur.joinWrapped(h.text, h.seg, line); ok {
-		h.text, h.seg = j, len(line)
-		if t := bytes.TrimSpace(line[quoteLen(line):]); len(t) > wrapMax && bytes.IndexByte(t, ' ') < 0 {
-			h.seg = -1 // a word longer than the width: the next piece starts a line
-		}
+		h.text, h.seg = j, wrapSeg(line)
 		return
 	}
 	s.held = nil

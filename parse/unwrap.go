@@ -164,6 +164,17 @@ func (b *builder) bodyBytes(line []byte) []byte {
 	return body
 }
 
+// wrapSeg is what a line joined from wrapped pieces keeps of its last
+// piece, line: its raw length, or -1 when line is one word longer than
+// the width (a paste's quote aside), after which the next piece starts a
+// line of its own (see wrapLast).
+func wrapSeg(line []byte) int {
+	if t := bytes.TrimSpace(line[quoteLen(line):]); len(t) > wrapMax && bytes.IndexByte(t, ' ') < 0 {
+		return -1
+	}
+	return len(line)
+}
+
 // wrapLast is the length a wrapper saw of a report's first line (n bytes
 // with its prefix; seg, the last wrapped piece's raw length, or -1 after a
 // word longer than the width) when a paste put q bytes before every piece
@@ -783,10 +794,7 @@ func (s *Scanner) joinFirstFrame(line []byte) bool {
 	jf.Adjust = lf.Adjust
 	st.Frames[0] = jf
 	b.rep.Raw[0] += " " + n
-	b.headSeg = len(line)
-	if t := strings.TrimSpace(string(line[quoteLen(line):])); len(t) > wrapMax && strings.IndexByte(t, ' ') < 0 {
-		b.headSeg = -1
-	}
+	b.headSeg = wrapSeg(line)
 	return true
 }
 
