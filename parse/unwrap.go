@@ -544,8 +544,11 @@ var (
 // line after the last idle one; only that one line back is looked at.
 func (s *Scanner) detectBrokenStart(line []byte, no int) *builder {
 	p := s.lastIdle
+	if s.lastIdleNo != no-1 || !gpfStart(p) {
+		return nil // most calls: tested before the last idle line is copied
+	}
 	q := pasteLen(string(p), line)
-	if s.lastIdleNo != no-1 || !gpfStart(p) || splitKnownPrefix(line[q:]) > 0 {
+	if splitKnownPrefix(line[q:]) > 0 {
 		return nil
 	}
 	t := bytes.TrimSpace(line[q:])
