@@ -31,7 +31,7 @@ func Signature(r *report.Report) string {
 		stacks = stacks[:1]
 	}
 	for _, s := range stacks {
-		fresh := true // no frame of s taken yet
+		before := len(frames) // the frames taken from the stacks before s
 		for _, f := range s.Frames {
 			if len(frames) == SignatureFrames {
 				break
@@ -50,10 +50,9 @@ func Signature(r *report.Report) string {
 				name = "[" + path.Base(f.Module) + "]"
 			}
 			// arm64's call trace starts again at the faulting function.
-			if fresh && len(frames) > 0 && frames[len(frames)-1] == name {
+			if len(frames) == before && before > 0 && frames[before-1] == name {
 				continue
 			}
-			fresh = false
 			frames = append(frames, name)
 		}
 	}
