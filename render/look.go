@@ -148,12 +148,9 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 		if lk == lookKernel && fs[i].Context != ctx {
 			t.kernelContext(&ctx, fs[i].Context)
 		}
-		if t.opts.UserFrames {
-			if n := t.otherRun(fs[i:]); n > 0 {
-				t.line(frameIndent + t.pal.dim.Sprint(t.collapsed(fs[i:i+n], i)))
-				i += n - 1
-				continue
-			}
+		if n := t.collapseRun(fs, i); n > 0 {
+			i += n - 1
+			continue
 		}
 		j := i
 		if lk.onePerAddress() {
@@ -487,25 +484,22 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 			continue
 		}
 		fs := s.Frames
-		if t.opts.UserFrames {
-			if n := t.otherRun(fs[a.first:]); n > 0 {
-				// The run ends with the last frame of its last anchor.
-				end := k + a.lines
-				for m := k + a.lines; m < len(r.Raw); m++ {
-					b, ok := anchors[m]
-					if !ok {
-						continue
-					}
-					if b.register || b.stack != a.stack || b.first >= a.first+n {
-						break
-					}
-					end = m + b.lines
+		if n := t.collapseRun(fs, a.first); n > 0 {
+			// The run's lines end with the last frame of its last anchor.
+			end := k + a.lines
+			for m := k + a.lines; m < len(r.Raw); m++ {
+				b, ok := anchors[m]
+				if !ok {
+					continue
 				}
-				t.line(frameIndent + p.dim.Sprint(t.collapsed(fs[a.first:a.first+n], a.first)))
-				k = end - 1
-				t.stackEnd(s, a.first+n-1)
-				continue
+				if b.register || b.stack != a.stack || b.first >= a.first+n {
+					break
+				}
+				end = m + b.lines
 			}
+			k = end - 1
+			t.stackEnd(s, a.first+n-1)
+			continue
 		}
 		switch {
 		case fs[a.first].Symbolized != report.SymbolizedSanitrace:

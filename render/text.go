@@ -247,12 +247,9 @@ func (t *Text) stack(s report.Stack) {
 	shown := map[string]bool{} // file:line already given source context
 	for i := 0; i < len(s.Frames); i++ {
 		f := s.Frames[i]
-		if t.opts.UserFrames {
-			if n := t.otherRun(s.Frames[i:]); n > 0 {
-				t.line(frameIndent + t.pal.dim.Sprint(t.collapsed(s.Frames[i:i+n], i)))
-				i += n - 1
-				continue
-			}
+		if n := t.collapseRun(s.Frames, i); n > 0 {
+			i += n - 1
+			continue
 		}
 		t.line(t.frame(i, f))
 		t.sourceContext(f, shown)
@@ -263,12 +260,20 @@ func (t *Text) stack(s report.Stack) {
 // class says whose code f is in, in the report being written.
 func (t *Text) class(f *report.Frame) report.FrameClass { return report.ClassIn(t.tool, f) }
 
-// otherRun is the number of frames at the start of fs that are not the
-// program's own code.
-func (t *Text) otherRun(fs []report.Frame) int {
+// collapseRun writes, with --frames user, the one line that stands for
+// the run of frames from fs[i] on that are not the program's own code, and
+// returns how many frames it stands for: 0 when fs[i] is the program's or
+// every frame is shown.
+func (t *Text) collapseRun(fs []report.Frame, i int) int {
+	if !t.opts.UserFrames {
+		return 0
+	}
 	n := 0
-	for n < len(fs) && t.class(&fs[n]) != report.User {
+	for i+n < len(fs) && t.class(&fs[i+n]) != report.User {
 		n++
+	}
+	if n > 0 {
+		t.line(frameIndent + t.pal.dim.Sprint(t.collapsed(fs[i:i+n], i)))
 	}
 	return n
 }
