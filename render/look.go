@@ -195,12 +195,7 @@ func (t *Text) kernelContext(open *string, next string) {
 func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []string {
 	f := fs[0]
 	p := t.pal
-	paint := func(s string) string {
-		if t.class(&f) != report.User {
-			return p.system.Sprint(s)
-		}
-		return s
-	}
+	paint := func(s string) string { return t.paintFrame(f, s) }
 	marker := dimIf(p, t.marker(f))
 	if f.Symbolized != report.SymbolizedSanitrace && f.Raw != "" {
 		// Not sanitrace's work: the frame as the producer printed it.
