@@ -121,7 +121,7 @@ var libcFrames = map[string]bool{
 	"__libc_start_main": true, "__libc_start_call_main": true, "_start": true,
 }
 
-// libcFrame catches the C library frames that render.Classify leaves as
+// libcFrame catches the C library frames that report.ClassIn leaves as
 // user code when the log printed them without their module.
 func libcFrame(f report.Frame) bool {
 	if libcFrames[f.Function] {

@@ -196,7 +196,7 @@ type InputRange struct {
 	LastLine  int
 }
 
-// Tools of the producers whose frames Classify reads by producer-specific
+// Tools of the producers whose frames ClassIn reads by producer-specific
 // rules (the parsers name their reports with them).
 const (
 	ToolKernel  = "Kernel"
