@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -169,11 +170,19 @@ func BucketID(signature string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
+// lazyRE is a regexp compiled on its first use: package batch is linked
+// into every command, and its regexps compiled at init cost each process
+// (a one-address symbolize included) start-up time only batch and merge
+// use.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 // headlineRE finds the "file:line:col: runtime error:" location of UBSan.
-var headlineRE = regexp.MustCompile(`^([^\s:]+):\d+(?::\d+)?: runtime error:`)
+var headlineRE = lazyRE(`^([^\s:]+):\d+(?::\d+)?: runtime error:`)
 
 func headlineFile(h string) string {
-	m := headlineRE.FindStringSubmatch(h)
+	m := headlineRE().FindStringSubmatch(h)
 	if m == nil {
 		return ""
 	}
@@ -184,9 +193,9 @@ var (
 	// cloneRE: what compilers append to a function they cloned or split,
 	// as a demangler prints it (" [clone .constprop.0]") and as a symbol
 	// table spells it (".constprop.0", ".isra.0", ".part.1", ".cold").
-	cloneRE       = regexp.MustCompile(`\s*\[clone [^\]]*\]`)
-	cloneSuffixRE = regexp.MustCompile(`\.(?:constprop|isra|part|cold|lto_priv|llvm|localalias|clone|specialized)(?:\.[0-9A-Za-z_]+)*$`)
-	abiTagRE      = regexp.MustCompile(`\[abi:[^\]]*\]`)
+	cloneRE       = lazyRE(`\s*\[clone [^\]]*\]`)
+	cloneSuffixRE = lazyRE(`\.(?:constprop|isra|part|cold|lto_priv|llvm|localalias|clone|specialized)(?:\.[0-9A-Za-z_]+)*$`)
+	abiTagRE      = lazyRE(`\[abi:[^\]]*\]`)
 )
 
 // NormalizeFunction reduces a demangled function name to what is stable
@@ -199,14 +208,14 @@ func NormalizeFunction(name string) string {
 	if i := strings.Index(s, "+0x"); i > 0 {
 		s = s[:i]
 	}
-	s = cloneRE.ReplaceAllString(s, "")
-	s = abiTagRE.ReplaceAllString(s, "")
+	s = cloneRE().ReplaceAllString(s, "")
+	s = abiTagRE().ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "(anonymous namespace)::", "")
 	s = strings.ReplaceAll(s, "`anonymous namespace'::", "")
 	s = stripNested(s)
 	s = dropReturnType(strings.TrimSpace(s))
 	for {
-		t := cloneSuffixRE.ReplaceAllString(s, "")
+		t := cloneSuffixRE().ReplaceAllString(s, "")
 		if t == s {
 			break
 		}
