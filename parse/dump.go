@@ -102,6 +102,7 @@ func maybeReport(b []byte) bool {
 }
 
 var (
+	markBtSym      = []byte("[0x")
 	markSignal     = []byte("gnal ")
 	markDoubleFree = []byte("double free or corruption")
 )

@@ -334,8 +334,6 @@ var (
 	markSanitizer = []byte("Sanitizer")
 	markUBSan     = []byte(": runtime error: ")
 	markFuzzer    = []byte("libFuzzer: ")
-	markBtSym     = []byte("[0x")
-	markRuntime   = []byte(" runtime")
 )
 
 // detectStart recognises the first line of a report and returns its

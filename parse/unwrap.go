@@ -530,6 +530,7 @@ func brokenHead(line []byte) bool {
 }
 
 var (
+	markRuntime      = []byte(" runtime")
 	markUBSanEnd     = []byte(": runtime error:")
 	markSanitizerEnd = []byte("Sanitizer:")
 	markFuzzerEnd    = []byte(" libFuzzer:")
