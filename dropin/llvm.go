@@ -154,8 +154,8 @@ const (
 // releaseEvery is how many stdin queries the modules answer between two
 // hand-backs of the pages they read at random (moduleCache.releaseResident):
 // rare enough to cost nothing on a sanitizer's pipe, often enough that a
-// batch of a hundred thousand queries on a big C++ binary does not end
-// with all of its .debug_str resident.
+// batch of a hundred thousand queries on a big binary does not end with
+// all of its range lists and address tables resident.
 const releaseEvery = 4096
 
 // stdinGCPercent is the GC target while serving stdin queries.

@@ -796,6 +796,9 @@ func (dw *dwarfData) nonEmpty(s strRef) bool {
 	if s == noStr {
 		return false
 	}
+	if st := dw.sec.strStored; uint64(s)&^strOffMask == strSecStr && st[1] > st[0] {
+		return dw.sec.file.NonEmptyAt(st[0]+uint64(s)&strOffMask, st[1])
+	}
 	sec, off := dw.strBytes(s)
 	return off < uint64(len(sec)) && sec[off] != 0
 }
@@ -820,6 +823,10 @@ func (dw *dwarfData) strBytes(s strRef) ([]byte, uint64) {
 func (dw *dwarfData) str(s strRef) string {
 	if s == noStr {
 		return ""
+	}
+	if st := dw.sec.strStored; uint64(s)&^strOffMask == strSecStr && st[1] > st[0] {
+		v, _ := dw.sec.file.CStringAt(st[0]+uint64(s)&strOffMask, st[1])
+		return v
 	}
 	sec, off := dw.strBytes(s)
 	v, _ := dwarfbuf.CStringAt(sec, off)

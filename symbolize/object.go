@@ -280,12 +280,13 @@ func (o *Object) Close() error {
 }
 
 // ReleaseResident hands back to the kernel the mapped pages of the
-// sections that lookups read at random, strings above all: what a lookup
-// keeps is copied out of them, and a long batch on a big C++ binary would
-// otherwise keep all of .debug_str resident (35 MB of cpp-heavy's), most
-// of it for names already cached. Pages read again come back from the
-// page cache. For a caller that has answered many lookups since it last
-// called it; it costs a system call per section.
+// sections that lookups read at random (range lists, address tables, line
+// strings): what a lookup keeps is copied out of them, and a long batch
+// would otherwise keep them all resident. (.debug_str, the biggest, is
+// read with pread and never becomes resident: see dwarfbuf.File.CStringAt.)
+// Pages read again come back from the page cache. For a caller that has
+// answered many lookups since it last called it; it costs a system call
+// per section.
 func (o *Object) ReleaseResident() {
 	if o.sec != nil {
 		o.sec.releaseRandom()

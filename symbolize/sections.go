@@ -30,6 +30,11 @@ type debugSections struct {
 	// randomMapped: the file ranges of the sections stored uncompressed
 	// that lookups read at random (strings, range lists, addresses).
 	randomMapped [][2]uint64
+
+	// strStored: where .debug_str lies in the file when it is stored
+	// uncompressed ([0, 0) otherwise); its names are then read from the
+	// file (dwarfbuf.File.CStringAt), not through the mapping.
+	strStored [2]uint64
 }
 
 // readDebugSections loads the sections; one that cannot be read (past the
@@ -66,6 +71,8 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) 
 			// Its stored bytes were read once, to inflate it (6 MB of
 			// go-large's resident pages): hand them back.
 			m.Release(off, end)
+		case w.Dst == &ds.str:
+			ds.strStored = [2]uint64{off, end}
 		case w.Dst != &ds.info && w.Dst != &ds.abbrev && w.Dst != &ds.line:
 			// Read at random by lookups (strings, range lists,
 			// addresses): see releaseRandom.
@@ -75,6 +82,9 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) 
 	var damage []error
 	for i, err := range errs {
 		if err != nil {
+			if want[i].Dst == &ds.str {
+				ds.strStored = [2]uint64{}
+			}
 			if want[i].Dst == &ds.info {
 				ds.infoMapped = false
 			}

@@ -1,6 +1,7 @@
 package dwarfbuf
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,9 @@ import (
 type File struct {
 	data   []byte
 	mapped bool
+	// fd is the file, open for the reads of ReadAt when it is mapped; -1
+	// when it is not.
+	fd int
 }
 
 // maxFileSize bounds what is read into memory when mapping fails.
@@ -28,19 +32,24 @@ func Map(f *os.File) (*File, error) {
 	size := fi.Size()
 	if fi.Mode().IsRegular() && size > 0 && size == int64(int(size)) {
 		if b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE); err == nil {
-			return &File{data: b, mapped: true}, nil
+			m := &File{data: b, mapped: true, fd: -1}
+			if fd, err := syscall.Dup(int(f.Fd())); err == nil {
+				syscall.CloseOnExec(fd)
+				m.fd = fd
+			}
+			return m, nil
 		}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxFileSize))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
 	}
-	return &File{data: b}, nil
+	return &File{data: b, fd: -1}, nil
 }
 
 // Memory wraps bytes already in memory (a binary read out of an archive)
 // as a File; Close and Release leave them alone.
-func Memory(data []byte) *File { return &File{data: data} }
+func Memory(data []byte) *File { return &File{data: data, fd: -1} }
 
 // Bytes returns the file's contents. They are read-only, and invalid
 // after Close.
@@ -55,6 +64,10 @@ func (m *File) Close() error {
 	m.mapped = false
 	b := m.data
 	m.data = nil
+	if m.fd >= 0 {
+		syscall.Close(m.fd)
+		m.fd = -1
+	}
 	return syscall.Munmap(b)
 }
 
@@ -73,4 +86,52 @@ func (m *File) Release(off, end uint64) {
 		return
 	}
 	syscall.Madvise(m.data[lo:hi], syscall.MADV_DONTNEED)
+}
+
+// CStringAt returns the NUL-terminated string at off of the file, which
+// must end before end; false when it does not. A mapped file is read with
+// pread rather than through the mapping: reading a name at random would
+// otherwise make the 64 KB around it resident (the kernel's fault-around),
+// and a big C++ binary's lookups touch all of its tens of MB of .debug_str.
+func (m *File) CStringAt(off, end uint64) (string, bool) {
+	if end > uint64(len(m.data)) || off >= end {
+		return "", false
+	}
+	if m.fd < 0 {
+		return CStringAt(m.data[:end], off)
+	}
+	var buf [256]byte
+	var long []byte // the bytes before buf's when the string is longer
+	for off < end {
+		n, err := syscall.Pread(m.fd, buf[:min(uint64(len(buf)), end-off)], int64(off))
+		if err != nil || n <= 0 {
+			// The mapping still reads what pread cannot.
+			return CStringAt(m.data[:end], off)
+		}
+		if i := bytes.IndexByte(buf[:n], 0); i >= 0 {
+			if long == nil {
+				return string(buf[:i]), true
+			}
+			return string(append(long, buf[:i]...)), true
+		}
+		long = append(long, buf[:n]...)
+		off += uint64(n)
+	}
+	return "", false
+}
+
+// NonEmptyAt reports whether the string at off of the file (see
+// CStringAt) has a first byte before end that is not NUL.
+func (m *File) NonEmptyAt(off, end uint64) bool {
+	if end > uint64(len(m.data)) || off >= end {
+		return false
+	}
+	if m.fd < 0 {
+		return m.data[off] != 0
+	}
+	var b [1]byte
+	if n, err := syscall.Pread(m.fd, b[:], int64(off)); err != nil || n != 1 {
+		return m.data[off] != 0
+	}
+	return b[0] != 0
 }
