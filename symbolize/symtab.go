@@ -9,8 +9,10 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"sync/atomic"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
@@ -71,6 +73,48 @@ func releaseSymtab(f *elf.File, m *dwarfbuf.File) {
 			}
 		}
 	}
+}
+
+// symtabLoad is readSymtab (and releaseSymtab) running on a goroutine of
+// its own; see readSymtabAsync.
+type symtabLoad struct {
+	done  chan struct{}
+	t     symtab
+	err   error
+	panic any // a decoder panic, raised again by wait on the caller's goroutine
+}
+
+// readSymtabAsync reads f's symbol table on another goroutine while the
+// caller goes on (with the DWARF); wait returns it. Not when f has legacy
+// .zdebug_ sections: debug/elf's Section.Open rewrites such a section's
+// header (its size) as it opens it, and readSymtab reads every header.
+func readSymtabAsync(ef *elf.File, f *debuginfo.File) *symtabLoad {
+	l := &symtabLoad{done: make(chan struct{})}
+	read := func() {
+		defer close(l.done)
+		defer func() { l.panic = recover() }()
+		l.t, l.err = readSymtab(ef, f.Bytes())
+		releaseSymtab(ef, f.Mapped())
+	}
+	for _, s := range ef.Sections {
+		if strings.HasPrefix(s.Name, ".zdebug") {
+			read()
+			return l
+		}
+	}
+	go read()
+	return l
+}
+
+// wait returns the symbol table once read; a panic of the reader is
+// raised again here, on the caller's goroutine, whose recover turns it
+// into an error.
+func (l *symtabLoad) wait() (symtab, error) {
+	<-l.done
+	if l.panic != nil {
+		panic(l.panic)
+	}
+	return l.t, l.err
 }
 
 // readSymtab reads .symtab, falling back to .dynsym when the file has no
