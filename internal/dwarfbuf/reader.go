@@ -119,29 +119,37 @@ func (r *Reader) U8() uint8 {
 	return 0
 }
 
+// fixed returns the data from the next byte on, holding at least the n
+// bytes of a fixed-size integer, and moves past those n. When fewer are
+// left it fails and returns zero bytes, so that the read decodes 0 as
+// every read after an error does. Small enough to be inlined into each
+// caller (U16 and the like stay inlinable with it).
+func (r *Reader) fixed(n int) []byte {
+	b := r.data[r.pos:]
+	if len(b) < n {
+		r.short()
+		return zeros[:]
+	}
+	r.pos += n
+	return b
+}
+
+// zeros is what fixed returns for a failed read: enough for the widest
+// integer. It is only ever read.
+var zeros [8]byte
+
 // U16 reads a 2-byte integer.
 func (r *Reader) U16() uint16 {
-	p := r.pos
-	if len(r.data)-p < 2 {
-		r.short()
-		return 0
-	}
-	r.pos = p + 2
+	b := r.fixed(2)
 	if r.big {
-		return binary.BigEndian.Uint16(r.data[p:])
+		return binary.BigEndian.Uint16(b)
 	}
-	return binary.LittleEndian.Uint16(r.data[p:])
+	return binary.LittleEndian.Uint16(b)
 }
 
 // U24 reads a 3-byte integer (DW_FORM_strx3, DW_FORM_addrx3).
 func (r *Reader) U24() uint64 {
-	p := r.pos
-	if len(r.data)-p < 3 {
-		r.short()
-		return 0
-	}
-	r.pos = p + 3
-	b := r.data[p : p+3]
+	b := r.fixed(3)
 	if r.big {
 		return uint64(b[0])<<16 | uint64(b[1])<<8 | uint64(b[2])
 	}
@@ -150,30 +158,20 @@ func (r *Reader) U24() uint64 {
 
 // U32 reads a 4-byte integer.
 func (r *Reader) U32() uint32 {
-	p := r.pos
-	if len(r.data)-p < 4 {
-		r.short()
-		return 0
-	}
-	r.pos = p + 4
+	b := r.fixed(4)
 	if r.big {
-		return binary.BigEndian.Uint32(r.data[p:])
+		return binary.BigEndian.Uint32(b)
 	}
-	return binary.LittleEndian.Uint32(r.data[p:])
+	return binary.LittleEndian.Uint32(b)
 }
 
 // U64 reads an 8-byte integer.
 func (r *Reader) U64() uint64 {
-	p := r.pos
-	if len(r.data)-p < 8 {
-		r.short()
-		return 0
-	}
-	r.pos = p + 8
+	b := r.fixed(8)
 	if r.big {
-		return binary.BigEndian.Uint64(r.data[p:])
+		return binary.BigEndian.Uint64(b)
 	}
-	return binary.LittleEndian.Uint64(r.data[p:])
+	return binary.LittleEndian.Uint64(b)
 }
 
 // UintN reads an n-byte integer, n being 1, 2, 4 or 8 (an address or
