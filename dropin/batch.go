@@ -12,9 +12,11 @@ import (
 
 // Batch sizes: a batch is at most maxBatch stdin lines, cut into chunks of
 // batchChunk answers that the workers take in turn. Answers of big C++
-// binaries run to kilobytes, so a batch's output stays a few MB.
+// binaries run to kilobytes: there a batch has fewer lines, so that its
+// answers come to about batchBytes (see batcher.limit).
 const (
 	maxBatch      = 512
+	batchBytes    = 1 << 20
 	batchChunk    = 16
 	minParallel   = 2 * batchChunk // smaller batches are answered inline
 	maxBatchProcs = 8
@@ -42,6 +44,12 @@ type batcher struct {
 	directMin int
 	lines     []batchLine
 	jobs      []batchJob
+	// limit is how many lines make a batch: maxBatch, or fewer when the
+	// last parallel batch's answers averaged more than batchBytes/maxBatch
+	// bytes. Two batches of answers are held at once (one answered, one
+	// written), in chunk buffers that keep their size: at 512 lines,
+	// cpp-heavy's 4.6 KB answers held 15 MB of its live heap.
+	limit int
 
 	workers []*batchWorker
 	chunks  []bytes.Buffer // the batch being answered
@@ -85,7 +93,7 @@ func (w *batchWorker) target(dst *bytes.Buffer) {
 }
 
 func newBatcher(s *llvmSession, out *bufio.Writer, raw io.Writer, directMin int) *batcher {
-	b := &batcher{s: s, out: out, raw: raw, directMin: directMin}
+	b := &batcher{s: s, out: out, raw: raw, directMin: directMin, limit: maxBatch}
 	n := min(runtime.GOMAXPROCS(0), maxBatchProcs)
 	if n > 1 {
 		for i := 0; i < n; i++ {
@@ -101,7 +109,7 @@ func (b *batcher) add(line string, tooLong bool) {
 	b.lines = append(b.lines, batchLine{line, tooLong})
 }
 
-func (b *batcher) full() bool { return len(b.lines) >= maxBatch }
+func (b *batcher) full() bool { return len(b.lines) >= b.limit }
 
 // drain waits until the batch being written is written, so out can be
 // used (or flushed) by the caller.
@@ -200,6 +208,19 @@ func (b *batcher) runJobs() {
 	wg.Wait()
 	b.drain()
 	chunks := b.chunks[:n]
+	size := 0
+	for c := range chunks {
+		size += chunks[c].Len()
+	}
+	b.limit = maxBatch
+	if budget := b.s.batchBytes; size > budget {
+		b.limit = max(minParallel, int(int64(len(jobs))*int64(budget)/int64(size)))
+		// The chunk buffers the smaller batches will not use are let go
+		// (the spare ones are written already; this batch's once written).
+		keep := (b.limit + batchChunk - 1) / batchChunk
+		clear(b.spare[min(keep, len(b.spare)):])
+		clear(b.chunks[min(max(keep, n), len(b.chunks)):])
+	}
 	done := make(chan struct{})
 	b.written = done
 	go func() {

@@ -22,8 +22,14 @@ func runLLVMFrom(args []string, r io.Reader, open Opener) (stdout, stderr string
 // runLLVMDirect is runLLVMFrom with the direct-write threshold set (0:
 // the default; 1: every batch chunk bypasses the stdout buffer).
 func runLLVMDirect(args []string, r io.Reader, open Opener, directMin int) (stdout, stderr string) {
+	return runLLVMEnv(args, Env{Stdin: r, Open: open, directWriteMin: directMin})
+}
+
+// runLLVMEnv runs the face with env, its streams but stdin set here.
+func runLLVMEnv(args []string, env Env) (stdout, stderr string) {
 	var o, e bytes.Buffer
-	RunLLVMSymbolizer(args, Env{Stdin: r, Stdout: &o, Stderr: &e, Open: open, Version: "test", directWriteMin: directMin})
+	env.Stdout, env.Stderr, env.Version = &o, &e, "test"
+	RunLLVMSymbolizer(args, env)
 	return o.String(), e.String()
 }
 
@@ -61,13 +67,22 @@ func TestBatchMatchesLineByLine(t *testing.T) {
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			wantOut, wantErr := runLLVMFrom(args, iotest.OneByteReader(strings.NewReader(in.String())), fakeOpener)
-			for _, direct := range []int{0, 1} {
-				gotOut, gotErr := runLLVMDirect(args, strings.NewReader(in.String()), fakeOpener, direct)
+			for _, env := range []Env{
+				{},
+				{directWriteMin: 1},
+				// Every batch's answers over the budget: the batches
+				// after the first shrink and their spare chunks go.
+				{batchBytes: 1},
+				{batchBytes: 1, directWriteMin: 1},
+			} {
+				what := fmt.Sprintf("direct=%d budget=%d", env.directWriteMin, env.batchBytes)
+				env.Stdin, env.Open = strings.NewReader(in.String()), fakeOpener
+				gotOut, gotErr := runLLVMEnv(args, env)
 				if gotOut != wantOut {
-					t.Errorf("direct=%d: batched stdout differs from line-by-line (%d vs %d bytes)", direct, len(gotOut), len(wantOut))
+					t.Errorf("%s: batched stdout differs from line-by-line (%d vs %d bytes)", what, len(gotOut), len(wantOut))
 				}
 				if gotErr != wantErr {
-					t.Errorf("direct=%d: batched stderr differs from line-by-line:\n%s\nvs\n%s", direct, gotErr, wantErr)
+					t.Errorf("%s: batched stderr differs from line-by-line:\n%s\nvs\n%s", what, gotErr, wantErr)
 				}
 			}
 			if n := strings.Count(wantOut, "/src/t.c"); n < maxBatch {

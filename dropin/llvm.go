@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/gctune"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -33,6 +33,9 @@ type Env struct {
 	// releaseEvery overrides releaseEvery (tests: 1, after every batch);
 	// 0: default.
 	releaseEvery int
+	// batchBytes overrides batchBytes (tests: 1, every batch past it);
+	// 0: default.
+	batchBytes int
 }
 
 func (e *Env) getenv(k string) string {
@@ -119,22 +122,21 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		// (line tables, function trees, demangled names); what each answer
 		// allocates dies at once. The default GOGC=100 lets the heap grow
 		// to twice the index before collecting, which on big C++ binaries
-		// means peak RSS above llvm-symbolizer's for nothing: 35 costs a
-		// few percent of CPU and saves a quarter of the peak. It is set
-		// after the first batch: collecting while a module is opened
-		// (tens of MB of inflated sections, all kept) is pure cost, 40-60 ms
-		// of a one-address run on a Go binary.
-		prev := -1
-		s.afterFirstBatch = func() { prev = debug.SetGCPercent(stdinGCPercent) }
-		defer func() {
-			if prev >= 0 {
-				debug.SetGCPercent(prev)
-			}
-		}()
+		// means peak RSS above llvm-symbolizer's for nothing: stdinGC
+		// costs a few percent of CPU and saves a quarter of the peak. It
+		// starts after the first batch: collecting while a module is
+		// opened (tens of MB of inflated sections, all kept) is pure cost,
+		// 40-60 ms of a one-address run on a Go binary.
+		s.afterFirstBatch = func() { s.gc = gctune.Start(stdinGC) }
+		defer func() { s.gc.Stop() }()
 	}
 	s.releaseEvery = releaseEvery
 	if env.releaseEvery > 0 {
 		s.releaseEvery = env.releaseEvery
+	}
+	s.batchBytes = batchBytes
+	if env.batchBytes > 0 {
+		s.batchBytes = env.batchBytes
 	}
 	direct := env.directWriteMin
 	if direct <= 0 {
@@ -158,8 +160,12 @@ const (
 // all of its range lists and address tables resident.
 const releaseEvery = 4096
 
-// stdinGCPercent is the GC target while serving stdin queries.
-const stdinGCPercent = 35
+// stdinGC is the collector's policy while serving stdin queries: GOGC 35,
+// lowered to as little as 25 once the index is big enough that 35% of it
+// is more than 16 MB (a big C++ binary's tens of MB of names and DIEs,
+// where each point of GOGC is most of a MB of peak RSS), looked at every
+// 8 batches.
+var stdinGC = gctune.Policy{Headroom: 16 << 20, MinPercent: 25, MaxPercent: 35, Every: 8}
 
 // serveStdin answers one query per input line. Queries that are already
 // buffered are answered as a batch, on all CPUs (see batcher), and an answer
@@ -188,6 +194,8 @@ func (s *llvmSession) serveStdin(r *bufio.Reader, out *bufio.Writer, raw io.Writ
 			if s.afterFirstBatch != nil {
 				s.afterFirstBatch()
 				s.afterFirstBatch = nil
+			} else {
+				s.gc.Tick()
 			}
 		}
 		if !completeLineBuffered(r) {
@@ -283,9 +291,13 @@ type llvmSession struct {
 	// afterFirstBatch, if set, runs once when the first stdin batch has
 	// been answered.
 	afterFirstBatch func()
+	// gc tunes the collector while stdin is served (nil: it is not).
+	gc *gctune.Tuner
 	// sinceRelease counts the stdin queries since the modules last handed
 	// back their resident pages, which they do every releaseEvery.
 	sinceRelease, releaseEvery int
+	// batchBytes: see batcher.limit.
+	batchBytes int
 	// more: other queries are already waiting (argv, or stdin lines
 	// buffered behind this one), so a module opened now serves a batch.
 	more bool

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sanitrace/sanitrace/internal/gctune"
 	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/render"
@@ -69,8 +70,8 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 		sec = nil
 	}
 	stats := render.RunStats{Inputs: len(inputs)}
-	gc := newGCTune()
-	defer gc.done()
+	gc := startGC()
+	defer gc.Stop()
 	for _, name := range inputs {
 		if sec != nil {
 			if err := sec.BeginInput(name); err != nil {
@@ -109,7 +110,7 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 // flushed) as soon as the parser completes it, and in passthrough every
 // other line as soon as the parser has settled it. It adds what it shows
 // to stats.
-func (d *Decode) input(name string, stats *render.RunStats, gc *gcTune) error {
+func (d *Decode) input(name string, stats *render.RunStats, gc *gctune.Tuner) error {
 	rc, err := OpenLog(name, d.Stdin)
 	if err != nil {
 		return err
@@ -166,7 +167,7 @@ func (d *Decode) input(name string, stats *render.RunStats, gc *gcTune) error {
 				return &WriteError{err}
 			}
 		}
-		gc.report()
+		gc.Tick()
 		if pt != nil {
 			if err := pt.write(after); err != nil {
 				return &WriteError{err}
@@ -203,7 +204,7 @@ func countSymbolized(rep *report.Report) int {
 // notices, so that stderr keeps a single thread's order. (Passthrough
 // writes the input's lines as the parser settles them, in between the
 // reports, and stays on one goroutine.)
-func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gcTune) error {
+func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gctune.Tuner) error {
 	items := make(chan decodeItem, decodeQueue)
 	stop := make(chan struct{})
 	werr := make(chan error, 1)
@@ -273,7 +274,7 @@ func (d *Decode) deliver(rep *report.Report, stats *render.RunStats) error {
 // writeItems does for each item what input does after parsing, until the
 // queue closes or a write fails: then it closes stop (the parser gives
 // up), drains the queue and returns the *WriteError.
-func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats *render.RunStats, gc *gcTune) error {
+func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats *render.RunStats, gc *gctune.Tuner) error {
 	fail := func(err error) error {
 		close(stop)
 		for range items { // the parser's last sends
@@ -291,7 +292,7 @@ func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats
 				return fail(err)
 			}
 		}
-		gc.report()
+		gc.Tick()
 		if it.flush {
 			if err := d.Out.Flush(); err != nil {
 				return fail(err)
