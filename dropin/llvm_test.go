@@ -246,6 +246,9 @@ func TestParseQuery(t *testing.T) {
 		{"DATA FILE:/bin/x 0x10", "", query{cmd: cmdData, module: "/bin/x", offset: 0x10}, true},
 		{"BUILDID:xyz 0x10", "", query{cmd: cmdCode}, false},
 		{"m 0x10000000000000000", "", query{cmd: cmdCode, module: "m", offset: 0}, false},
+		{"m 0xFFFFffffFFFFffff", "", query{cmd: cmdCode, module: "m", offset: 1<<64 - 1}, true},
+		{"0x00000000000000000000001f", "m", query{cmd: cmdCode, module: "m", offset: 0x1f}, true},
+		{"0x1fg", "m", query{cmd: cmdCode, module: "m", offset: 0}, false},
 		{"", "", query{}, false},
 	}
 	for _, tt := range tests {

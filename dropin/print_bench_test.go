@@ -2,6 +2,7 @@ package dropin
 
 import (
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,5 +36,22 @@ func BenchmarkOutput(b *testing.B) {
 				p.code(r, frames)
 			}
 		})
+	}
+}
+
+// BenchmarkParseQuery measures parsing one stdin query line, as a batch
+// does for each line on one goroutine before its workers start: a hex
+// address, the module from --obj (per op: one line).
+func BenchmarkParseQuery(b *testing.B) {
+	lines := make([]string, 1024)
+	for i := range lines {
+		lines[i] = "0x" + strconv.FormatUint(uint64(0x400000+i*7919), 16)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok := parseQuery(stripNewlines(lines[i%len(lines)]), "obj"); !ok {
+			b.Fatal(lines[i%len(lines)])
+		}
 	}
 }
