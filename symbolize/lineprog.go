@@ -63,7 +63,22 @@ type lineTable struct {
 	rows   []packedRow
 	discrs []rowDiscr
 	wide   []lineRow
+	// sparse[g] is rows[g<<sparseShift].off: lookup searches it first, a
+	// small array that stays in cache, then one short run of rows, rather
+	// than binary searching megabytes of rows with a cache miss a step.
+	// unsorted marks (a bit per sequence) the sequences whose rows are
+	// not in address order, which lookup searches as before; nil: none.
+	sparse   []uint32
+	unsorted []uint64
 }
+
+// sparseShift: lineTable.sparse keeps every 16th row's offset (a
+// quarter of a byte a row). Only sequences of sparseMinRows rows or more
+// are searched through it: a shorter one is a few cache lines of rows.
+const (
+	sparseShift   = 4
+	sparseMinRows = 16 << sparseShift
+)
 
 // nrows is the number of rows stored.
 func (t *lineTable) nrows() int { return len(t.rows) + len(t.wide) }
@@ -532,7 +547,60 @@ func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint6
 	}
 	// llvm sorts sequences by low pc (stable, as the table order breaks ties).
 	sort.SliceStable(t.seqs, func(i, j int) bool { return t.seqs[i].start < t.seqs[j].start })
+	if in.probe == nil {
+		t.indexRows()
+	}
 	return b.Err()
+}
+
+// indexRows fills t.sparse and t.unsorted for t's packed rows, when a
+// sequence is long enough to be searched through them.
+func (t *lineTable) indexRows() {
+	for i, s := range t.seqs {
+		if s.n < sparseMinRows {
+			continue
+		}
+		if t.sparse == nil {
+			t.sparse = make([]uint32, (len(t.rows)-1)>>sparseShift+1)
+			for g := range t.sparse {
+				t.sparse[g] = t.rows[g<<sparseShift].off
+			}
+		}
+		rows := t.rows[s.first : s.first+s.n]
+		for j := 1; j < len(rows); j++ {
+			if rows[j].off < rows[j-1].off {
+				if t.unsorted == nil {
+					t.unsorted = make([]uint64, (len(t.seqs)+63)/64)
+				}
+				t.unsorted[i/64] |= 1 << (i % 64)
+				break
+			}
+		}
+	}
+}
+
+// searchRows returns the index, from s.first, of the first row of the
+// sequence s (the i-th) whose offset is above rel: len when none is.
+func (t *lineTable) searchRows(i int, s lineSeq, rel uint32) int {
+	first, end := int(s.first), int(s.first+s.n)
+	if s.n < sparseMinRows || t.sparse == nil || t.unsorted != nil && t.unsorted[i/64]&(1<<(i%64)) != 0 {
+		rows := t.rows[first:end]
+		return sort.Search(len(rows), func(j int) bool { return rows[j].off > rel })
+	}
+	// Rows in address order: the answer is the same whatever the search.
+	// The sparse entries of rows inside the sequence are glo..ghi; find
+	// the first above rel, then the first row above rel before it.
+	glo, ghi := (first+1<<sparseShift-1)>>sparseShift, (end-1)>>sparseShift
+	k := glo + sort.Search(ghi-glo+1, func(k int) bool { return t.sparse[glo+k] > rel })
+	lo, hi := first, end
+	if k > glo {
+		lo = (k - 1) << sparseShift
+	}
+	if k <= ghi {
+		hi = k << sparseShift
+	}
+	rows := t.rows[lo:hi]
+	return lo - first + sort.Search(len(rows), func(j int) bool { return rows[j].off > rel })
 }
 
 // runRows runs the program storing every row.
@@ -745,8 +813,7 @@ func (t *lineTable) lookup(pc uint64) (lineRow, bool) {
 	} else if rel := pc - s.start; rel > 1<<32-1 {
 		j = int(s.n) // past every row's offset
 	} else {
-		rows := t.rows[s.first : s.first+s.n]
-		j = sort.Search(len(rows), func(j int) bool { return rows[j].off > uint32(rel) })
+		j = t.searchRows(i, s, uint32(rel))
 	}
 	if j == 0 {
 		return lineRow{}, false

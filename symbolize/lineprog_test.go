@@ -175,6 +175,68 @@ func TestLineRowStorage(t *testing.T) {
 	}
 }
 
+// TestLineSparseIndex checks that a lookup through the sparse row index
+// finds the row a binary search over all the rows finds: in long
+// sequences in address order (with rows at one address), in one whose
+// rows go back (searched as before), and in short ones.
+func TestLineSparseIndex(t *testing.T) {
+	var p lineProg
+	// In address order, runs of rows at one address.
+	p.setAddress(0x10000)
+	for i := 0; i < 1000; i++ {
+		p.advanceLine(1)
+		p.copyRow()
+		if i%7 != 0 {
+			p.advancePC(uint64(1 + i%5))
+		}
+	}
+	p.advancePC(3)
+	p.endSequence()
+	// Rows that go back, above the sequence's first address.
+	p.setAddress(0x20000)
+	for i := 0; i < 600; i++ {
+		p.advanceLine(1)
+		p.copyRow()
+		p.advancePC(2)
+		if i == 400 {
+			p.setAddress(0x20100)
+		}
+	}
+	p.endSequence()
+	// A short sequence.
+	p.setAddress(0x30000)
+	for i := 0; i < 20; i++ {
+		p.advanceLine(1)
+		p.copyRow()
+		p.advancePC(4)
+	}
+	p.endSequence()
+	in := lineProgramInput{line: p.bytes(), bo: binary.LittleEndian}
+	lt, err := decodeLineProgram(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lt.wide != nil || lt.sparse == nil || lt.unsorted == nil {
+		t.Fatalf("wide %v, sparse %d entries, unsorted %v: want packed rows, a sparse index and one sequence out of order", lt.wide != nil, len(lt.sparse), lt.unsorted)
+	}
+	ref, _ := decodeLineProgram(in)
+	ref.sparse, ref.unsorted = nil, nil // every sequence searched row by row
+	n := 0
+	for _, s := range lt.seqs {
+		for pc := s.start - 1; pc <= s.end; pc++ {
+			got, gok := lt.lookup(pc)
+			want, wok := ref.lookup(pc)
+			if got != want || gok != wok {
+				t.Fatalf("lookup(%#x) = %+v, %v; a search of every row finds %+v, %v", pc, got, gok, want, wok)
+			}
+			n++
+		}
+	}
+	if n < 3000 {
+		t.Fatalf("only %d addresses checked", n)
+	}
+}
+
 // TestJoinFileNames checks that the shared form gives what the two joins
 // give, over every kind of directory and name.
 func TestJoinFileNames(t *testing.T) {
