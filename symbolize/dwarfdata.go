@@ -21,4 +21,6 @@ type dwarfData struct {
 	// aranges reads .debug_aranges, whose sets name where units start: a
 	// unit whose length cannot be used is skipped by it (nil: not read).
 	aranges func() []byte
+	// paths interns the file names of the line tables.
+	paths pathCache
 }

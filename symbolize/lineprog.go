@@ -179,6 +179,8 @@ type lineProgramInput struct {
 	// wide stores every row as a lineRow: FuzzLineProgram's reference
 	// for the packed layout.
 	wide bool
+	// paths, when set, interns the joined file names (the object's).
+	paths *pathCache
 }
 
 // DWARF forms that can appear in DWARF 5 directory/file entry formats.
@@ -313,12 +315,18 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 	}
 	t.files = make([]string, len(rawFiles))
 	t.rel = make([]string, len(rawFiles))
-	same := true
-	for i, f := range rawFiles {
-		if f.valid {
-			t.files[i], t.rel[i] = joinFileNames(version, in.compDir, dirs, f)
-			same = same && t.rel[i] == t.files[i]
+	if in.paths != nil {
+		in.paths.joinAll(version, in.compDir, dirs, rawFiles, t.files, t.rel)
+	} else {
+		for i, f := range rawFiles {
+			if f.valid {
+				t.files[i], t.rel[i] = joinFileNames(version, in.compDir, dirs, f)
+			}
 		}
+	}
+	same := true
+	for i := range t.files {
+		same = same && t.rel[i] == t.files[i]
 	}
 	if same {
 		t.rel = t.files // as in a Go binary, where every name is absolute

@@ -238,9 +238,10 @@ func TestLineSparseIndex(t *testing.T) {
 }
 
 // TestJoinFileNames checks that the shared form gives what the two joins
-// give, over every kind of directory and name.
+// give, over every kind of directory and name, and so does pathCache.
 func TestJoinFileNames(t *testing.T) {
 	dirs := []string{"/abs/cu", "rel/dir", "/abs/inc", ""}
+	var paths pathCache
 	for _, version := range []int{4, 5} {
 		for _, compDir := range []string{"", "/c", "c/"} {
 			for dir := uint64(0); dir <= uint64(len(dirs)); dir++ {
@@ -252,6 +253,13 @@ func TestJoinFileNames(t *testing.T) {
 					}
 					if want := joinFileName(version, compDir, dirs, f, true); rel != want {
 						t.Errorf("v%d %q dir %d %q: rel %q, want %q", version, compDir, dir, name, rel, want)
+					}
+					// Interned, in a cache that has seen every join
+					// so far: the same two names.
+					var files, rels [2]string
+					paths.joinAll(version, compDir, dirs, []rawFile{{}, f}, files[:], rels[:])
+					if files != [2]string{"", full} || rels != [2]string{"", rel} {
+						t.Errorf("v%d %q dir %d %q: interned %q, %q; want %q, %q", version, compDir, dir, name, files[1], rels[1], full, rel)
 					}
 				}
 			}

@@ -258,7 +258,7 @@ func (dw *dwarfData) lineInput(sec *debugSections, u *unit) lineProgramInput {
 	line, base, size := sec.lineAt(uint64(u.stmtList))
 	return lineProgramInput{
 		line: line, lineBase: base, lineSize: size, str: sec.str, lineStr: sec.lineStr,
-		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder,
+		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder, paths: &dw.paths,
 	}
 }
 
