@@ -562,8 +562,12 @@ func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint6
 }
 
 // indexRows fills t.sparse and t.unsorted for t's packed rows, when a
-// sequence is long enough to be searched through them.
+// sequence is long enough to be searched through them. A table of wide
+// rows (t.wide; t.rows is empty then) is searched without them.
 func (t *lineTable) indexRows() {
+	if t.wide != nil {
+		return
+	}
 	for i, s := range t.seqs {
 		if s.n < sparseMinRows {
 			continue
