@@ -611,8 +611,13 @@ func (t *lineTable) searchRows(i int, s lineSeq, rel uint32) int {
 	if k <= ghi {
 		hi = k << sparseShift
 	}
-	rows := t.rows[lo:hi]
-	return lo - first + sort.Search(len(rows), func(j int) bool { return rows[j].off > rel })
+	// A scan, not a search: the run's three cache lines are then read
+	// at once rather than one after the other.
+	j := lo
+	for j < hi && t.rows[j].off <= rel {
+		j++
+	}
+	return j - first
 }
 
 // runRows runs the program storing every row.
