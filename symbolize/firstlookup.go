@@ -179,6 +179,7 @@ func (dw *dwarfData) probeFunctions(h *cuHeader, pc uint64) (fi *funcIndex, ok b
 		}
 	}
 	slices.SortStableFunc(fi.addrs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+	fi.sorted = true
 	fi.seal()
 	fi.named = make([]atomic.Pointer[named], len(fi.dies))
 	return fi, true

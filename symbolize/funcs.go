@@ -93,6 +93,9 @@ type funcIndex struct {
 	funcs []function              // while indexing only; seal moves them to spans
 	spans []funcSpan              // by function index
 	addrs []addrRange             // die = function index here
+	// sorted: addrs is sorted by begin (not after a decoding error,
+	// where chain searches them exactly as before, with sort.Search).
+	sorted bool
 
 	inlines   []inlineRange     // every function's inlined calls, see funcSpan
 	depths    []int32           // every function's depth starts, see funcSpan
@@ -188,6 +191,7 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 	fi.addrs = append([]addrRange(nil), fi.addrs...)
 	// addrs: depth holds the function's DIE index; sort by begin.
 	slices.SortStableFunc(fi.addrs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+	fi.sorted = true
 	fi.seal()
 	return fi, nil
 }
@@ -449,7 +453,12 @@ func (dw *dwarfData) indexFunctions(h *cuHeader) (*funcIndex, error) {
 // first, the concrete function last; nil when no function contains pc.
 // They are appended to dst[:0], so a caller's buffer spares the allocation.
 func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
-	i := sort.Search(len(fi.addrs), func(i int) bool { return fi.addrs[i].begin > pc })
+	var i int
+	if fi.sorted {
+		i = upperAddr(fi.addrs, pc)
+	} else {
+		i = sort.Search(len(fi.addrs), func(i int) bool { return fi.addrs[i].begin > pc })
+	}
 	var fn *addrRange
 	// The last function starting at or below pc that contains it; nested or
 	// overlapping functions are rare, so a short backward scan suffices.
@@ -473,7 +482,7 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 			hi = int(byDepth[d+1])
 		}
 		rs := inlines[lo:hi]
-		k := sort.Search(len(rs), func(k int) bool { return rs[k].begin > pc })
+		k := upperInline(rs, pc)
 		found := false
 		// Ranges at one depth don't overlap in well-formed DWARF; check the
 		// nearest few in case they do.
@@ -494,4 +503,45 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 		out[a], out[b] = out[b], out[a]
 	}
 	return out
+}
+
+// scanBelow: a search over a sorted array binary searches until at most
+// this many elements are left, then scans them. The scan reads their
+// cache lines at once; each step of a binary search waits for the line
+// the step before chose, and a lookup's arrays are rarely in cache.
+const scanBelow = 8
+
+// upperAddr returns the index of the first of rs, sorted by begin, that
+// begins above pc (len(rs) when none does): sort.Search's answer.
+func upperAddr(rs []addrRange, pc uint64) int {
+	lo, hi := 0, len(rs)
+	for hi-lo > scanBelow {
+		h := int(uint(lo+hi) >> 1)
+		if rs[h].begin > pc {
+			hi = h
+		} else {
+			lo = h + 1
+		}
+	}
+	for lo < hi && rs[lo].begin <= pc {
+		lo++
+	}
+	return lo
+}
+
+// upperInline is upperAddr for one depth of a function's inlined calls.
+func upperInline(rs []inlineRange, pc uint64) int {
+	lo, hi := 0, len(rs)
+	for hi-lo > scanBelow {
+		h := int(uint(lo+hi) >> 1)
+		if rs[h].begin > pc {
+			hi = h
+		} else {
+			lo = h + 1
+		}
+	}
+	for lo < hi && rs[lo].begin <= pc {
+		lo++
+	}
+	return lo
 }

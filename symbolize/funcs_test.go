@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"slices"
+	"sort"
 	"sync/atomic"
 	"testing"
 
@@ -194,6 +195,33 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 		}
 		if sharedDIEs == 0 {
 			t.Errorf("%s: no DIE shares an entry", fixture)
+		}
+	}
+}
+
+// TestUpperSearch checks the searches that scan their last elements
+// against sort.Search, over sorted arrays of every length up to 40 with
+// runs of equal starts, at every address around them.
+func TestUpperSearch(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		var as []addrRange
+		var is []inlineRange
+		begin := uint64(100)
+		for i := 0; i < n; i++ {
+			as = append(as, addrRange{begin: begin})
+			is = append(is, inlineRange{begin: begin})
+			if i%3 != 0 {
+				begin += uint64(1 + i%4)
+			}
+		}
+		for pc := uint64(98); pc <= begin+1; pc++ {
+			want := sort.Search(n, func(i int) bool { return as[i].begin > pc })
+			if got := upperAddr(as, pc); got != want {
+				t.Fatalf("n %d: upperAddr(%d) = %d, want %d", n, pc, got, want)
+			}
+			if got := upperInline(is, pc); got != want {
+				t.Fatalf("n %d: upperInline(%d) = %d, want %d", n, pc, got, want)
+			}
 		}
 	}
 }
