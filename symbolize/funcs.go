@@ -404,6 +404,12 @@ func (fi *funcIndex) prune() {
 			n++
 		}
 	}
+	if n == len(fi.dies) {
+		// Nothing to drop (a Go unit declares nothing it does not
+		// define): the tables are only cut to size, every index stays.
+		fi.dies, fi.offs = slices.Clone(fi.dies), slices.Clone(fi.offs)
+		return
+	}
 	newID := make([]int32, len(fi.dies))
 	dies := make([]dieInfo, 0, n)
 	offs := make([]uint32, 0, n)
