@@ -257,7 +257,7 @@ func sortSymbols(syms []symbol) {
 // llvm-symbolizer 14, the final marker (_end) therefore does not swallow
 // every address above it (documented in differences.md).
 func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
-	i := sort.Search(len(t.syms), func(i int) bool { return t.syms[i].addr > addr })
+	i := t.after(addr)
 	for i > 0 {
 		i--
 		s := &t.syms[i]
@@ -333,7 +333,7 @@ func (t *symtab) findGNU(addr uint64) (*symbol, bool) {
 	if !ok {
 		return nil, false
 	}
-	i := sort.Search(len(t.syms), func(i int) bool { return t.syms[i].addr > addr })
+	i := t.after(addr)
 	for i > 0 {
 		at := t.syms[i-1].addr
 		j := i
@@ -449,4 +449,25 @@ func rawSymbols(f *elf.File, data []byte, typ elf.SectionType) ([]elf.Symbol, er
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// after returns the index of the first symbol above addr (len(t.syms)
+// when none is), as sort.Search over the symbols, sorted by address,
+// finds it. It binary searches until 8 symbols are left, then scans
+// them: their cache lines are read at once, each step of a binary search
+// waits for the one before.
+func (t *symtab) after(addr uint64) int {
+	lo, hi := 0, len(t.syms)
+	for hi-lo > 8 {
+		h := int(uint(lo+hi) >> 1)
+		if t.syms[h].addr > addr {
+			hi = h
+		} else {
+			lo = h + 1
+		}
+	}
+	for lo < hi && t.syms[lo].addr <= addr {
+		lo++
+	}
+	return lo
 }
