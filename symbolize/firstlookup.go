@@ -178,7 +178,9 @@ func (dw *dwarfData) probeFunctions(h *cuHeader, pc uint64) (fi *funcIndex, ok b
 			}
 		}
 	}
-	slices.SortStableFunc(fi.addrs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+	if byBegin := func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }; !slices.IsSortedFunc(fi.addrs, byBegin) {
+		slices.SortStableFunc(fi.addrs, byBegin) // as decodeFunctions
+	}
 	fi.sorted = true
 	fi.seal()
 	fi.named = make([]atomic.Pointer[named], len(fi.dies))

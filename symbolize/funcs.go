@@ -190,7 +190,10 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 	fi.prune()
 	fi.addrs = append([]addrRange(nil), fi.addrs...)
 	// addrs: depth holds the function's DIE index; sort by begin.
-	slices.SortStableFunc(fi.addrs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+	// Most often in DIE order already, which a stable sort would keep.
+	if byBegin := func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }; !slices.IsSortedFunc(fi.addrs, byBegin) {
+		slices.SortStableFunc(fi.addrs, byBegin)
+	}
 	fi.sorted = true
 	fi.seal()
 	return fi, nil
