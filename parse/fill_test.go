@@ -184,6 +184,9 @@ var (
 
 func checkASanLocation(t *testing.T, line string) {
 	t.Helper()
+	if strings.Contains(line, "\n") {
+		return // the scanner hands lines over; the expressions' . stops at a newline
+	}
 	fits := func(m []string, idx ...int) bool {
 		for _, i := range idx {
 			s := strings.TrimPrefix(m[i], "0x")
