@@ -37,10 +37,6 @@ func (q query) moduleName() string {
 // looked up as .build-id/xx/rest.debug under the debug-file directories.
 const buildIDPrefix = "BUILDID:"
 
-// queryDelims are the separators llvm-symbolizer 14 uses between a line's
-// words (a tab is not one).
-const queryDelims = " \n\r"
-
 // parseQuery is llvm-symbolizer 14's parseCommand. obj is the --obj value
 // ("" when the module comes from the line). It returns the module name
 // parsed so far even when the line is invalid: the JSON error object
@@ -90,10 +86,11 @@ func parseQuery(line, obj string) (q query, ok bool) {
 	return q, ok
 }
 
-// isDelim reports whether c is one of queryDelims. It and the two below
-// are strings.TrimLeft and IndexAny over queryDelims, written out: a
-// batch parses every stdin line on one goroutine while the others wait,
-// and those built their byte set on every call.
+// isDelim reports whether c is one of the separators llvm-symbolizer 14
+// uses between a line's words: space, line feed, carriage return (a tab is
+// not one). It and the two below are strings.TrimLeft and IndexAny over
+// those, written out: a batch parses every stdin line on one goroutine
+// while the others wait, and those built their byte set on every call.
 func isDelim(c byte) bool { return c == ' ' || c == '\n' || c == '\r' }
 
 func skipDelims(s string) string {
@@ -104,8 +101,8 @@ func skipDelims(s string) string {
 	return s[i:]
 }
 
-// indexDelim returns the index of the first of queryDelims in s, len(s)
-// when there is none.
+// indexDelim returns the index of the first separator in s, len(s) when
+// there is none.
 func indexDelim(s string) int {
 	i := 0
 	for i < len(s) && !isDelim(s[i]) {
