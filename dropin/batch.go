@@ -52,7 +52,7 @@ type batcher struct {
 	// buffers that keep their size: at 512 lines, cpp-heavy's 4.6 KB
 	// answers held 15 MB of its live heap. The first batch indexes most of
 	// what a session keeps, before the session's collector policy starts
-	// (llvmSession.afterFirstBatch): at 1,024 lines, cpp-heavy's peak RSS
+	// (llvmSession.gc): at 1,024 lines, cpp-heavy's peak RSS
 	// was 11 MB higher.
 	limit int
 

@@ -127,7 +127,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		// starts after the first batch: collecting while a module is
 		// opened (tens of MB of inflated sections, all kept) is pure cost,
 		// 40-60 ms of a one-address run on a Go binary.
-		s.afterFirstBatch = func() { s.gc = gctune.Start(stdinGC) }
+		s.tuneGC = true
 		defer func() { s.gc.Stop() }()
 	}
 	s.releaseEvery = releaseEvery
@@ -191,9 +191,8 @@ func (s *llvmSession) serveStdin(r *bufio.Reader, out *bufio.Writer, raw io.Writ
 				s.modules.releaseResident()
 				s.sinceRelease = 0
 			}
-			if s.afterFirstBatch != nil {
-				s.afterFirstBatch()
-				s.afterFirstBatch = nil
+			if s.tuneGC && s.gc == nil {
+				s.gc = gctune.Start(stdinGC) // after the first batch
 			} else {
 				s.gc.Tick()
 			}
@@ -288,11 +287,10 @@ type llvmSession struct {
 	modules *moduleCache
 	printer printer
 	errOut  io.Writer // set in stdin mode: where rejected lines are explained
-	// afterFirstBatch, if set, runs once when the first stdin batch has
-	// been answered.
-	afterFirstBatch func()
-	// gc tunes the collector while stdin is served (nil: it is not).
-	gc *gctune.Tuner
+	// tuneGC: the session tunes the collector (GOGC is not set), from the
+	// end of the first stdin batch on, through gc (nil until then).
+	tuneGC bool
+	gc     *gctune.Tuner
 	// sinceRelease counts the stdin queries since the modules last handed
 	// back their resident pages, which they do every releaseEvery.
 	sinceRelease, releaseEvery int

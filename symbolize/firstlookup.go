@@ -1,8 +1,6 @@
 package symbolize
 
 import (
-	"cmp"
-	"slices"
 	"sync/atomic"
 )
 
@@ -178,10 +176,7 @@ func (dw *dwarfData) probeFunctions(h *cuHeader, pc uint64) (fi *funcIndex, ok b
 			}
 		}
 	}
-	if byBegin := func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }; !slices.IsSortedFunc(fi.addrs, byBegin) {
-		slices.SortStableFunc(fi.addrs, byBegin) // as decodeFunctions
-	}
-	fi.sorted = true
+	fi.sortAddrs() // as decodeFunctions
 	fi.seal()
 	fi.named = make([]atomic.Pointer[named], len(fi.dies))
 	return fi, true

@@ -189,12 +189,8 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 	}
 	fi.prune()
 	fi.addrs = append([]addrRange(nil), fi.addrs...)
-	// addrs: depth holds the function's DIE index; sort by begin.
-	// Most often in DIE order already, which a stable sort would keep.
-	if byBegin := func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }; !slices.IsSortedFunc(fi.addrs, byBegin) {
-		slices.SortStableFunc(fi.addrs, byBegin)
-	}
-	fi.sorted = true
+	// addrs: depth holds the function's DIE index.
+	fi.sortAddrs()
 	fi.seal()
 	return fi, nil
 }
@@ -512,6 +508,15 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 		out[a], out[b] = out[b], out[a]
 	}
 	return out
+}
+
+// sortAddrs sorts fi.addrs by begin, stably: they are most often in DIE
+// order already, which the sort would keep, so a check comes first.
+func (fi *funcIndex) sortAddrs() {
+	if byBegin := func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }; !slices.IsSortedFunc(fi.addrs, byBegin) {
+		slices.SortStableFunc(fi.addrs, byBegin)
+	}
+	fi.sorted = true
 }
 
 // scanBelow: a search over a sorted array binary searches until at most

@@ -796,8 +796,8 @@ func (dw *dwarfData) nonEmpty(s strRef) bool {
 	if s == noStr {
 		return false
 	}
-	if st := dw.sec.strStored; uint64(s)&^strOffMask == strSecStr && st[1] > st[0] {
-		return dw.sec.file.NonEmptyAt(st[0]+uint64(s)&strOffMask, st[1])
+	if off, end, ok := dw.storedStr(s); ok {
+		return dw.sec.file.NonEmptyAt(off, end)
 	}
 	sec, off := dw.strBytes(s)
 	return off < uint64(len(sec)) && sec[off] != 0
@@ -819,13 +819,25 @@ func (dw *dwarfData) strBytes(s strRef) ([]byte, uint64) {
 	return nil, 0
 }
 
+// storedStr returns where in the file the string s starts, and where
+// .debug_str ends, when s is in a .debug_str stored uncompressed: its
+// bytes are then read from the file, not through the mapping (see
+// debugSections.strStored).
+func (dw *dwarfData) storedStr(s strRef) (off, end uint64, ok bool) {
+	st := dw.sec.strStored
+	if uint64(s)&^strOffMask != strSecStr || st[1] <= st[0] {
+		return 0, 0, false
+	}
+	return st[0] + uint64(s)&strOffMask, st[1], true
+}
+
 // str copies the string s names; "" for noStr or a bad offset.
 func (dw *dwarfData) str(s strRef) string {
 	if s == noStr {
 		return ""
 	}
-	if st := dw.sec.strStored; uint64(s)&^strOffMask == strSecStr && st[1] > st[0] {
-		v, _ := dw.sec.file.CStringAt(st[0]+uint64(s)&strOffMask, st[1])
+	if off, end, ok := dw.storedStr(s); ok {
+		v, _ := dw.sec.file.CStringAt(off, end)
 		return v
 	}
 	sec, off := dw.strBytes(s)

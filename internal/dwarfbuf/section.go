@@ -249,9 +249,8 @@ func Sections(f *elf.File, file []byte, want []Want) []error {
 	order := make([]int, len(want))
 	for i, w := range want {
 		order[i] = i
-		if s := find(f, w.Name); s != nil && s.Type != elf.SHT_NOBITS &&
-			(s.Flags&elf.SHF_COMPRESSED != 0 || strings.HasPrefix(s.Name, ".zdebug_")) {
-			cost[i] = s.FileSize
+		if off, end, compressed, ok := Stored(f, w.Name); ok && compressed {
+			cost[i] = end - off
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
