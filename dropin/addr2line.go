@@ -79,6 +79,10 @@ func RunAddr2line(args []string, env Env) int {
 	cfg := a2lConfig{exe: "a.out"}
 	target := ""
 	g := getopt{args: args, short: a2lShortOptions, long: a2lLongOptions}
+	// The options that only turn something on.
+	switches := map[byte]*bool{
+		'a': &cfg.addresses, 's': &cfg.basenames, 'f': &cfg.functions, 'i': &cfg.inlines, 'p': &cfg.pretty,
+	}
 	for {
 		c, arg, errMsg, done := g.next()
 		if done {
@@ -89,9 +93,11 @@ func RunAddr2line(args []string, env Env) int {
 			fmt.Fprintf(env.Stderr, addr2lineUsage, name)
 			return 1
 		}
+		if on := switches[c]; on != nil {
+			*on = true
+			continue
+		}
 		switch c {
-		case 'a':
-			cfg.addresses = true
 		case 'b':
 			target = arg
 		case 'C':
@@ -104,22 +110,14 @@ func RunAddr2line(args []string, env Env) int {
 			// Recursion limits of the demangler: accepted, nothing to change.
 		case 'e':
 			cfg.exe = arg
-		case 's':
-			cfg.basenames = true
-		case 'f':
-			cfg.functions = true
 		case 'v', 'V':
 			fmt.Fprintf(env.Stdout, "GNU addr2line (sanitrace %s, binutils 2.40 compatible)\n", env.Version)
 			return 0
 		case 'h', 'H':
 			fmt.Fprintf(env.Stdout, addr2lineHelp, name)
 			return 0
-		case 'i':
-			cfg.inlines = true
 		case 'j':
 			cfg.section = arg
-		case 'p':
-			cfg.pretty = true
 		}
 	}
 	cfg.inputs = g.positional()

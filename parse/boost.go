@@ -16,9 +16,6 @@ import (
 //
 // Its title is the line before it.
 
-// ToolBoost is the tool of boost::stacktrace dumps.
-const ToolBoost = "boost::stacktrace"
-
 type boostGrammar struct{}
 
 func boostStart(t, prev string) (grammar, *report.Report) {

@@ -17,9 +17,6 @@ import (
 //	  r8: 0000000000000000  r9: 00007ffd3d3c2b38 r10: 0000000000000000 r11: 0000000000000246
 //	[end of stack trace]
 
-// ToolChromium is the tool of Chromium's dumps.
-const ToolChromium = "Chromium"
-
 type chromiumGrammar struct{}
 
 func chromiumStart(t, prev string) (grammar, *report.Report) {

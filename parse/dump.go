@@ -60,6 +60,18 @@ var starters = []starter{
 	backtraceStart,
 }
 
+// The tools the grammars name their reports with. Those whose frames
+// report.ClassIn reads by rules of their own are report's.
+const (
+	ToolKernel   = report.ToolKernel  // every kernel report
+	ToolGoRace   = report.ToolGoRace  // Go's race detector
+	ToolGoPanic  = report.ToolGoPanic // Go's panics and fatal errors
+	ToolRust     = report.ToolRust    // Rust panics
+	ToolGlibc    = "glibc"            // backtrace_symbols dumps and malloc's aborts
+	ToolChromium = "Chromium"         // Chromium's, Electron's and V8's dumps
+	ToolBoost    = "boost::stacktrace"
+)
+
 // maybeReport is the cheap test run on every line outside a report: could
 // it start one? A few byte searches, no allocation. Every headline but a
 // few has a colon after a known word ("ERROR:", "AddressSanitizer:",

@@ -13,9 +13,6 @@ import (
 // "======= Backtrace: =========" (backtrace_symbols_fd lines) and
 // "======= Memory map: ========" (the process's /proc/self/maps).
 
-// ToolGlibc is the tool of both.
-const ToolGlibc = "glibc"
-
 // glibcMessages are malloc_printerr's and the fortify checks' messages
 // (malloc/malloc.c, debug/*_chk.c) as printed on a line of their own.
 var glibcMessages = []string{

@@ -14,12 +14,6 @@ import (
 // tab (six blanks in race reports) and "file.go:LINE +0xOFF", to which
 // GOTRACEBACK=system and signal dumps add "fp=... sp=... pc=0x...".
 
-// Tools of Go reports.
-const (
-	ToolGoRace  = report.ToolGoRace
-	ToolGoPanic = report.ToolGoPanic
-)
-
 type goGrammar struct {
 	race       bool
 	rulerPrev  bool

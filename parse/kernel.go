@@ -17,9 +17,6 @@ import (
 // that decode_stacktrace.sh or syzbot append ("func+0x1c/0x60 mm/slub.c:12",
 // "__dump_stack lib/dump_stack.c:88 [inline]").
 
-// ToolKernel is the tool of every kernel report.
-const ToolKernel = report.ToolKernel
-
 type kernelGrammar struct {
 	rulerPrev bool   // a "=====" ruler came right before the headline
 	ruled     bool   // and the report closes with one (KASAN, KFENCE, UBSAN, ...)

@@ -19,9 +19,6 @@ import (
 //
 // and the older "thread 'main' panicked at 'msg', src/main.rs:2:5".
 
-// ToolRust is the tool of Rust panics.
-const ToolRust = report.ToolRust
-
 type rustGrammar struct {
 	inStack bool
 }

@@ -16,8 +16,8 @@ import (
 type JSONCore struct {
 	Version     int              `json:"version"`
 	Core        string           `json:"core"`
-	Executable  *string          `json:"executable"`
-	Command     string           `json:"command,omitempty"`
+	Executable  *string          `json:"executable"`        // as NT_FILE names it (the mapping holding AT_ENTRY)
+	Command     string           `json:"command,omitempty"` // NT_PRPSINFO's first 80 bytes
 	Signal      *JSONSignal      `json:"signal"`
 	CrashingTID *int             `json:"crashing_tid"`
 	Threads     []JSONCoreThread `json:"threads"`

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -359,8 +358,8 @@ func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
 	}
 	// Sorting keeps each unit's lookups together (and its decode on one
 	// worker, usually).
-	sorted := append([]uint64(nil), uniq...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	sorted := slices.Clone(uniq)
+	slices.Sort(sorted)
 	res := make(map[uint64][]Frame, len(sorted))
 	workers := runtime.GOMAXPROCS(0)
 	if workers > 4 {

@@ -37,6 +37,19 @@ type debugSections struct {
 	strStored [2]uint64
 }
 
+// unitWants names the sections a unit's DIEs are decoded from, in a file
+// whose DWARF section names end in suffix (".dwo" in split DWARF's files),
+// .debug_info first.
+func (ds *debugSections) unitWants(suffix string) []dwarfbuf.Want {
+	return []dwarfbuf.Want{
+		{Name: ".debug_info" + suffix, Dst: &ds.info},
+		{Name: ".debug_abbrev" + suffix, Dst: &ds.abbrev},
+		{Name: ".debug_str" + suffix, Dst: &ds.str},
+		{Name: ".debug_str_offsets" + suffix, Dst: &ds.strOffsets},
+		{Name: ".debug_rnglists" + suffix, Dst: &ds.rnglists},
+	}
+}
+
 // readDebugSections loads the sections; one that cannot be read (past the
 // end of the file, failing to inflate) is left empty and its error is in
 // damage: what needs it fails later, the rest still answers.
@@ -45,17 +58,12 @@ func readDebugSections(f *elf.File, m *dwarfbuf.File) (*debugSections, []error) 
 	var lines dwarfbuf.Units
 	ds.infoOff, ds.infoMapped = dwarfbuf.Uncompressed(f, ".debug_info")
 	ds.lineOff, ds.lineMapped = dwarfbuf.Uncompressed(f, ".debug_line")
-	want := []dwarfbuf.Want{
-		{Name: ".debug_info", Dst: &ds.info},
-		{Name: ".debug_abbrev", Dst: &ds.abbrev},
-		{Name: ".debug_line", Dst: &ds.line, Units: &lines},
-		{Name: ".debug_str", Dst: &ds.str},
-		{Name: ".debug_line_str", Dst: &ds.lineStr},
-		{Name: ".debug_ranges", Dst: &ds.ranges},
-		{Name: ".debug_rnglists", Dst: &ds.rnglists},
-		{Name: ".debug_addr", Dst: &ds.addr},
-		{Name: ".debug_str_offsets", Dst: &ds.strOffsets},
-	}
+	want := append(ds.unitWants(""),
+		dwarfbuf.Want{Name: ".debug_line", Dst: &ds.line, Units: &lines},
+		dwarfbuf.Want{Name: ".debug_line_str", Dst: &ds.lineStr},
+		dwarfbuf.Want{Name: ".debug_ranges", Dst: &ds.ranges},
+		dwarfbuf.Want{Name: ".debug_addr", Dst: &ds.addr},
+	)
 	errs := dwarfbuf.Sections(f, m.Bytes(), want)
 	if len(lines.Offs) > 0 {
 		ds.lineParts = newLineParts(lines, func() []byte {

@@ -287,14 +287,7 @@ func readDWOSections(f *debuginfo.File) (*dwoSections, error) {
 	d := &dwoSections{path: f.Path}
 	d.file = f.Mapped()
 	d.damage = append(d.damage, f.Damage...)
-	want := []dwarfbuf.Want{
-		{Name: ".debug_info.dwo", Dst: &d.info},
-		{Name: ".debug_abbrev.dwo", Dst: &d.abbrev},
-		{Name: ".debug_str.dwo", Dst: &d.str},
-		{Name: ".debug_str_offsets.dwo", Dst: &d.strOffsets},
-		{Name: ".debug_rnglists.dwo", Dst: &d.rnglists},
-		{Name: ".debug_cu_index", Dst: &d.cuIndex},
-	}
+	want := append(d.unitWants(".dwo"), dwarfbuf.Want{Name: ".debug_cu_index", Dst: &d.cuIndex})
 	errs := dwarfbuf.Sections(f.ELF, f.Bytes(), want)
 	if errs[0] != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, errs[0])

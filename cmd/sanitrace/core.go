@@ -15,7 +15,7 @@ import (
 type coreFlags struct {
 	moduleFlags
 	outputFlags
-	exe string
+	exe string // --exe: the executable, where NT_FILE's path does not lead to it
 }
 
 func newCoreCmd() *cobra.Command {

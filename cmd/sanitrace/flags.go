@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
@@ -210,13 +210,13 @@ func groupCmd(cmd *cobra.Command) *cobra.Command {
 }
 
 // fileProblem says what is wrong with a file given on the command line in
-// the project's words: an *fs.PathError already names the file ("open X:
+// the project's words: an *os.PathError already names the file ("open X:
 // no such file or directory"), so wrappers that named it again are
 // dropped; debug/elf's "bad magic number '[114 111 111 116]'" becomes
 // "not an ELF file".
 func fileProblem(path string, err error) error {
 	var (
-		pe *fs.PathError
+		pe *os.PathError
 		fe *elf.FormatError
 	)
 	switch {
