@@ -150,9 +150,7 @@ func (dw *dwarfData) probeFunctions(h *cuHeader, pc uint64) (fi *funcIndex, ok b
 				case len(rs) == 0:
 				case !holds(rs, pc):
 					// A function (as in probeDIE) that chain never picks.
-					for _, rg := range rs {
-						fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: -1, depth: -1})
-					}
+					fi.addFunc(rs, -1, -1)
 					next = probeLevel{in: true}
 				default:
 					r.b.Seek(start)
@@ -196,7 +194,7 @@ type probeLevel struct {
 // probeFunctions and returns the level of its children. A function (a
 // subprogram with ranges, or an inlined call outside any function) gets
 // an entry in fi.addrs per range, as in decodeFunctions, with its DIE
-// (depth) and function (die) only when a range holds pc: -1 otherwise,
+// and function only when a range holds pc: -1 otherwise,
 // which chain never reaches, since it only picks a function containing
 // pc. An inlined call in a function holding pc is kept as decodeFunctions
 // keeps it.
@@ -213,9 +211,7 @@ func (dw *dwarfData) probeDIE(fi *funcIndex, h *cuHeader, off uint64, a *abbrev,
 			id, fn = fi.add(di, off), int32(len(fi.funcs))
 			fi.funcs = append(fi.funcs, function{})
 		}
-		for _, rg := range *rs {
-			fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: fn, depth: id})
-		}
+		fi.addFunc(*rs, fn, id)
 		return probeLevel{in: true, holds: hit, fn: fn}
 	}
 	id := fi.add(di, off)

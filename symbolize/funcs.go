@@ -42,23 +42,34 @@ const (
 )
 
 // addrRange maps [begin,end) to a DIE (an index into funcIndex.dies) at a
-// given inline depth (0 for the subprogram itself).
+// given inline depth: an inlined call while its unit is indexed.
 type addrRange struct {
 	begin, end uint64
 	die        int32
 	depth      int32
 }
 
+// funcRange is an address range of a concrete function in funcIndex.addrs:
+// it ends at end and begins at the same index of funcIndex.begins. The
+// begins stand apart (struct of arrays) so that the searches of the
+// function and inline ranges and of the symbols are one (upperBound) over
+// a dense []uint64, which also spares the search a cache line per step.
+type funcRange struct {
+	end uint64
+	fn  int32 // index into funcIndex.spans (funcs while indexing)
+	die int32 // the function's DIE
+}
+
 // inlineRange is an inlined call's address range in a sealed index:
-// [begin, begin+size) for the DIE fi.dies[die]; its depth is where it
-// lies in funcIndex.inlines (see funcSpan). 16 bytes, not addrRange's 24:
-// a big unit has hundreds of thousands. A range of wideSize bytes or more
-// (4 GiB: none in practice) has size wideSize and its length in
-// funcIndex.wideSizes, under its index in funcIndex.inlines.
+// [begin, begin+size) for the DIE fi.dies[die], its begin at the same
+// index of funcIndex.inlineBegins (see funcRange); its depth is where it
+// lies in funcIndex.inlines (see funcSpan). 8 bytes with its begin apart,
+// not addrRange's 24: a big unit has hundreds of thousands. A range of
+// wideSize bytes or more (4 GiB: none in practice) has size wideSize and
+// its length in funcIndex.wideSizes, under its index in funcIndex.inlines.
 type inlineRange struct {
-	begin uint64
-	size  uint32
-	die   int32
+	size uint32
+	die  int32
 }
 
 const wideSize = 1<<32 - 1
@@ -92,14 +103,17 @@ type funcIndex struct {
 	named []atomic.Pointer[named] // by DIE index, filled on use
 	funcs []function              // while indexing only; seal moves them to spans
 	spans []funcSpan              // by function index
-	addrs []addrRange             // die = function index here
+	// The functions' ranges: begins[i] is where addrs[i] begins.
+	begins []uint64
+	addrs  []funcRange
 	// sorted: addrs is sorted by begin (not after a decoding error,
 	// where chain searches them exactly as before, with sort.Search).
 	sorted bool
 
-	inlines   []inlineRange     // every function's inlined calls, see funcSpan
-	depths    []int32           // every function's depth starts, see funcSpan
-	wideSizes map[uint32]uint64 // see inlineRange; nil when there are none
+	inlines      []inlineRange     // every function's inlined calls, see funcSpan
+	inlineBegins []uint64          // where each of inlines begins
+	depths       []int32           // every function's depth starts, see funcSpan
+	wideSizes    map[uint32]uint64 // see inlineRange; nil when there are none
 }
 
 // dieOff returns the section offset of the DIE fi.dies[id].
@@ -169,9 +183,7 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 			// function is treated as one too).
 			fnIdx := int32(len(fi.funcs))
 			fi.funcs = append(fi.funcs, function{})
-			for _, rg := range rs {
-				fi.addrs = append(fi.addrs, addrRange{begin: rg[0], end: rg[1], die: fnIdx, depth: id})
-			}
+			fi.addFunc(rs, fnIdx, id)
 			return level{fn: fnIdx, inlineDepth: 0}
 		}
 		d := cur.inlineDepth + 1
@@ -188,8 +200,7 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 		return fi, fmt.Errorf("%s: unit at 0x%x: %w", dw.debugPath, h.off, err)
 	}
 	fi.prune()
-	fi.addrs = append([]addrRange(nil), fi.addrs...)
-	// addrs: depth holds the function's DIE index.
+	fi.begins, fi.addrs = slices.Clone(fi.begins), slices.Clone(fi.addrs)
 	fi.sortAddrs()
 	fi.seal()
 	return fi, nil
@@ -203,6 +214,7 @@ func (fi *funcIndex) seal() {
 		n += len(fi.funcs[i].inlines)
 	}
 	fi.inlines = make([]inlineRange, 0, n)
+	fi.inlineBegins = make([]uint64, 0, n)
 	fi.spans = make([]funcSpan, len(fi.funcs))
 	var s sortScratch
 	for i := range fi.funcs {
@@ -266,7 +278,8 @@ func (fi *funcIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 			fi.wideSizes[uint32(len(fi.inlines))] = size
 			size = wideSize
 		}
-		fi.inlines = append(fi.inlines, inlineRange{begin: in.begin, size: uint32(size), die: in.die})
+		fi.inlines = append(fi.inlines, inlineRange{size: uint32(size), die: in.die})
+		fi.inlineBegins = append(fi.inlineBegins, in.begin)
 	}
 	fi.depths = append(fi.depths, start[:maxDepth]...)
 	sp.nDep = uint32(maxDepth)
@@ -378,7 +391,7 @@ func (fi *funcIndex) prune() {
 		}
 	}
 	for _, a := range fi.addrs {
-		mark(a.depth)
+		mark(a.die)
 	}
 	for _, f := range fi.funcs {
 		for _, in := range f.inlines {
@@ -422,7 +435,7 @@ func (fi *funcIndex) prune() {
 	}
 	fi.dies, fi.offs = dies, offs
 	for i := range fi.addrs {
-		fi.addrs[i].depth = newID[fi.addrs[i].depth]
+		fi.addrs[i].die = newID[fi.addrs[i].die]
 	}
 	for _, f := range fi.funcs {
 		for i := range f.inlines {
@@ -460,11 +473,11 @@ func (dw *dwarfData) indexFunctions(h *cuHeader) (*funcIndex, error) {
 func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 	var i int
 	if fi.sorted {
-		i = upperAddr(fi.addrs, pc)
+		i = upperBound(fi.begins, pc)
 	} else {
-		i = sort.Search(len(fi.addrs), func(i int) bool { return fi.addrs[i].begin > pc })
+		i = sort.Search(len(fi.begins), func(i int) bool { return fi.begins[i] > pc })
 	}
-	var fn *addrRange
+	var fn *funcRange
 	// The last function starting at or below pc that contains it; nested or
 	// overlapping functions are rare, so a short backward scan suffices.
 	for j := i - 1; j >= 0 && j >= i-64; j-- {
@@ -476,24 +489,25 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 	if fn == nil {
 		return nil
 	}
-	sp := fi.spans[fn.die]
+	sp := fi.spans[fn.fn]
 	inlines := fi.inlines[sp.inl : sp.inl+sp.nInl]
+	begins := fi.inlineBegins[sp.inl : sp.inl+sp.nInl]
 	byDepth := fi.depths[sp.dep : sp.dep+sp.nDep]
-	out := append(dst[:0], fn.depth)
+	out := append(dst[:0], fn.die)
 	for d := range byDepth {
 		lo := int(byDepth[d])
 		hi := len(inlines)
 		if d+1 < len(byDepth) {
 			hi = int(byDepth[d+1])
 		}
-		rs := inlines[lo:hi]
-		k := upperInline(rs, pc)
+		rs, bs := inlines[lo:hi], begins[lo:hi]
+		k := upperBound(bs, pc)
 		found := false
 		// Ranges at one depth don't overlap in well-formed DWARF; check the
 		// nearest few in case they do.
 		for m := k - 1; m >= 0 && m >= k-8; m-- {
 			// rs[m] starts at or below pc.
-			if d := pc - rs[m].begin; d < uint64(rs[m].size) || rs[m].size == wideSize && fi.wideHolds(sp.inl+uint32(lo+m), d) {
+			if d := pc - bs[m]; d < uint64(rs[m].size) || rs[m].size == wideSize && fi.wideHolds(sp.inl+uint32(lo+m), d) {
 				out = append(out, rs[m].die)
 				found = true
 				break
@@ -510,13 +524,37 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 	return out
 }
 
-// sortAddrs sorts fi.addrs by begin, stably: they are most often in DIE
-// order already, which the sort would keep, so a check comes first.
+// addFunc adds the ranges rs of the function fn, whose DIE is die, to
+// fi.addrs.
+func (fi *funcIndex) addFunc(rs [][2]uint64, fn, die int32) {
+	for _, rg := range rs {
+		fi.begins = append(fi.begins, rg[0])
+		fi.addrs = append(fi.addrs, funcRange{end: rg[1], fn: fn, die: die})
+	}
+}
+
+// sortAddrs sorts fi.addrs (and fi.begins with them) by begin, stably:
+// they are most often in DIE order already, which the sort would keep,
+// so a check comes first.
 func (fi *funcIndex) sortAddrs() {
-	if byBegin := func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }; !slices.IsSortedFunc(fi.addrs, byBegin) {
-		slices.SortStableFunc(fi.addrs, byBegin)
+	if !slices.IsSorted(fi.begins) {
+		sort.Stable(funcsByBegin{fi.begins, fi.addrs})
 	}
 	fi.sorted = true
+}
+
+// funcsByBegin sorts a unit's function ranges by begin, moving both of
+// its arrays in place.
+type funcsByBegin struct {
+	begins []uint64
+	addrs  []funcRange
+}
+
+func (s funcsByBegin) Len() int           { return len(s.begins) }
+func (s funcsByBegin) Less(i, j int) bool { return s.begins[i] < s.begins[j] }
+func (s funcsByBegin) Swap(i, j int) {
+	s.begins[i], s.begins[j] = s.begins[j], s.begins[i]
+	s.addrs[i], s.addrs[j] = s.addrs[j], s.addrs[i]
 }
 
 // scanBelow: a search over a sorted array binary searches until at most
@@ -525,36 +563,21 @@ func (fi *funcIndex) sortAddrs() {
 // the step before chose, and a lookup's arrays are rarely in cache.
 const scanBelow = 8
 
-// upperAddr returns the index of the first of rs, sorted by begin, that
-// begins above pc (len(rs) when none does): sort.Search's answer.
-func upperAddr(rs []addrRange, pc uint64) int {
-	lo, hi := 0, len(rs)
+// upperBound returns the index of the first of begins, sorted, above pc
+// (len(begins) when none is): sort.Search's answer. The functions', the
+// inlined calls' and the symbols' begins are each kept in an array of
+// their own for it.
+func upperBound(begins []uint64, pc uint64) int {
+	lo, hi := 0, len(begins)
 	for hi-lo > scanBelow {
 		h := int(uint(lo+hi) >> 1)
-		if rs[h].begin > pc {
+		if begins[h] > pc {
 			hi = h
 		} else {
 			lo = h + 1
 		}
 	}
-	for lo < hi && rs[lo].begin <= pc {
-		lo++
-	}
-	return lo
-}
-
-// upperInline is upperAddr for one depth of a function's inlined calls.
-func upperInline(rs []inlineRange, pc uint64) int {
-	lo, hi := 0, len(rs)
-	for hi-lo > scanBelow {
-		h := int(uint(lo+hi) >> 1)
-		if rs[h].begin > pc {
-			hi = h
-		} else {
-			lo = h + 1
-		}
-	}
-	for lo < hi && rs[lo].begin <= pc {
+	for lo < hi && begins[lo] <= pc {
 		lo++
 	}
 	return lo

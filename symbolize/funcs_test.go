@@ -19,7 +19,8 @@ func TestChainWideInlineRange(t *testing.T) {
 		dies: make([]dieInfo, 5),
 		offs: []uint32{0, 1, 2, 3, 4},
 		// One function (DIE 0) over 16 GiB.
-		addrs: []addrRange{{begin: base, end: base + 1<<34, die: 0, depth: 0}},
+		begins: []uint64{base},
+		addrs:  []funcRange{{end: base + 1<<34, fn: 0, die: 0}},
 		funcs: []function{{inlines: []addrRange{
 			{begin: base, end: base + 1<<33, die: 1, depth: 1},         // 8 GiB: wide
 			{begin: base + 0x100, end: base + 0x200, die: 2, depth: 2}, // inside it
@@ -199,28 +200,26 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 	}
 }
 
-// TestUpperSearch checks the searches that scan their last elements
-// against sort.Search, over sorted arrays of every length up to 40 with
-// runs of equal starts, at every address around them.
-func TestUpperSearch(t *testing.T) {
-	for n := 0; n <= 40; n++ {
-		var as []addrRange
-		var is []inlineRange
+// TestUpperBound checks the search that scans its last elements against
+// sort.Search, over sorted arrays of every length up to 40 and one of
+// 1,000, with runs of equal starts, at every address around them.
+func TestUpperBound(t *testing.T) {
+	for n := range 42 {
+		if n == 41 {
+			n = 1000
+		}
+		var begins []uint64
 		begin := uint64(100)
 		for i := 0; i < n; i++ {
-			as = append(as, addrRange{begin: begin})
-			is = append(is, inlineRange{begin: begin})
+			begins = append(begins, begin)
 			if i%3 != 0 {
 				begin += uint64(1 + i%4)
 			}
 		}
 		for pc := uint64(98); pc <= begin+1; pc++ {
-			want := sort.Search(n, func(i int) bool { return as[i].begin > pc })
-			if got := upperAddr(as, pc); got != want {
-				t.Fatalf("n %d: upperAddr(%d) = %d, want %d", n, pc, got, want)
-			}
-			if got := upperInline(is, pc); got != want {
-				t.Fatalf("n %d: upperInline(%d) = %d, want %d", n, pc, got, want)
+			want := sort.Search(n, func(i int) bool { return begins[i] > pc })
+			if got := upperBound(begins, pc); got != want {
+				t.Fatalf("n %d: upperBound(%d) = %d, want %d", n, pc, got, want)
 			}
 		}
 	}

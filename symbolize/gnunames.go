@@ -75,7 +75,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		if s, ok := st.findGNU(pc); ok {
 			inner.Function = demangle(s.name)
 			if inner.File == "" {
-				inner.File, inner.FileKnown = st.fileOf(s)
+				inner.File, inner.FileKnown = st.fileOf(s.symbol)
 			}
 		}
 		return
@@ -102,7 +102,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		if s, ok := st.findGNU(pc); ok {
 			inner.Function = demangle(s.name)
 			if inner.File == "" {
-				inner.File, inner.FileKnown = st.fileOf(s)
+				inner.File, inner.FileKnown = st.fileOf(s.symbol)
 			}
 			if low, ok := o.firstRangeLow(fi.dieOff(chain[0])); ok && low == s.addr {
 				g.renamed = s.name

@@ -289,11 +289,11 @@ func TestIsolationUnit(t *testing.T) {
 	// One address whose unit is the first, one in another unit.
 	var inFirst, inOther uint64
 	var firstOff uint64
-	for _, s := range pristine.syms.syms {
+	for i, s := range pristine.syms.syms {
 		if s.typ() != elf.STT_FUNC || s.size < 8 {
 			continue
 		}
-		a := s.addr + s.size/2
+		a := pristine.syms.addrs[i] + s.size/2
 		u := pristine.units.unitFor(a)
 		if u == nil {
 			continue

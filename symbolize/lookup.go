@@ -249,7 +249,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	// (below) whenever a symbol holds pc: that frame's name from DWARF is
 	// then not needed, and not resolved, copied or demangled (its
 	// declaration is cached under the no-names key).
-	var sym *symbol
+	var sym symAt
 	outerOpts := opts
 	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM && !opts.DWARFNames {
 		if s, ok := o.syms.find(pc, nil); ok {
@@ -331,7 +331,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	// llvm-symbolizer (shouldOverrideWithSymbolTable): with linkage names the
 	// outermost frame takes its name and start from the ELF symbol table.
 	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM && !(opts.DWARFNames && frames[len(frames)-1].Function != "") {
-		s, ok := sym, sym != nil // looked up above
+		s, ok := sym, sym.symbol != nil // looked up above
 		if opts.DWARFNames {
 			s, ok = o.syms.findGDB(pc)
 		}
@@ -339,11 +339,11 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 			last := &frames[len(frames)-1]
 			last.Function = s.name
 			if opts.Demangle {
-				last.Function = o.demangleSym(s, opts.demangleStyle())
+				last.Function = o.demangleSym(s.symbol, opts.demangleStyle())
 			}
 			last.StartAddress, last.HasStartAddress = s.addr, true
 			if last.File == "" && s.local && !opts.DWARFNames { // gdb prints no object file name
-				last.File, _ = o.syms.fileOf(s)
+				last.File, _ = o.syms.fileOf(s.symbol)
 			}
 		}
 	}

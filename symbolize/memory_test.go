@@ -30,8 +30,8 @@ func TestOpenMemoryMatchesOpen(t *testing.T) {
 				t.Errorf("Path() = %q", mem.Path())
 			}
 			var addrs []uint64
-			for _, s := range disk.syms.syms {
-				addrs = append(addrs, s.addr, s.addr+1)
+			for _, a := range disk.syms.addrs {
+				addrs = append(addrs, a, a+1)
 			}
 			if len(addrs) == 0 {
 				t.Fatal("fixture has no symbols")
@@ -56,9 +56,10 @@ func TestOpenMemoryGarbage(t *testing.T) {
 	}
 }
 
-// TestCompactSizes: the records the engine keeps one of per symbol or
-// per named DIE for a whole session stay at the sizes their layout was
-// chosen for (on 64-bit platforms); a field added or widened shows here.
+// TestCompactSizes: the records the engine keeps one of per symbol, per
+// function or inlined call's range, or per named DIE for a whole session
+// stay at the sizes their layout was chosen for (on 64-bit platforms); a
+// field added or widened shows here.
 func TestCompactSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
@@ -67,7 +68,9 @@ func TestCompactSizes(t *testing.T) {
 		what      string
 		got, want uintptr
 	}{
-		{"symbol", unsafe.Sizeof(symbol{}), 56},
+		{"symbol", unsafe.Sizeof(symbol{}), 48},       // and its address, in symtab.addrs
+		{"funcRange", unsafe.Sizeof(funcRange{}), 16}, // and its begin, in funcIndex.begins
+		{"inlineRange", unsafe.Sizeof(inlineRange{}), 8},
 		{"named", unsafe.Sizeof(named{}), 32},
 		{"dieInfo", unsafe.Sizeof(dieInfo{}), 72},
 	} {

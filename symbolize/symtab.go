@@ -22,9 +22,10 @@ import (
 // st_shndx 16, and the special indices are skipped), positions in 32 bits
 // (readSymtab keeps at most maxSymbols), and a symbol's section end is
 // looked up by its section, not stored with each, and its file name is
-// an index into the table's STT_FILE names.
+// an index into the table's STT_FILE names. Its address is in
+// symtab.addrs (see funcRange).
 type symbol struct {
-	addr, size uint64
+	size       uint64
 	name       string
 	file       int32  // the preceding STT_FILE name (symtab.files), for local symbols; -1: none
 	order      int32  // position in the table, for bfd's tie-breaking
@@ -44,6 +45,7 @@ const maxSymbols = math.MaxInt32
 // symtab is a symbol table sorted by address, as llvm-symbolizer keeps it.
 type symtab struct {
 	syms      []symbol
+	addrs     []uint64                  // addrs[i] is the address of syms[i]
 	secEnds   []uint64                  // by section index: end address, bounds a size-0 symbol
 	files     []string                  // the STT_FILE names, in table order (symbol.file)
 	secs      []allocSection            // SHF_ALLOC sections in header order, for StyleGNU
@@ -147,7 +149,7 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 		err = errors.Join(err, fmt.Errorf("%d symbols: only the first %d are read", len(syms), maxSymbols))
 		syms = syms[:maxSymbols]
 	}
-	t := symtab{syms: make([]symbol, 0, len(syms)), secEnds: make([]uint64, len(f.Sections))}
+	t := symtab{syms: make([]symbol, 0, len(syms)), addrs: make([]uint64, 0, len(syms)), secEnds: make([]uint64, len(f.Sections))}
 	for i, sec := range f.Sections {
 		t.secEnds[i] = sec.Addr + sec.Size
 	}
@@ -178,7 +180,7 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE {
 			continue
 		}
-		sym := symbol{addr: s.Value, size: s.Size, name: s.Name, kind: uint8(typ),
+		sym := symbol{size: s.Size, name: s.Name, kind: uint8(typ),
 			section: uint16(s.Section), order: int32(len(t.syms)), file: -1}
 		sym.hiddenNote = s.Size == 0 && typ == elf.STT_NOTYPE && elf.ST_BIND(s.Info) == elf.STB_LOCAL &&
 			elf.ST_VISIBILITY(s.Other) == elf.STV_HIDDEN
@@ -187,13 +189,14 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 			sym.local = elf.ST_BIND(s.Info) == elf.STB_LOCAL
 		}
 		t.syms = append(t.syms, sym)
+		t.addrs = append(t.addrs, s.Value)
 	}
 	for i, sec := range f.Sections {
 		if sec.Flags&elf.SHF_ALLOC != 0 && sec.Size > 0 {
 			t.secs = append(t.secs, allocSection{addr: sec.Addr, size: sec.Size, idx: elf.SectionIndex(i)})
 		}
 	}
-	sortSymbols(t.syms)
+	sortSymbols(t.syms, t.addrs)
 	// Slots for the mangled names only: none in a C or Go binary.
 	n := int32(0)
 	for i := range t.syms {
@@ -207,20 +210,20 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 	return t, err
 }
 
-// sortSymbols sorts syms, in table order (order is the index), by
-// (address, size); table order breaks ties, so the sort is stable and of
-// aliases with the same size the first in the table comes first. The
-// keys are sorted apart and the symbols moved once, along the
-// permutation's cycles: swapping the symbols themselves (a hundred bytes
-// each then) was most of opening a Go binary's 36,000.
-func sortSymbols(syms []symbol) {
+// sortSymbols sorts syms, in table order (order is the index), and
+// their addresses addrs by (address, size); table order breaks ties, so
+// the sort is stable and of aliases with the same size the first in the
+// table comes first. The keys are sorted apart and the symbols moved
+// once, along the permutation's cycles: swapping the symbols themselves
+// (a hundred bytes each then) was most of opening a Go binary's 36,000.
+func sortSymbols(syms []symbol, addrs []uint64) {
 	type key struct {
 		addr, size uint64
 		i          int // the symbol's index, -1 once moved
 	}
 	keys := make([]key, len(syms))
 	for i := range syms {
-		keys[i] = key{syms[i].addr, syms[i].size, i}
+		keys[i] = key{addrs[i], syms[i].size, i}
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		if c := cmp.Compare(a.addr, b.addr); c != 0 {
@@ -231,6 +234,9 @@ func sortSymbols(syms []symbol) {
 		}
 		return cmp.Compare(a.i, b.i)
 	})
+	for p := range keys {
+		addrs[p] = keys[p].addr
+	}
 	// Position p takes the symbol at keys[p].i: follow each cycle.
 	for start := range keys {
 		if keys[start].i < 0 || keys[start].i == start {
@@ -251,34 +257,40 @@ func sortSymbols(syms []symbol) {
 	}
 }
 
+// symAt is a symbol a search found, and its address.
+type symAt struct {
+	*symbol
+	addr uint64
+}
+
 // find returns the symbol containing addr: the last symbol starting at or
 // below addr, provided addr lies inside its size; a size-0 symbol extends to
 // the next symbol, and the last one only to the end of its section. Unlike
 // llvm-symbolizer 14, the final marker (_end) therefore does not swallow
 // every address above it (documented in differences.md).
-func (t *symtab) find(addr uint64, ok func(*symbol) bool) (*symbol, bool) {
-	i := t.after(addr)
+func (t *symtab) find(addr uint64, ok func(*symbol) bool) (symAt, bool) {
+	i := upperBound(t.addrs, addr)
 	for i > 0 {
 		i--
-		s := &t.syms[i]
-		if ok != nil && !ok(s) {
+		s := symAt{&t.syms[i], t.addrs[i]}
+		if ok != nil && !ok(s.symbol) {
 			continue
 		}
 		if s.size == 0 {
 			// Like llvm, a size-0 symbol reaches up to the next symbol
 			// (_init covers .plt); the last one only to its section's end,
 			// or its own address (_end, which lies just past .bss).
-			if i+1 < len(t.syms) || addr < t.secEnd(s) || addr == s.addr {
+			if i+1 < len(t.syms) || addr < t.secEnd(s.symbol) || addr == s.addr {
 				return s, true
 			}
-			return nil, false
+			return symAt{}, false
 		}
 		if addr < s.addr+s.size {
 			return s, true
 		}
-		return nil, false
+		return symAt{}, false
 	}
-	return nil, false
+	return symAt{}, false
 }
 
 // fileOf returns the STT_FILE name that applies to s, and whether one
@@ -301,22 +313,22 @@ func (t *symtab) secEnd(s *symbol) uint64 {
 // findGDB is find with gdb's choice among aliases (minsyms.c: symbols at
 // one address are sorted by name and the last is taken): "raise" rather
 // than "gsignal", "__libc_start_main_impl" rather than "__libc_start_main".
-func (t *symtab) findGDB(addr uint64) (*symbol, bool) {
+func (t *symtab) findGDB(addr uint64) (symAt, bool) {
 	s, ok := t.find(addr, nil)
 	if !ok {
-		return nil, false
+		return symAt{}, false
 	}
-	i := sort.Search(len(t.syms), func(i int) bool { return t.syms[i].addr >= s.addr })
-	for ; i < len(t.syms) && t.syms[i].addr == s.addr; i++ {
+	i, _ := slices.BinarySearch(t.addrs, s.addr)
+	for ; i < len(t.syms) && t.addrs[i] == s.addr; i++ {
 		if c := &t.syms[i]; c.name > s.name && (c.size == s.size || s.size == 0) {
-			s = c
+			s.symbol = c
 		}
 	}
 	return s, true
 }
 
 // findData answers a DATA query: the data symbol containing addr.
-func (t *symtab) findData(addr uint64) (*symbol, bool) {
+func (t *symtab) findData(addr uint64) (symAt, bool) {
 	return t.find(addr, func(s *symbol) bool {
 		k := s.typ()
 		return k == elf.STT_OBJECT || k == elf.STT_COMMON || k == elf.STT_NOTYPE
@@ -328,16 +340,16 @@ func (t *symtab) findData(addr uint64) (*symbol, bool) {
 // that may be functions (not objects or annobin notes), the one with
 // the highest address at or below addr; sizes only break ties (bfd's
 // better_fit), so padding after a function still takes its name.
-func (t *symtab) findGNU(addr uint64) (*symbol, bool) {
+func (t *symtab) findGNU(addr uint64) (symAt, bool) {
 	sec, ok := t.sectionOf(addr)
 	if !ok {
-		return nil, false
+		return symAt{}, false
 	}
-	i := t.after(addr)
+	i := upperBound(t.addrs, addr)
 	for i > 0 {
-		at := t.syms[i-1].addr
+		at := t.addrs[i-1]
 		j := i
-		for j > 0 && t.syms[j-1].addr == at {
+		for j > 0 && t.addrs[j-1] == at {
 			j--
 		}
 		var cands []*symbol
@@ -356,11 +368,11 @@ func (t *symtab) findGNU(addr uint64) (*symbol, bool) {
 					best = s
 				}
 			}
-			return best, true
+			return symAt{best, at}, true
 		}
 		i = j
 	}
-	return nil, false
+	return symAt{}, false
 }
 
 // betterFit is binutils 2.40's choice between two symbols at the same
@@ -449,25 +461,4 @@ func rawSymbols(f *elf.File, data []byte, typ elf.SectionType) ([]elf.Symbol, er
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-// after returns the index of the first symbol above addr (len(t.syms)
-// when none is), as sort.Search over the symbols, sorted by address,
-// finds it. It binary searches until 8 symbols are left, then scans
-// them: their cache lines are read at once, each step of a binary search
-// waits for the one before.
-func (t *symtab) after(addr uint64) int {
-	lo, hi := 0, len(t.syms)
-	for hi-lo > 8 {
-		h := int(uint(lo+hi) >> 1)
-		if t.syms[h].addr > addr {
-			hi = h
-		} else {
-			lo = h + 1
-		}
-	}
-	for lo < hi && t.syms[lo].addr <= addr {
-		lo++
-	}
-	return lo
 }

@@ -123,8 +123,8 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 			// damaged) and no line table: the functions' own ranges,
 			// as llvm's collectAddressRanges falls back to.
 			if fi, _ := dw.functions(u); fi != nil {
-				for _, a := range fi.addrs {
-					idx.ranges = append(idx.ranges, unitRange{begin: a.begin, end: a.end, unit: ui})
+				for i, a := range fi.addrs {
+					idx.ranges = append(idx.ranges, unitRange{begin: fi.begins[i], end: a.end, unit: ui})
 				}
 			}
 		}
