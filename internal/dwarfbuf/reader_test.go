@@ -79,6 +79,50 @@ func TestFixedSize(t *testing.T) {
 	}
 }
 
+// TestFixedSizeNearEnd: every fixed-size read, in both byte orders, from
+// every position of data of every length up to 12 (where fewer than 8
+// bytes are left too), decodes the bytes a byte-wise reference does, or
+// fails and reads 0 when too few are left.
+func TestFixedSizeNearEnd(t *testing.T) {
+	all := []byte{0x81, 0x92, 0xa3, 0xb4, 0xc5, 0xd6, 0xe7, 0xf8, 0x09, 0x1a, 0x2b, 0x3c}
+	reads := []struct {
+		n    int
+		read func(r *Reader) uint64
+	}{
+		{2, func(r *Reader) uint64 { return uint64(r.U16()) }},
+		{3, (*Reader).U24},
+		{4, func(r *Reader) uint64 { return uint64(r.U32()) }},
+		{8, (*Reader).U64},
+		{1, func(r *Reader) uint64 { return r.UintN(1) }},
+		{2, func(r *Reader) uint64 { return r.UintN(2) }},
+		{4, func(r *Reader) uint64 { return r.UintN(4) }},
+		{8, func(r *Reader) uint64 { return r.UintN(8) }},
+	}
+	for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
+		for size := 0; size <= len(all); size++ {
+			data := all[:size:size] // nothing readable past the end
+			for pos := 0; pos <= size; pos++ {
+				for _, rd := range reads {
+					var want uint64
+					for i := 0; i < rd.n && pos+rd.n <= size; i++ {
+						k := i
+						if order == binary.LittleEndian {
+							k = rd.n - 1 - i
+						}
+						want = want<<8 | uint64(data[pos+k])
+					}
+					r := NewReader(".test", 0, data, order)
+					r.Skip(pos)
+					got := rd.read(&r)
+					if fits := pos+rd.n <= size; got != want || (r.Err() == nil) != fits || fits && r.Offset() != uint64(pos+rd.n) {
+						t.Fatalf("%v: %d-byte read at %d of %d bytes = %#x, err %v, offset %d; want %#x", order, rd.n, pos, size, got, r.Err(), r.Offset(), want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestStrings(t *testing.T) {
 	r := NewReader(".debug_str", 0x100, []byte("main\x00\x00rest"), binary.LittleEndian)
 	if s := r.CString(); s != "main" {
