@@ -213,15 +213,15 @@ func ReadBatchJSON(r io.Reader) (*BatchDocument, error) {
 // ClassifyJSON classifies a frame of a report of tool read back from JSON
 // (merge's input) as report.ClassIn does the model's.
 func ClassifyJSON(tool string, f JSONFrame) report.FrameClass {
-	var pf report.Frame
-	if f.Function != nil {
-		pf.Function = *f.Function
-	}
-	if f.File != nil {
-		pf.File = *f.File
-	}
-	if f.Module != nil {
-		pf.Module = *f.Module
-	}
+	pf := report.Frame{Function: orZero(f.Function), File: orZero(f.File), Module: orZero(f.Module)}
 	return report.ClassIn(tool, &pf)
+}
+
+// orZero is *p, or the zero value where p is nil (JSON's null).
+func orZero[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	fx "github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // probeOptions are the naming choices the probe is compared under: every
@@ -47,24 +48,21 @@ func compareFirstLookups(t *testing.T, probe, full *Object, addrs []uint64) (pro
 				probed++
 			}
 			if !reflect.DeepEqual(got, want) || (gerr == nil) != (werr == nil) {
-				var diff []string
-				for i := range max(len(got), len(want)) {
-					var g, w Frame
-					if i < len(got) {
-						g = got[i]
-					}
-					if i < len(want) {
-						w = want[i]
-					}
-					if g != w {
-						diff = append(diff, fmt.Sprintf("frame %d: first lookup %+v, index %+v", i, g, w))
-					}
-				}
-				t.Fatalf("0x%x %+v: %d and %d frames, errors %v and %v\n%s", a, opts, len(got), len(want), gerr, werr, strings.Join(diff, "\n"))
+				t.Fatalf("0x%x %+v: %d and %d frames, errors %v and %v; first lookup against index, frame by frame: %s",
+					a, opts, len(got), len(want), gerr, werr, golden.FirstDiff(frameLines(want), frameLines(got)))
 			}
 		}
 	}
 	return probed
+}
+
+// frameLines prints frames one a line, for golden.FirstDiff.
+func frameLines(frames []Frame) string {
+	var b strings.Builder
+	for _, f := range frames {
+		fmt.Fprintf(&b, "%+v\n", f)
+	}
+	return b.String()
 }
 
 // TestFirstLookupMatchesIndex: the probe of a unit's first lookup answers
