@@ -793,7 +793,10 @@ func decode[M lineMode](t *lineTable, b *dwarfbuf.Reader, lp *lineProgram, m *li
 }
 
 // noPackedFile, in the file half of packedRegs' result, says that rows do
-// not take decode's common path: no packed row has this file field.
+// not take decode's common path. No row that path packs has this file
+// field: it packs none with a discriminator, so packedHasDiscr is never
+// set there, and the file index and packedDefaultFile come to 0xbfff at
+// the most.
 const noPackedFile = 0xffff
 
 // packedRegs returns the fileCol field of a packed row with r's
