@@ -158,17 +158,6 @@ func (w *lastNameWalk) walk(a demangle.AST) {
 	case *demangle.TaggedName:
 		w.walk(n.Name)
 		w.seen[n.Tag] = true
-	case *demangle.Qualified:
-		w.walk(n.Scope)
-		w.walk(n.Name)
-	case *demangle.Typed:
-		w.walk(n.Name)
-		w.walk(n.Type)
-	case *demangle.FunctionType:
-		w.walk(n.Return)
-		for _, x := range n.Args {
-			w.walk(x)
-		}
 	case *demangle.Closure:
 		for _, x := range n.TemplateArgs {
 			w.walk(x)
