@@ -1,7 +1,6 @@
 package dropin
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,10 +41,7 @@ func TestSymbolizeFallbackDebugPath(t *testing.T) {
 		t.Errorf("through the fallback path:\n%s\nwith the debug file next to the binary:\n%s", got, want)
 	}
 
-	ref, err := exec.LookPath("llvm-symbolizer")
-	if err != nil {
-		t.Skip("llvm-symbolizer not installed: compared with the next-to-the-binary answers only")
-	}
+	ref := reftool.NeedFor(t, "llvm-symbolizer", "compared with the next-to-the-binary answers only")
 	out, stderr, code := reftool.Run(t, ref, args, addrs)
 	if code != 0 {
 		t.Fatalf("%s: exit %d: %s", ref, code, stderr)

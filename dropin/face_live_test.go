@@ -16,10 +16,7 @@ import (
 func TestSymbolizeSourceContextLive(t *testing.T) {
 	faceChdir(t)
 	reftool.Need(t, "llvm-symbolizer")
-	cc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skip("gcc not found: cannot build the program whose source is shown")
-	}
+	cc := reftool.NeedFor(t, "gcc", "cannot build the program whose source is shown")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "t.c")
 	code := "#include <stdlib.h>\nint g_arr[10];\n\nstatic inline int inl(int *p, int i) { return p[i] * 3; }\n" +

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/render"
 )
 
@@ -323,10 +324,7 @@ func TestBatchProgress(t *testing.T) {
 
 	// On a terminal, auto draws it: util-linux's script(1) gives the
 	// command a pseudo-terminal.
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script(1) not installed: --progress auto not tried on a terminal")
-	}
+	script := reftool.NeedFor(t, "script", "--progress auto not tried on a terminal")
 	exe := buildSanitrace(t)
 	outFile := filepath.Join(t.TempDir(), "out.json")
 	cmdline := exe + " batch --fail-on none -o " + outFile + " " + dir

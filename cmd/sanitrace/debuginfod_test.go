@@ -18,6 +18,7 @@ import (
 	"github.com/sanitrace/sanitrace/internal/debuginfodtest"
 	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
 )
 
@@ -338,10 +339,7 @@ func TestDebuginfodExecutable(t *testing.T) {
 // TestDebuginfodCore: core names the frames of a core whose executable
 // here is stripped as it does with the unstripped one, from the server.
 func TestDebuginfodCore(t *testing.T) {
-	strip, err := exec.LookPath("strip")
-	if err != nil {
-		t.Skipf("binutils strip not installed: %v", err)
-	}
+	strip := reftool.NeedFor(t, "strip", "cannot make the stripped modules the server stands in for")
 	fix := filepath.Join(repoRoot, "testdata", "core")
 	srv, full, stripped, cores := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
 	gunzipTo(t, filepath.Join(fix, "crash.gz"), filepath.Join(full, "crash"), 0o755)
@@ -362,10 +360,7 @@ func TestDebuginfodCore(t *testing.T) {
 // TestDebuginfodSource: --source-context shows the lines of a source file
 // that is not here, from the server's /buildid/ID/source/PATH.
 func TestDebuginfodSource(t *testing.T) {
-	cc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skipf("gcc not installed: %v", err)
-	}
+	cc := reftool.NeedFor(t, "gcc", "cannot build the program whose source the server serves")
 	build := t.TempDir()
 	src := filepath.Join(build, "prog.c")
 	code := "#include <stdlib.h>\n\nint crash(int *p)\n{\n\treturn *p + 41; /* the line of the frame */\n}\n\nint main(void)\n{\n\treturn crash(NULL);\n}\n"
@@ -417,10 +412,7 @@ func TestDebuginfodSource(t *testing.T) {
 // client fails the test instead of hanging it), and the report comes out as
 // with the unstripped modules.
 func TestDebuginfodConcurrentModules(t *testing.T) {
-	strip, err := exec.LookPath("strip")
-	if err != nil {
-		t.Skipf("binutils strip not installed: %v", err)
-	}
+	strip := reftool.NeedFor(t, "strip", "cannot make the stripped modules the server stands in for")
 	served := map[string]string{} // build-id -> unstripped file
 	for _, p := range []string{fixtureDir + "/c-O2-dw5-pie", fixtureDir + "/cxx-O2-dw5"} {
 		id, err := debuginfo.ReadBuildID(p)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/render"
 )
 
@@ -177,10 +178,7 @@ func TestDecodePassthroughEdges(t *testing.T) {
 // log piped in, decode gives the whole input back; with the log named as
 // a file, or --format, or stdout not a terminal, only the reports.
 func TestDecodePassthroughDefaultOnTerminal(t *testing.T) {
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script(1) not installed: decode not tried on a terminal")
-	}
+	script := reftool.NeedFor(t, "script", "decode not tried on a terminal")
 	exe := buildSanitrace(t)
 	log := filepath.Join(t.TempDir(), "run.log")
 	if err := os.WriteFile(log, []byte(interleavedLog(t)), 0o644); err != nil {

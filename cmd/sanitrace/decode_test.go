@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // The demo: a gcc ASan use-after-free report printed with symbolize=0 by a
@@ -134,10 +136,7 @@ func TestDecodeMissingModules(t *testing.T) {
 // TestDecodeDemo decodes the demo with its binary and checks every frame
 // in it against llvm-symbolizer run on the same binary and offset.
 func TestDecodeDemo(t *testing.T) {
-	llvm, err := exec.LookPath("llvm-symbolizer")
-	if err != nil {
-		t.Skip("llvm-symbolizer not installed: ", err)
-	}
+	llvm := reftool.Need(t, "llvm-symbolizer")
 	out, errs, code := runCLI(t, "", "decode", "--format", "json", "--prefix-map", demoMap, "--sysroot", t.TempDir(), demoLog)
 	if code != exitFound {
 		t.Errorf("exit code %d, want 1; stderr:\n%s", code, errs)

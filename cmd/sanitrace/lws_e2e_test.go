@@ -29,10 +29,7 @@ type allocation struct {
 // load address as printed, and the allocations.
 func buildAllocs(t *testing.T, flags ...string) (bin string, base uint64, allocs []allocation) {
 	t.Helper()
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skipf("gcc not found (%v): cannot build the lws end-to-end fixture", err)
-	}
+	gcc := reftool.NeedFor(t, "gcc", "cannot build the lws end-to-end fixture")
 	src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "src", "lws"))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestReleaseInstall runs "make install" as the README says (into a
@@ -15,10 +17,7 @@ import (
 // binary (no program interpreter, no shared libraries: it runs on any
 // x86-64 Linux), its man pages and the shell completions.
 func TestReleaseInstall(t *testing.T) {
-	makePath, err := exec.LookPath("make")
-	if err != nil {
-		t.Skip("make not installed: ", err)
-	}
+	makePath := reftool.NeedFor(t, "make", "make install not tried")
 	if _, err := os.Stat(filepath.Join(repoRoot, "Makefile")); err != nil {
 		t.Skip("no Makefile at the module root: ", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 // TestSanitizerIntegration runs small buggy programs under the clang 14
@@ -24,10 +25,7 @@ func TestSanitizerIntegration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sanitrace and runs sanitized programs; skipped with -short")
 	}
-	clang, err := exec.LookPath("clang-14")
-	if err != nil {
-		t.Skip("clang-14 not found: cannot build the sanitized programs (.ci/run installs it)")
-	}
+	clang := reftool.NeedFor(t, "clang-14", "cannot build the sanitized programs (.ci/run installs it)")
 	realSym := "/usr/bin/llvm-symbolizer"
 	if _, err := os.Stat(realSym); err != nil {
 		t.Skipf("%s not found: no reference symbolizer to compare with", realSym)
@@ -77,10 +75,7 @@ func TestSanitizerIntegration(t *testing.T) {
 	// followed by a 0xffffffffffffffff sentinel): sanitrace under that
 	// name must give the report binutils' addr2line gives.
 	t.Run("tsan-race-addr2line", func(t *testing.T) {
-		realA2L, err := exec.LookPath("addr2line")
-		if err != nil {
-			t.Skip("addr2line not found: no reference to compare with")
-		}
+		realA2L := reftool.Need(t, "addr2line")
 		bin := filepath.Join(dir, "race-a2l")
 		build := exec.Command(clang, "-g", "-O1", "-fsanitize=thread", "-pthread",
 			"-ffile-prefix-map="+src+"=/build/sanitrace/src/sanitizer",

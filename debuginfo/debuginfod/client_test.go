@@ -18,6 +18,7 @@ import (
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/debuginfodtest"
 	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
 const fixtures = "../../testdata/elf"
@@ -369,10 +370,7 @@ func TestConfigFromEnv(t *testing.T) {
 // recorded miss is consulted, max_unused_age_s in a cleaning round), with
 // the same contents, and a miss is recorded the same way.
 func TestCacheFilesLikeElfutils(t *testing.T) {
-	find, err := exec.LookPath("debuginfod-find")
-	if err != nil {
-		t.Skipf("elfutils' debuginfod-find not installed: %v", err)
-	}
+	find := reftool.NeedFor(t, "debuginfod-find", "no elfutils client to compare with")
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
 	const id = "0123456789abcdef0123456789abcdef01234567"

@@ -23,6 +23,18 @@ func Need(t testing.TB, name string) string {
 	return p
 }
 
+// NeedFor is Need where what the test loses without the tool is not a
+// comparison with it (a fixture it builds, a terminal, a second
+// reference): why says what, in the skip message.
+func NeedFor(t testing.TB, name, why string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s not installed (%v): %s", name, err, why)
+	}
+	return p
+}
+
 // Run runs tool with args and stdin and returns what it printed and its
 // exit code; a tool that cannot be started fails the test. The llvm tools
 // read options from the environment (LLVM_SYMBOLIZER_OPTS), which is
