@@ -109,17 +109,28 @@ func (t *lineTable) row(i int, start uint64) lineRow {
 // pack returns r as a packedRow of the sequence that starts at start, or
 // false when it does not fit one.
 func pack(r lineRow, start uint64) (packedRow, bool) {
-	f := r.file &^ defaultFileBit
-	if r.addr < start || r.addr-start > 1<<32-1 || f > packedFileMax || r.col > 1<<16-1 {
+	fc, ok := packFileCol(r.file, r.col)
+	if !ok || r.addr < start || r.addr-start > 1<<32-1 {
 		return packedRow{}, false
 	}
-	if r.file&defaultFileBit != 0 {
+	if r.discr != 0 {
+		fc |= packedHasDiscr
+	}
+	return packedRow{off: uint32(r.addr - start), line: r.line, fileCol: fc}, true
+}
+
+// packFileCol returns the fileCol field of a packed row with the file
+// register file and the column col (packedDefaultFile set, packedHasDiscr
+// not), or false when either is too large for it.
+func packFileCol(file, col uint32) (uint32, bool) {
+	f := file &^ defaultFileBit
+	if f > packedFileMax || col > 1<<16-1 {
+		return 0, false
+	}
+	if file&defaultFileBit != 0 {
 		f |= packedDefaultFile
 	}
-	if r.discr != 0 {
-		f |= packedHasDiscr
-	}
-	return packedRow{off: uint32(r.addr - start), line: r.line, fileCol: f | r.col<<16}, true
+	return f | col<<16, true
 }
 
 // appendRow stores r, a row of the sequence whose first row is stored at
@@ -807,14 +818,11 @@ const noPackedFile = 0xffff
 // pass for an offset: decode then checks neither. The column half is r's
 // column even then: decode updates it alone.
 func (t *lineTable) packedRegs(r *lineRegs, seqStart uint64, open bool) uint32 {
-	f := r.file &^ defaultFileBit
-	if t.wide != nil || f > packedFileMax || r.col > 1<<16-1 || r.discr != 0 || !open || seqStart > math.MaxUint64-(1<<32-1) {
+	fc, ok := packFileCol(r.file, r.col)
+	if !ok || t.wide != nil || r.discr != 0 || !open || seqStart > math.MaxUint64-(1<<32-1) {
 		return noPackedFile | r.col<<16
 	}
-	if r.file&defaultFileBit != 0 {
-		f |= packedDefaultFile
-	}
-	return f | r.col<<16
+	return fc
 }
 
 // slowOp runs a standard or extended opcode through b, which is at its

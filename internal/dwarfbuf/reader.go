@@ -154,9 +154,8 @@ func (r *Reader) U64() uint64 { return r.UintN(8) }
 // left (near the end, the bytes left are copied into a zeroed word) and
 // keeps its first n bytes: masked in little-endian data, byte-swapped and
 // shifted in big-endian. It is a call, not inlined (Go prices it above
-// the inliner's budget); that costs under 1% of a W1 run, and the
-// addresses and offsets read with a size from the unit header got cheaper
-// (docs/performance.md).
+// the inliner's budget): about 2% of decoding a unit's DIEs, too little to
+// show in a W1 run (docs/performance.md).
 func (r *Reader) UintN(n int) uint64 {
 	if n <= 0 || n > 8 || n&(n-1) != 0 {
 		r.Fail(fmt.Sprintf("unsupported size %d", n))
