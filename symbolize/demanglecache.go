@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 	"github.com/sanitrace/sanitrace/symbolize/internal/cxxfilt"
 )
 
@@ -56,7 +57,7 @@ type nameKey struct {
 
 type refKey struct {
 	style NameStyle
-	ref   strRef
+	ref   dwarf.StrRef
 }
 
 // demangle returns name demangled the way the style's tool prints it.
@@ -128,7 +129,7 @@ func withoutReturnType(mangled, full string) string {
 }
 
 // demangleRef returns the DWARF string ref demangled in style.
-func (o *Object) demangleRef(ref strRef, style NameStyle) string {
+func (o *Object) demangleRef(ref dwarf.StrRef, style NameStyle) string {
 	c := &o.demangled
 	k := refKey{style: style, ref: ref}
 	if v, ok := c.byRef.get(k); ok {
@@ -137,7 +138,7 @@ func (o *Object) demangleRef(ref strRef, style NameStyle) string {
 	// Not through byName: its key would keep a copy of the mangled name,
 	// which runs to kilobytes in C++ (5 MB of cpp-heavy's W1 heap), for
 	// the rare name that two string references share.
-	s := demangleName(o.str(ref), style)
+	s := demangleName(o.dw.Str(ref), style)
 	c.byRef.put(k, s)
 	return s
 }

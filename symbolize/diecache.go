@@ -1,8 +1,9 @@
 package symbolize
 
 import (
-	"math"
-	"sort"
+	"sync/atomic"
+
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // The slots here keep what a frame prints for a DIE or an ELF symbol, so a
@@ -25,7 +26,8 @@ import (
 type named struct {
 	name string
 	// declFile, declLine: as in resolved; declUnit is resolved's declUnit
-	// as a unitRef (32 bytes in all, not 48 with the pointer).
+	// as dwarf.Data.UnitRef names it (32 bytes in all, not 48 with the
+	// pointer).
 	declUnit int32
 	declFile int32
 	declLine int32
@@ -62,24 +64,25 @@ func cacheKey(opts LookupOptions) (nameOpts, bool) {
 	return nameOpts{uint8(f), opts.Demangle, uint8(s)}, true
 }
 
-// describeDIE returns what a frame shows for the DIE fi.dies[id] under
+// describeDIE returns what a frame shows for the DIE with index id of fi under
 // opts: its cache entry (shared: callers must not modify it), its name,
 // and the unit its declaration's file is named in (resolved's declUnit).
 // Without names (FunctionsNone, which is how the outermost frame is
 // described when the symbol table names it) any entry of the DIE serves:
 // what it declares does not depend on the naming options.
-func (o *Object) describeDIE(fi *funcIndex, id int32, opts LookupOptions) (*named, string, *unit) {
+func (o *Object) describeDIE(fi *dwarf.FuncIndex, id int32, opts LookupOptions) (*named, string, *dwarf.Unit) {
 	k, cacheable := cacheKey(opts)
-	slot := &fi.named[id]
+	slots := nameSlots(fi)
+	slot := &slots[id]
 	if n := slot.Load(); n != nil && cacheable && n.serves(k) {
 		return o.described(n, k)
 	}
-	di, off := &fi.dies[id], fi.dieOff(id)
-	if rid, depth, ok := fi.originRoot(di); ok && cacheable {
-		rslot := &fi.named[rid]
+	di, off := fi.DIE(id), fi.Offset(id)
+	if rid, depth, ok := originRoot(fi, di); ok && cacheable {
+		rslot := &slots[rid]
 		n := rslot.Load()
 		if n == nil || !n.serves(k) {
-			if n = o.describeNew(fi, &fi.dies[rid], fi.dieOff(rid), k, opts); n != nil {
+			if n = o.describeNew(fi, fi.DIE(rid), fi.Offset(rid), k, opts); n != nil {
 				rslot.Store(n)
 			}
 		}
@@ -111,27 +114,42 @@ func (n *named) serves(k nameOpts) bool {
 }
 
 // described returns n as describeDIE does under key k.
-func (o *Object) described(n *named, k nameOpts) (*named, string, *unit) {
+func (o *Object) described(n *named, k nameOpts) (*named, string, *dwarf.Unit) {
 	name := n.name
 	if k.functions == uint8(FunctionsNone) {
 		name = ""
 	}
-	return n, name, o.unitOfRef(n.declUnit)
+	return n, name, o.dw.UnitOfRef(n.declUnit)
+}
+
+// dieNames is a function index's name cache: a slot per DIE, filled on
+// use (dwarf.FuncIndex.Memo).
+type dieNames struct {
+	slots []atomic.Pointer[named]
+}
+
+// nameSlots returns fi's name-cache slots, made on first use.
+func nameSlots(fi *dwarf.FuncIndex) []atomic.Pointer[named] {
+	if c, ok := fi.Memo.Load().(*dieNames); ok {
+		return c.slots
+	}
+	fi.Memo.CompareAndSwap(nil, &dieNames{slots: make([]atomic.Pointer[named], fi.Len())})
+	return fi.Memo.Load().(*dieNames).slots
 }
 
 // describeNew resolves and names di, the DIE at off, under opts (key k)
 // into a new entry, or returns nil when its declaration's unit has no
 // unitRef.
-func (o *Object) describeNew(fi *funcIndex, di *dieInfo, off uint64, k nameOpts, opts LookupOptions) *named {
+func (o *Object) describeNew(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64, k nameOpts, opts LookupOptions) *named {
 	r, walked := o.resolveWalk(fi, di, off)
-	ref, ok := o.unitRef(r.declUnit)
+	ref, ok := o.dw.UnitRef(r.declUnit)
 	if !ok {
 		return nil
 	}
 	n := &named{
 		name:     o.funcName(fi, di, off, &r, opts),
 		declUnit: ref,
-		// Exact: resolve copies them from a dieInfo's int32 fields.
+		// Exact: resolve copies them from a dwarf.Subroutine's int32 fields.
 		declFile: int32(r.declFile),
 		declLine: int32(r.declLine),
 		key:      k,
@@ -159,62 +177,25 @@ func (r *resolved) flags() uint8 {
 // and then R's walk, whose DIEs come in the same order (any of the depth
 // DIEs it reaches again is skipped, and it added nothing); so it too is
 // complete within maxWalkSteps and finds the same attributes.
-func (fi *funcIndex) originRoot(di *dieInfo) (int32, int, bool) {
+func originRoot(fi *dwarf.FuncIndex, di *dwarf.Subroutine) (int32, int, bool) {
 	rid, depth := int32(-1), 0
 	for onlyOrigin(di) {
-		oid, ok := fi.byOff(di.origin)
+		oid, ok := fi.IndexOf(di.Origin)
 		if !ok {
 			break // R is di: its walk reads the origin from elsewhere
 		}
 		if depth++; depth >= maxWalkSteps {
 			return 0, 0, false // a cycle of references, or a chain past the walk's bound
 		}
-		rid, di = int32(oid), &fi.dies[oid]
+		rid, di = oid, fi.DIE(oid)
 	}
 	return rid, depth, depth > 0
 }
 
 // onlyOrigin reports whether di's only naming attribute is its
 // DW_AT_abstract_origin.
-func onlyOrigin(di *dieInfo) bool {
-	return di.origin != 0 && di.spec == 0 && di.name == noStr && di.linkage == noStr && di.declFile < 0 && di.declLine < 0
-}
-
-// unitRef names u, a unit of o or of its supplementary file, in 32 bits:
-// 0 for nil, i+1 for o.units.units[i], -(i+1) for the supplementary
-// file's units[i]. false: u is in neither list (or past int32 range), and
-// cannot be named so.
-func (o *Object) unitRef(u *unit) (int32, bool) {
-	if u == nil {
-		return 0, true
-	}
-	find := func(us []*unit) (int32, bool) {
-		i := sort.Search(len(us), func(i int) bool { return us[i].h.off >= u.h.off })
-		if i < len(us) && us[i] == u && i < math.MaxInt32 {
-			return int32(i + 1), true
-		}
-		return 0, false
-	}
-	if i, ok := find(o.units.units); ok {
-		return i, true
-	}
-	if o.sup != nil {
-		if i, ok := find(o.sup.units); ok {
-			return -i, true
-		}
-	}
-	return 0, false
-}
-
-// unitOfRef returns the unit unitRef named ref.
-func (o *Object) unitOfRef(ref int32) *unit {
-	switch {
-	case ref > 0:
-		return o.units.units[ref-1]
-	case ref < 0:
-		return o.sup.units[-ref-1]
-	}
-	return nil
+func onlyOrigin(di *dwarf.Subroutine) bool {
+	return di.Origin != 0 && di.Spec == 0 && di.Name == dwarf.NoStr && di.Linkage == dwarf.NoStr && di.DeclFile < 0 && di.DeclLine < 0
 }
 
 // symName caches a symbol's demangled name for one style.

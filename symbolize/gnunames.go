@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // GNU addr2line names the innermost function of an address in two ways
@@ -45,7 +46,7 @@ var cLikeLanguages = map[int64]bool{
 }
 
 // gnuNames applies bfd's naming to frames (innermost first) built for pc.
-func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcIndex, u *unit, opts LookupOptions) {
+func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *dwarf.FuncIndex, u *dwarf.Unit, opts LookupOptions) {
 	demangle := func(name string) string {
 		if opts.Demangle {
 			return o.demangled.demangle(name, opts.Style)
@@ -59,10 +60,10 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		*inner = Frame{}
 		u = nil
 	}
-	if len(chain) == 0 && inner.File == "" && o.sec != nil && !o.zdebug {
+	if len(chain) == 0 && inner.File == "" && o.dw != nil && !o.zdebug {
 		if v, ok := o.gnuVarAt(pc); ok && v.declLine > 0 && o.gnuReadable(v.u) {
-			if lt, err := o.lineTable(v.u); err == nil && v.declFile >= 0 {
-				if name, ok := lt.fileName(uint32(v.declFile)); ok {
+			if lt, err := o.dw.LineTable(v.u); err == nil && v.declFile >= 0 {
+				if name, ok := lt.FileName(uint32(v.declFile), dwarf.PathFull); ok {
 					inner.File, inner.Line = name, int(v.declLine)
 				}
 			}
@@ -86,12 +87,12 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		o.gnu.funcs = map[uint64]*gnuFunc{}
 	}
 	state := func(id int32) *gnuFunc {
-		off := fi.dieOff(id)
+		off := fi.Offset(id)
 		g, ok := o.gnu.funcs[off]
 		if !ok {
-			di := &fi.dies[id]
+			di := fi.DIE(id)
 			r := o.resolve(fi, di, off) // once per function: o.gnu.funcs keeps the outcome
-			g = &gnuFunc{linkage: r.linkage != noStr || r.name(o, fi, di, off) != noStr && u != nil && cLikeLanguages[u.lang]}
+			g = &gnuFunc{linkage: r.linkage != dwarf.NoStr || r.name(o, fi, di, off) != dwarf.NoStr && u != nil && cLikeLanguages[u.Lang()]}
 			o.gnu.funcs[off] = g
 		}
 		return g
@@ -104,7 +105,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 			if inner.File == "" {
 				inner.File, inner.FileKnown = st.fileOf(s.symbol)
 			}
-			if low, ok := o.firstRangeLow(fi.dieOff(chain[0])); ok && low == s.addr {
+			if low, ok := o.firstRangeLow(fi.Offset(chain[0])); ok && low == s.addr {
 				g.renamed = s.name
 			}
 		}
@@ -114,7 +115,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 	}
 	// Callers print the function's current name (bfd's caller_func->name).
 	for i := 1; i < len(chain) && i < len(frames); i++ {
-		if g, ok := o.gnu.funcs[fi.dieOff(chain[i])]; ok && g.renamed != "" {
+		if g, ok := o.gnu.funcs[fi.Offset(chain[i])]; ok && g.renamed != "" {
 			frames[i].Function = demangle(g.renamed)
 		}
 	}
@@ -124,21 +125,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 // address range in DW_AT_ranges order (extended down by a range that ends
 // where it starts), not the lowest address.
 func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
-	u := o.units.unitAt(off)
-	if u == nil {
-		return 0, false
-	}
-	r, err := o.newDIEReader(&u.h)
-	if err != nil {
-		return 0, false
-	}
-	r.seek(off)
-	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.Err() != nil {
-		return 0, false
-	}
-	_, low, high, ranges := o.readDieInfo(&u.h, a, r.vals)
-	rs := o.dieRanges(&u.h, low, high, ranges, nil)
+	rs := o.dw.Ranges(off)
 	if len(rs) == 0 {
 		return 0, false
 	}
@@ -157,13 +144,13 @@ func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
 // frame; the callers above the one it finds come from the DIE nesting
 // (funcinfo.caller_func), whatever the form of their ranges. In a unit bfd
 // never parses (gnuReadable) there is no chain at all.
-func (o *Object) gnuChain(chain []int32, fi *funcIndex) []int32 {
+func (o *Object) gnuChain(chain []int32, fi *dwarf.FuncIndex) []int32 {
 	if len(chain) > 0 {
-		if u := o.units.unitAt(fi.dieOff(chain[0])); u != nil && !o.gnuReadable(u) {
+		if u := o.dw.UnitAt(fi.Offset(chain[0])); u != nil && !o.gnuReadable(u) {
 			return nil
 		}
 	}
-	for len(chain) > 0 && fi.dies[chain[0]].flags&dieRangesIndexed != 0 {
+	for len(chain) > 0 && fi.DIE(chain[0]).RangesIndexed() {
 		chain = chain[1:]
 	}
 	return chain
@@ -186,37 +173,43 @@ func (o *Object) gnuSymtab() *symtab {
 // rest of .debug_info, so that unit and every later one are lost: addr2line
 // names every address of a Go binary from the symbol table, with
 // "go.go:?" (Go's only STT_FILE), where llvm-symbolizer reads the DWARF.
-func (o *Object) gnuReadable(u *unit) bool {
+func (o *Object) gnuReadable(u *dwarf.Unit) bool {
 	o.gnu.unitsOnce.Do(func() {
 		o.gnu.lostFrom = ^uint64(0)
-		for _, v := range o.units.units {
+		for _, v := range o.dw.Units() {
 			if !o.bfdReadsUnitRanges(v) {
-				o.gnu.lostFrom = v.h.off
+				o.gnu.lostFrom = v.Offset()
 				break
 			}
 		}
 	})
-	return u.h.off < o.gnu.lostFrom
+	return u.Offset() < o.gnu.lostFrom
 }
 
 // bfdReadsUnitRanges replays bfd's read_rangelist on the unit's own
 // DW_AT_ranges (a section offset; DW_FORM_rnglistx is left alone).
-func (o *Object) bfdReadsUnitRanges(u *unit) bool {
-	_, ranges, err := o.readUnitRoot(u.h)
+func (o *Object) bfdReadsUnitRanges(u *dwarf.Unit) bool {
+	rg, err := o.dw.UnitRanges(u)
 	if err != nil {
 		return true
 	}
-	rg := ranges[2]
-	if rg.kind != valSecOff && rg.kind != valConst {
+	off, ok := rg.SectionOffset()
+	if bits, signed, isConst := rg.Const(); !ok && isConst && !signed {
+		off, ok = bits, true
+	}
+	if !ok {
 		return true
 	}
-	if u.h.version <= 4 {
-		return o.sec.ranges == nil || rg.v <= uint64(len(o.sec.ranges))
+	if u.Version() <= 4 {
+		ranges := o.dw.Section(".debug_ranges")
+		return ranges == nil || off <= uint64(len(ranges))
 	}
-	if o.sec.rnglists == nil || rg.v >= uint64(len(o.sec.rnglists)) {
+	rnglists := o.dw.Section(".debug_rnglists")
+	if rnglists == nil || off >= uint64(len(rnglists)) {
 		return false
 	}
-	b := dwarfbuf.NewReader(".debug_rnglists", rg.v, o.sec.rnglists[rg.v:], o.byteOrder)
+	n := u.AddrSize()
+	b := dwarfbuf.NewReader(".debug_rnglists", off, rnglists[off:], o.dw.ByteOrder())
 	for b.Left() > 0 && b.Err() == nil {
 		switch b.U8() {
 		case 0: // DW_RLE_end_of_list
@@ -225,12 +218,12 @@ func (o *Object) bfdReadsUnitRanges(u *unit) bool {
 			b.Uleb()
 			b.Uleb()
 		case 5: // base_address
-			b.UintN(u.h.addrSize)
+			b.UintN(n)
 		case 6: // start_end
-			b.UintN(u.h.addrSize)
-			b.UintN(u.h.addrSize)
+			b.UintN(n)
+			b.UintN(n)
 		case 7: // start_length
-			b.UintN(u.h.addrSize)
+			b.UintN(n)
 			b.Uleb()
 		default: // the x-variants and unknown kinds
 			return false

@@ -1,8 +1,9 @@
 package symbolize
 
 import (
-	"sort"
 	"sync"
+
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // gnuSeqIndex maps addresses to units through their line-table sequences.
@@ -12,39 +13,33 @@ import (
 // still answered ("main" / "file.c:12"). llvm only trusts DW_AT_ranges.
 type gnuSeqIndex struct {
 	once sync.Once
-	idx  unitIndex
+	idx  dwarf.UnitRanges
 }
 
 // gnuUnitFor returns the unit whose line sequences contain pc; the index is
 // built on first use, decoding every line table once.
-func (o *Object) gnuUnitFor(pc uint64) *unit {
+func (o *Object) gnuUnitFor(pc uint64) *dwarf.Unit {
 	o.gnuSeqs.once.Do(func() {
-		idx := unitIndex{units: o.units.units}
-		for ui, u := range o.units.units {
-			lt, err := o.lineTable(u)
+		var seqs [][2]uint64
+		for _, u := range o.dw.Units() {
+			lt, err := o.dw.LineTable(u)
 			if err != nil {
 				continue
 			}
-			for _, s := range lt.seqs {
-				idx.ranges = append(idx.ranges, unitRange{begin: s.start, end: s.end, unit: int32(ui)})
+			for _, s := range lt.SequenceRanges(seqs[:0]) {
+				o.gnuSeqs.idx.Add(s[0], s[1], u)
 			}
 		}
-		sort.SliceStable(idx.ranges, func(i, j int) bool { return idx.ranges[i].end < idx.ranges[j].end })
-		lo := ^uint64(0)
-		for i := len(idx.ranges) - 1; i >= 0; i-- {
-			lo = min(lo, idx.ranges[i].begin)
-			idx.ranges[i].minBegin = lo
-		}
-		o.gnuSeqs.idx = idx
+		o.gnuSeqs.idx.Seal()
 	})
-	return o.gnuSeqs.idx.unitFor(pc)
+	return o.gnuSeqs.idx.UnitFor(pc)
 }
 
 // gnuVar is a variable with a fixed address (DW_OP_addr) and its
 // declaration, which binutils 2.40 reports for the variable's first byte
 // (file:line, with the function name from the symbol table or "??").
 type gnuVar struct {
-	u        *unit
+	u        *dwarf.Unit
 	declFile int64
 	declLine int64
 }
@@ -59,41 +54,35 @@ type gnuVarIndex struct {
 func (o *Object) gnuVarAt(addr uint64) (gnuVar, bool) {
 	o.gnuVars.once.Do(func() {
 		vars := map[uint64]gnuVar{}
-		isVar := func(tag uint32) bool { return tag == tagVariable }
-		for _, u := range o.units.units {
-			r, err := o.newDIEReader(&u.h)
-			if err != nil {
-				continue
-			}
-			for {
-				_, a, done := r.next(isVar)
-				if done {
-					break
-				}
-				if a == nil || a.tag != tagVariable {
-					continue
+		isVar := func(tag uint32) bool { return tag == dwarf.TagVariable }
+		bo := o.dw.ByteOrder()
+		for _, u := range o.dw.Units() {
+			// A DIE that cannot be read ends the unit's variables.
+			_ = o.dw.Entries(u, isVar, func(e *dwarf.Entry) {
+				if e.Tag() != dwarf.TagVariable {
+					return
 				}
 				v := gnuVar{u: u, declFile: -1, declLine: -1}
 				var loc []byte
-				for i, s := range a.attrs {
-					switch s.attr {
-					case atLocation:
-						loc = o.blockOf(r.vals[i])
-					case atDeclFile:
-						v.declFile = intOf(r.vals[i], -1)
-					case atDeclLine:
-						v.declLine = intOf(r.vals[i], -1)
+				for at, val := range e.Attrs() { // the last of each, as bfd reads them
+					switch at {
+					case dwarf.AttrLocation:
+						loc = e.Block(val)
+					case dwarf.AttrDeclFile:
+						v.declFile = val.Int(-1)
+					case dwarf.AttrDeclLine:
+						v.declLine = val.Int(-1)
 					}
 				}
 				if len(loc) != 9 || loc[0] != 0x03 { // DW_OP_addr, 64-bit
-					continue
+					return
 				}
-				at := o.byteOrder.Uint64(loc[1:])
+				at := bo.Uint64(loc[1:])
 				if _, dup := vars[at]; dup {
-					continue
+					return
 				}
 				vars[at] = v
-			}
+			})
 		}
 		o.gnuVars.vars = vars
 	})

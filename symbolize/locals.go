@@ -2,6 +2,8 @@ package symbolize
 
 import (
 	"fmt"
+
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // Local is one local variable or parameter of the function(s) containing an
@@ -19,30 +21,8 @@ type Local struct {
 	HasTagOffset   bool
 }
 
-// DWARF codes only FRAME queries need.
+// DWARF expression operations FRAME queries read.
 const (
-	tagArrayType       = 0x01
-	tagFormalParameter = 0x05
-	tagPointerType     = 0x0f
-	tagReferenceType   = 0x10
-	tagSubroutineType  = 0x15
-	tagTypedef         = 0x16
-	tagPtrToMemberType = 0x1f
-	tagSubrangeType    = 0x21
-	tagConstType       = 0x26
-	tagVolatileType    = 0x35
-	tagRestrictType    = 0x37
-	tagRvalueRefType   = 0x42
-	tagImmutableType   = 0x4b
-
-	atByteSize       = 0x0b
-	atLowerBound     = 0x22
-	atUpperBound     = 0x2f
-	atCount          = 0x37
-	atFrameBase      = 0x40
-	atType           = 0x49
-	atLoclistsBase   = 0x8c
-	atLLVMTagOffset  = 0x3e03
 	opDeref          = 0x06
 	opReg0           = 0x50
 	opReg31          = 0x6f
@@ -58,7 +38,7 @@ const (
 // ranges. The DIEs are read here, on demand: the CODE path never decodes
 // locals. No locals (or no DWARF) gives nil.
 func (o *Object) Frame(addr uint64) (locals []Local, err error) {
-	if o == nil || o.sec == nil {
+	if o == nil || o.dw == nil {
 		return nil, nil
 	}
 	defer func() {
@@ -66,109 +46,65 @@ func (o *Object) Frame(addr uint64) (locals []Local, err error) {
 			locals, err = nil, fmt.Errorf("symbolize: %s: frame at 0x%x: decoder panic: %v", o.debugPath, addr, p)
 		}
 	}()
-	u := o.units.unitFor(addr)
+	u := o.dw.UnitFor(addr)
 	if u == nil {
 		return nil, nil
 	}
-	fi, err := o.functions(u)
+	fi, err := o.dw.Functions(u)
 	if fi == nil {
 		return nil, err
 	}
-	chain := fi.chain(addr, nil)
+	chain := fi.Chain(addr, nil)
 	if len(chain) == 0 {
 		return nil, nil
 	}
 	w := &frameWalk{o: o, u: u, fi: fi}
-	if lt, lerr := o.lineTable(u); lerr == nil {
+	if lt, lerr := o.dw.LineTable(u); lerr == nil {
 		w.lt = lt
 	}
 	w.readUnitBases()
-	if err := w.walk(fi.dieOff(chain[0])); err != nil {
+	if err := w.walk(fi.Offset(chain[0])); err != nil {
 		return w.out, fmt.Errorf("symbolize: %s: frame at 0x%x: %w", o.debugPath, addr, err)
 	}
 	return w.out, nil
 }
 
-// rawDIE is one DIE with all its attribute values.
-type rawDIE struct {
-	off  uint64
-	u    *unit
-	a    *abbrev
-	vals []attrVal
-}
-
-func (d *rawDIE) attr(at uint32) (attrVal, uint32, bool) {
-	if d.a == nil {
-		return attrVal{}, 0, false
-	}
-	for i, s := range d.a.attrs {
-		if s.attr == at && i < len(d.vals) {
-			return d.vals[i], s.form, true
-		}
-	}
-	return attrVal{}, 0, false
-}
-
-// ref returns the DIE a reference attribute names, if any.
-func (d *rawDIE) ref(at uint32) (uint64, bool) {
-	v, _, ok := d.attr(at)
-	if !ok || v.kind != valRef {
+// unsignedConst is llvm's DWARFFormValue::getAsUnsignedConstant.
+func unsignedConst(v dwarf.Value) (uint64, bool) {
+	bits, signed, ok := v.Const()
+	if !ok || signed && int64(bits) < 0 {
 		return 0, false
 	}
-	return v.v, true
-}
-
-// readRawDIE decodes the DIE at the .debug_info offset off, in any unit.
-func (o *Object) readRawDIE(off uint64) (rawDIE, bool) {
-	u := o.units.unitAt(off)
-	if u == nil {
-		return rawDIE{}, false
-	}
-	r, err := o.newDIEReader(&u.h)
-	if err != nil {
-		return rawDIE{}, false
-	}
-	r.seek(off)
-	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.Err() != nil {
-		return rawDIE{}, false
-	}
-	return rawDIE{off: off, u: u, a: a, vals: append([]attrVal(nil), r.vals...)}, true
-}
-
-// unsignedConst is llvm's DWARFFormValue::getAsUnsignedConstant.
-func unsignedConst(v attrVal) (uint64, bool) {
-	switch v.kind {
-	case valConst:
-		return v.v, true
-	case valSigned:
-		if int64(v.v) >= 0 {
-			return v.v, true
-		}
-	}
-	return 0, false
+	return bits, true
 }
 
 // signedConst is llvm's DWARFFormValue::getAsSignedConstant: data1, data2
 // and data4 are sign-extended from their width.
-func signedConst(v attrVal, form uint32) (int64, bool) {
-	switch v.kind {
-	case valConst:
-		switch form {
-		case formData1:
-			return int64(int8(v.v)), true
-		case formData2:
-			return int64(int16(v.v)), true
-		case formData4:
-			return int64(int32(v.v)), true
-		case formUdata:
-			if v.v > 1<<63-1 {
-				return 0, false
-			}
-		}
-		return int64(v.v), true
-	case valSigned:
-		return int64(v.v), true
+func signedConst(v dwarf.Value, form uint32) (int64, bool) {
+	bits, signed, ok := v.Const()
+	if !ok {
+		return 0, false
 	}
-	return 0, false
+	return constAsSigned(bits, signed, form)
+}
+
+// constAsSigned is signedConst for a constant's bits, signed when its
+// form is a signed one.
+func constAsSigned(bits uint64, signed bool, form uint32) (int64, bool) {
+	if signed {
+		return int64(bits), true
+	}
+	switch form {
+	case dwarf.FormData1:
+		return int64(int8(bits)), true
+	case dwarf.FormData2:
+		return int64(int16(bits)), true
+	case dwarf.FormData4:
+		return int64(int32(bits)), true
+	case dwarf.FormUdata:
+		if bits > 1<<63-1 {
+			return 0, false
+		}
+	}
+	return int64(bits), true
 }

@@ -1,46 +1,6 @@
 package symbolize
 
-// dieAt resolves a DIE reference: from the unit's own index when possible,
-// else by decoding the one DIE (a cross-unit DW_FORM_ref_addr).
-func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
-	if fi != nil {
-		if i, ok := fi.byOff(off); ok {
-			return &fi.dies[i], true
-		}
-	}
-	var h *cuHeader
-	switch {
-	case off&supBit != 0:
-		u := o.unitOfDIE(off)
-		if u == nil {
-			return nil, false
-		}
-		h = &u.h
-	case fi != nil && fi.h != nil && fi.h.dwo != nil:
-		// A split unit's references stay within its .dwo unit.
-		if off < fi.h.dieOff || off >= fi.h.end {
-			return nil, false
-		}
-		h = fi.h
-	default:
-		u := o.units.unitAt(off)
-		if u == nil {
-			return nil, false
-		}
-		h = &u.h
-	}
-	r, err := o.newDIEReader(h)
-	if err != nil {
-		return nil, false
-	}
-	r.seek(off &^ supBit)
-	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.Err() != nil {
-		return nil, false
-	}
-	di, _, _, _ := o.readDieInfo(h, a, r.vals)
-	return &di, true
-}
+import "github.com/sanitrace/sanitrace/symbolize/dwarf"
 
 // resolved is a DIE's naming attributes after following DW_AT_specification
 // and DW_AT_abstract_origin the way llvm's DWARFDie::findRecursively does
@@ -50,8 +10,8 @@ func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
 // name: C++ frames show the linkage name, and reading every DW_AT_name
 // would page in much of .debug_str for nothing.
 type resolved struct {
-	linkage            strRef
-	names              [4]strRef // DW_AT_name candidates, in walk order
+	linkage            dwarf.StrRef
+	names              [4]dwarf.StrRef // DW_AT_name candidates, in walk order
 	nNames             uint8
 	moreNames          bool // more than len(names) candidates: rescan
 	declFile, declLine int64
@@ -62,41 +22,41 @@ type resolved struct {
 	// not the unit being searched (an abstract origin in another unit, as
 	// Rust emits): the file index is resolved in that unit's line table,
 	// as llvm's DWARFDie::getDeclFile does. nil: the searched unit.
-	declUnit *unit
+	declUnit *dwarf.Unit
 }
 
-func (o *Object) resolve(fi *funcIndex, di *dieInfo, off uint64) resolved {
+func (o *Object) resolve(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64) resolved {
 	r, _ := o.resolveWalk(fi, di, off)
 	return r
 }
 
 // resolveWalk is resolve, also returning how many DIEs its walk visited
 // when the walk was complete (see walkDIE), else 0.
-func (o *Object) resolveWalk(fi *funcIndex, di *dieInfo, off uint64) (resolved, int) {
-	r := resolved{linkage: noStr, declFile: -1, declLine: -1}
-	visited := o.walkDIE(fi, di, off, func(d *dieInfo, off uint64) {
-		if d.name != noStr {
+func (o *Object) resolveWalk(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64) (resolved, int) {
+	r := resolved{linkage: dwarf.NoStr, declFile: -1, declLine: -1}
+	visited := o.walkDIE(fi, di, off, func(d *dwarf.Subroutine, off uint64) {
+		if d.Name != dwarf.NoStr {
 			if int(r.nNames) < len(r.names) {
-				r.names[r.nNames] = d.name
+				r.names[r.nNames] = d.Name
 				r.nNames++
 			} else {
 				r.moreNames = true
 			}
 		}
-		if r.linkage == noStr && o.nonEmpty(d.linkage) {
-			r.linkage = d.linkage
+		if r.linkage == dwarf.NoStr && o.dw.NonEmpty(d.Linkage) {
+			r.linkage = d.Linkage
 		}
-		if r.declFile < 0 && d.declFile >= 0 {
-			r.declFile = int64(d.declFile)
-			r.declFileImplicit = d.flags&dieDeclFileImplicit != 0
-			if fi != nil && (fi.h == nil || fi.h.dwo == nil) {
-				if _, local := fi.byOff(off); !local {
-					r.declUnit = o.unitOfDIE(off)
+		if r.declFile < 0 && d.DeclFile >= 0 {
+			r.declFile = int64(d.DeclFile)
+			r.declFileImplicit = d.DeclFileImplicit()
+			if fi != nil && !fi.InDWO() {
+				if _, local := fi.IndexOf(off); !local {
+					r.declUnit = o.dw.UnitOfDIE(off)
 				}
 			}
 		}
-		if r.declLine < 0 && d.declLine >= 0 {
-			r.declLine = int64(d.declLine)
+		if r.declLine < 0 && d.DeclLine >= 0 {
+			r.declLine = int64(d.DeclLine)
 		}
 	})
 	return r, visited
@@ -104,19 +64,19 @@ func (o *Object) resolveWalk(fi *funcIndex, di *dieInfo, off uint64) (resolved, 
 
 // name returns the resolved DW_AT_name of di, the DIE at off: the first
 // non-empty candidate.
-func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo, off uint64) strRef {
+func (r *resolved) name(o *Object, fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64) dwarf.StrRef {
 	for _, n := range r.names[:r.nNames] {
-		if o.nonEmpty(n) {
+		if o.dw.NonEmpty(n) {
 			return n
 		}
 	}
 	if !r.moreNames {
-		return noStr
+		return dwarf.NoStr
 	}
-	found := noStr
-	_ = o.walkDIE(fi, di, off, func(d *dieInfo, _ uint64) {
-		if found == noStr && o.nonEmpty(d.name) {
-			found = d.name
+	found := dwarf.NoStr
+	_ = o.walkDIE(fi, di, off, func(d *dwarf.Subroutine, _ uint64) {
+		if found == dwarf.NoStr && o.dw.NonEmpty(d.Name) {
+			found = d.Name
 		}
 	})
 	return found
@@ -127,11 +87,11 @@ func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo, off uint64) strRe
 // offset, in llvm's findRecursively order, at most maxWalkSteps of them.
 // It returns how many it visited when that was all it reached (the walk
 // was complete), else 0.
-func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, off uint64, visit func(d *dieInfo, off uint64)) int {
+func (o *Object) walkDIE(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64, visit func(d *dwarf.Subroutine, off uint64)) int {
 	// The walk is short (a concrete DIE, its abstract origin, that one's
 	// declaration), so fixed arrays serve as stack and visited set.
 	type step struct {
-		d   *dieInfo
+		d   *dwarf.Subroutine
 		off uint64
 	}
 	var workArr [8]step
@@ -151,10 +111,10 @@ func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, off uint64, visit func(d *d
 		s := work[len(work)-1]
 		work = work[:len(work)-1]
 		visit(s.d, s.off)
-		for _, ref := range [2]uint64{s.d.origin, s.d.spec} {
+		for _, ref := range [2]uint64{s.d.Origin, s.d.Spec} {
 			if ref != 0 && !isSeen(ref) {
 				seen = append(seen, ref)
-				if n, ok := o.dieAt(fi, ref); ok {
+				if n, ok := o.dw.Subroutine(fi, ref); ok {
 					work = append(work, step{n, ref})
 				}
 			}
@@ -170,20 +130,20 @@ func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, off uint64, visit func(d *d
 const maxWalkSteps = 32
 
 // funcName picks the name a frame shows for di, the DIE at off, under opts.
-func (o *Object) funcName(fi *funcIndex, di *dieInfo, off uint64, r *resolved, opts LookupOptions) string {
+func (o *Object) funcName(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64, r *resolved, opts LookupOptions) string {
 	switch opts.Functions {
 	case FunctionsNone:
 		return ""
 	case FunctionsShort:
-		return o.str(r.name(o, fi, di, off))
+		return o.dw.Str(r.name(o, fi, di, off))
 	}
-	if r.linkage != noStr {
+	if r.linkage != dwarf.NoStr {
 		if opts.Demangle {
 			return o.demangleRef(r.linkage, opts.demangleStyle())
 		}
-		return o.str(r.linkage)
+		return o.dw.Str(r.linkage)
 	}
-	return o.str(r.name(o, fi, di, off))
+	return o.dw.Str(r.name(o, fi, di, off))
 }
 
 // lookup builds the frames for pc following llvm's
@@ -191,15 +151,15 @@ func (o *Object) funcName(fi *funcIndex, di *dieInfo, off uint64, r *resolved, o
 // SymbolizableObjectFile::symbolizeInlinedCode, or the GNU variant.
 func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	var frames []Frame
-	var u *unit
-	if o.sec != nil && !(opts.Style == StyleGNU && o.zdebug) {
-		u = o.units.unitFor(pc)
+	var u *dwarf.Unit
+	if o.dw != nil && !(opts.Style == StyleGNU && o.zdebug) {
+		u = o.dw.UnitFor(pc)
 		if u == nil && opts.Style == StyleGNU {
 			u = o.gnuUnitFor(pc)
 		}
 	}
-	var lt *lineTable
-	var fi *funcIndex
+	var lt *dwarf.LineTable
+	var fi *dwarf.FuncIndex
 	var chain []int32
 	var chainBuf [16]int32 // deeper chains allocate
 	probed := false
@@ -207,19 +167,19 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		lt, fi, probed = o.probeUnit(u, pc)
 	}
 	if u != nil && !probed {
-		lt, _ = o.lineTable(u)
-		fi, _ = o.functions(u)
+		lt, _ = o.dw.LineTable(u)
+		fi, _ = o.dw.Functions(u)
 	}
 	if u != nil {
-		if u.split != nil && opts.Style == StyleLLVM {
+		if u.DWOName() != "" && opts.Style == StyleLLVM {
 			// Split DWARF: the DIEs are in the unit's .dwo (llvm-symbolizer
 			// reads it; binutils 2.40 does not).
-			if sfi, _ := o.splitFunctions(u); sfi != nil {
+			if sfi, _ := o.dw.SplitFunctions(u, o.openSplitUnit); sfi != nil {
 				fi = sfi
 			}
 		}
 		if fi != nil {
-			chain = fi.chain(pc, chainBuf[:0])
+			chain = fi.Chain(pc, chainBuf[:0])
 			if opts.Style == StyleGNU {
 				chain = o.gnuChain(chain, fi)
 			}
@@ -229,19 +189,19 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		if lt == nil || i < 0 {
 			return ""
 		}
-		s, _ := lt.fileNameAs(uint32(i), opts.RelativeNames)
+		s, _ := lt.FileName(uint32(i), pathForm(opts))
 		return s
 	}
 	setLine := func(f *Frame) {
 		if lt == nil {
 			return
 		}
-		if row, ok := lt.lookup(pc); ok {
-			if name, ok := lt.fileNameAs(row.fileIndex(opts.Style), opts.RelativeNames); ok {
+		if row, ok := lt.Lookup(pc); ok {
+			if name, ok := lt.FileName(fileIndex(row, opts.Style), pathForm(opts)); ok {
 				f.File = name
-				f.Line = int(row.line)
-				f.Column = int(row.col)
-				f.Discriminator = int(row.discr)
+				f.Line = int(row.Line())
+				f.Column = int(row.Column())
+				f.Discriminator = int(row.Discriminator())
 			}
 		}
 	}
@@ -257,7 +217,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		}
 	}
 	describe := func(f *Frame, id int32, opts LookupOptions) {
-		di := &fi.dies[id]
+		di := fi.DIE(id)
 		r, name, declUnit := o.describeDIE(fi, id, opts)
 		f.Function = name
 		if r.declLine > 0 {
@@ -272,17 +232,17 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 				// come here with u as declUnit. The probe's lt is then
 				// what the full table would give (it exists only for
 				// a table decoded without error).
-				dlt, err = o.lineTable(declUnit)
+				dlt, err = o.dw.LineTable(declUnit)
 			}
 			if err == nil && dlt != nil && r.declFile >= 0 {
-				f.StartFile, _ = dlt.fileNameAs(uint32(r.declFile), opts.RelativeNames)
+				f.StartFile, _ = dlt.FileName(uint32(r.declFile), pathForm(opts))
 			}
 		}
 		if opts.Style == StyleLLVM && f.StartFile != "" && r.flags&namedDeclFileImplicit != 0 {
 			f.StartFile = ""
 		}
-		if di.hasLowPC {
-			f.StartAddress, f.HasStartAddress = di.lowPC, true
+		if di.HasLowPC {
+			f.StartAddress, f.HasStartAddress = di.LowPC, true
 		}
 	}
 	switch {
@@ -307,7 +267,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		// dozen frames, and growing by doubling copied each frame twice).
 		frames = make([]Frame, 0, len(chain))
 		for i, id := range chain {
-			di := &fi.dies[id]
+			di := fi.DIE(id)
 			var f Frame
 			if i+1 < len(chain) {
 				describe(&f, id, opts)
@@ -320,7 +280,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 				f.File = fileName(callFile)
 				f.Line, f.Column, f.Discriminator = int(callLine), int(callCol), int(discr)
 			}
-			callFile, callLine, callCol, discr = int64(di.callFile), int64(di.callLine), int64(di.callCol), int64(di.discr)
+			callFile, callLine, callCol, discr = int64(di.CallFile), int64(di.CallLine), int64(di.CallColumn), int64(di.Discriminator)
 			f.Inlined = i+1 < len(chain)
 			frames = append(frames, f)
 		}
@@ -366,4 +326,25 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		o.gnuNames(pc, frames, chain, fi, u, opts)
 	}
 	return frames
+}
+
+// pathForm is how opts spell file names.
+func pathForm(opts LookupOptions) dwarf.PathForm {
+	if opts.RelativeNames {
+		return dwarf.PathRelative
+	}
+	return dwarf.PathFull
+}
+
+// fileIndex is the file a row names under style: llvm and the standard take
+// the register (1 by default); binutils 2.40 names file 0 for rows before
+// the sequence's first DW_LNS_set_file in DWARF 5 (it initialises its
+// file name with entry 0), so gcc's cold sequences, whose file 1 is a
+// header, show the unit's own file with the header's line.
+func fileIndex(r dwarf.LineRow, style NameStyle) uint32 {
+	i, unset := r.File()
+	if unset && style == StyleGNU {
+		return 0
+	}
+	return i
 }

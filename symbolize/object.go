@@ -1,7 +1,6 @@
 package symbolize
 
 import (
-	"debug/elf"
 	"errors"
 	"fmt"
 	"runtime"
@@ -12,15 +11,19 @@ import (
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // Object answers lookups for one ELF file. It is safe for concurrent use.
 type Object struct {
-	// dwarfData decodes the DWARF: DIEs, strings, addresses, ranges.
-	dwarfData
-
 	path    string
 	buildID []byte
+	// dw is the DWARF, from the binary or its separate debug file; nil
+	// when there is none to read.
+	dw *dwarf.Data
+	// debugPath is the file the DWARF came from: a separate debug file or
+	// the binary.
+	debugPath string
 
 	files     []*dwarfbuf.File  // the binary, its debug file and .dwo files, unmapped by Close
 	filesMu   sync.Mutex        // .dwo files are added by lookups
@@ -33,15 +36,13 @@ type Object struct {
 	splitErrs splitErrors
 
 	supErr error // why a named supplementary file could not be used
-	// dwarfELF: the headers of the file the DWARF is in, for the sections
-	// read later (location lists).
-	dwarfELF *elf.File
 	// damage: the parts of the file that could not be read and were left
 	// out at open (headers, sections, units); see Damage.
 	damage []error
-	units  unitIndex
-	// probes counts the first lookups answered without indexing their
-	// unit (firstlookup.go).
+	// looked: by unit (dwarf.Unit.Index), whether a lookup has been
+	// answered in it; probes counts the first lookups answered without
+	// indexing their unit (firstlookup.go).
+	looked []atomic.Bool
 	probes atomic.Int32
 	syms   symtab
 	// debugSyms is the separate debug file's symbol table: binutils names
@@ -59,12 +60,6 @@ type Object struct {
 	// Call frame information, read once on the first FuncStart.
 	fdeOnce sync.Once
 	fdes    fdeState
-
-	// Location-list sections, read (and inflated) once, on the first FRAME
-	// query that needs them.
-	locsOnce sync.Once
-	locs     *locSections
-	locsErr  error
 }
 
 // Open opens the ELF file at path and indexes it: symbol tables and the root
@@ -136,7 +131,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 		}
 	}()
 	ef := f.ELF
-	o = &Object{dwarfData: dwarfData{byteOrder: ef.ByteOrder, debugPath: path}, path: path, files: []*dwarfbuf.File{f.Mapped()}, finder: finder, ownFinder: ownFinder}
+	o = &Object{path: path, debugPath: path, files: []*dwarfbuf.File{f.Mapped()}, finder: finder, ownFinder: ownFinder}
 	dwarfFile := f
 	o.buildID = f.BuildID
 	o.addDamage(path, f.Damage)
@@ -169,7 +164,6 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 		}
 	}
 	if dwarfFile.HasDWARF() {
-		o.dwarfELF = dwarfFile.ELF
 		o.loadDWARF(dwarfFile)
 	}
 	var serr error
@@ -178,7 +172,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 		// In file order: after the binary's own damage, before its DWARF's.
 		o.damage = slices.Insert(o.damage, symDamage, fmt.Errorf("%s: %w", path, fmt.Errorf(".symtab: %w; symbol table ignored", serr)))
 	}
-	if o.sec == nil && len(o.syms.syms) == 0 {
+	if o.dw == nil && len(o.syms.syms) == 0 {
 		if len(o.damage) > 0 {
 			return o, fmt.Errorf("symbolize: open %s: %w: %v", path, ErrNoDebugInfo, o.Damage())
 		}
@@ -191,21 +185,17 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *O
 // o.damage: a section that cannot be read costs what needs it, a unit that
 // cannot be read costs that unit.
 func (o *Object) loadDWARF(df *debuginfo.File) {
-	f, file := df.ELF, df.Mapped()
+	f := df.ELF
 	o.zdebug = f.Section(".debug_info") == nil && f.Section(".zdebug_info") != nil
-	sec, damage := readDebugSections(f, file)
+	dw, damage := dwarf.Load(f, df.Mapped(), df.Path)
 	o.addDamage(df.Path, damage)
-	if len(sec.info) == 0 {
+	if dw == nil {
 		return
 	}
-	o.sec = sec
+	o.dw = dw
 	o.supErr = o.loadSup(df)
-	o.aranges = func() []byte {
-		b, _ := dwarfbuf.Section(f, file.Bytes(), ".debug_aranges")
-		return b
-	}
-	o.units, damage = o.buildUnitIndex()
-	o.addDamage(df.Path, damage)
+	o.addDamage(df.Path, dw.IndexUnits())
+	o.looked = make([]atomic.Bool, len(dw.Units()))
 }
 
 // addDamage records what could not be read of the file at path.
@@ -270,7 +260,7 @@ func (o *Object) Close() error {
 	if o == nil {
 		return nil
 	}
-	o.sec, o.units, o.syms = nil, unitIndex{}, symtab{}
+	o.dw, o.syms = nil, symtab{}
 	var err error
 	o.filesMu.Lock()
 	for _, m := range o.files {
@@ -295,8 +285,8 @@ func (o *Object) Close() error {
 // answered many lookups since it last called it; it costs a system call
 // per section.
 func (o *Object) ReleaseResident() {
-	if o.sec != nil {
-		o.sec.releaseRandom()
+	if o.dw != nil {
+		o.dw.ReleaseResident()
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // symbol is an ELF symbol-table entry the engine can name addresses with.
@@ -269,7 +270,7 @@ type symAt struct {
 // llvm-symbolizer 14, the final marker (_end) therefore does not swallow
 // every address above it (documented in differences.md).
 func (t *symtab) find(addr uint64, ok func(*symbol) bool) (symAt, bool) {
-	i := upperBound(t.addrs, addr)
+	i := dwarf.UpperBound(t.addrs, addr)
 	for i > 0 {
 		i--
 		s := symAt{&t.syms[i], t.addrs[i]}
@@ -345,7 +346,7 @@ func (t *symtab) findGNU(addr uint64) (symAt, bool) {
 	if !ok {
 		return symAt{}, false
 	}
-	i := upperBound(t.addrs, addr)
+	i := dwarf.UpperBound(t.addrs, addr)
 	for i > 0 {
 		at := t.addrs[i-1]
 		j := i

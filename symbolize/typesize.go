@@ -1,5 +1,7 @@
 package symbolize
 
+import "github.com/sanitrace/sanitrace/symbolize/dwarf"
+
 // typeSize is llvm 14's getTypeSize (DWARFContext.cpp): DW_AT_byte_size
 // when it is a constant, else by tag: pointers and references are one
 // address, a pointer to member function two, arrays multiply their element
@@ -10,27 +12,27 @@ func (o *Object) typeSize(off, ptrSize uint64, hops int) (uint64, bool) {
 	if hops > maxTypeChainHops {
 		return 0, false
 	}
-	t, ok := o.readRawDIE(off)
+	t, ok := o.dw.Entry(off)
 	if !ok {
 		return 0, false
 	}
-	if v, _, ok := t.attr(atByteSize); ok {
+	if v, _, ok := t.Attr(dwarf.AttrByteSize); ok {
 		if n, ok := unsignedConst(v); ok {
 			return n, true
 		}
 	}
-	switch t.a.tag {
-	case tagPointerType, tagReferenceType, tagRvalueRefType:
+	switch t.Tag() {
+	case dwarf.TagPointerType, dwarf.TagReferenceType, dwarf.TagRvalueRefType:
 		return ptrSize, true
-	case tagPtrToMemberType:
-		if b, ok := t.ref(atType); ok {
-			if bt, ok := o.readRawDIE(b); ok && bt.a.tag == tagSubroutineType {
+	case dwarf.TagPtrToMemberType:
+		if b, ok := t.Ref(dwarf.AttrType); ok {
+			if bt, ok := o.dw.Entry(b); ok && bt.Tag() == dwarf.TagSubroutineType {
 				return 2 * ptrSize, true
 			}
 		}
 		return ptrSize, true
-	case tagArrayType:
-		b, ok := t.ref(atType)
+	case dwarf.TagArrayType:
+		b, ok := t.Ref(dwarf.AttrType)
 		if !ok {
 			return 0, false
 		}
@@ -41,7 +43,7 @@ func (o *Object) typeSize(off, ptrSize uint64, hops int) (uint64, bool) {
 		return o.arraySize(&t, size), true
 	}
 	// const, volatile, restrict, immutable, typedef and the rest.
-	if b, ok := t.ref(atType); ok {
+	if b, ok := t.Ref(dwarf.AttrType); ok {
 		return o.typeSize(b, ptrSize, hops+1)
 	}
 	return 0, false
@@ -49,46 +51,29 @@ func (o *Object) typeSize(off, ptrSize uint64, hops int) (uint64, bool) {
 
 // arraySize multiplies an array's element size by the extent of each of
 // its DW_TAG_subrange_type children.
-func (o *Object) arraySize(t *rawDIE, size uint64) uint64 {
-	if !t.a.children {
-		return size
-	}
-	r, err := o.newDIEReader(&t.u.h)
-	if err != nil {
-		return size
-	}
-	r.seek(t.off)
-	r.next(nil)
-	depth := 1
-	for depth > 0 {
-		off, a, done := r.next(func(tag uint32) bool { return tag == tagSubrangeType })
-		if r.b.Err() != nil || done && a == nil {
-			break
-		}
-		if a == nil {
-			depth--
-			continue
-		}
-		if depth == 1 && a.tag == tagSubrangeType {
-			d := rawDIE{off: off, u: t.u, a: a, vals: r.vals}
-			if v, _, ok := d.attr(atCount); ok {
+func (o *Object) arraySize(t *dwarf.Entry, size uint64) uint64 {
+	isSubrange := func(tag uint32) bool { return tag == dwarf.TagSubrangeType }
+	// The state handed down is the depth below the array: only its own
+	// children count. A DIE that cannot be read ends the walk; what was
+	// read counts.
+	_ = dwarf.WalkChildren(o.dw, t, isSubrange, 1, func(d *dwarf.Entry, depth int) int {
+		if depth == 1 && d.Tag() == dwarf.TagSubrangeType {
+			if v, _, ok := d.Attr(dwarf.AttrCount); ok {
 				if n, ok := unsignedConst(v); ok {
 					size *= n
 				}
 			}
-			if v, form, ok := d.attr(atUpperBound); ok {
+			if v, form, ok := d.Attr(dwarf.AttrUpperBound); ok {
 				if hi, ok := signedConst(v, form); ok {
 					lo := int64(0)
-					if lv, lform, ok := d.attr(atLowerBound); ok {
+					if lv, lform, ok := d.Attr(dwarf.AttrLowerBound); ok {
 						lo, _ = signedConst(lv, lform)
 					}
 					size *= uint64(hi - lo + 1)
 				}
 			}
 		}
-		if a.children {
-			depth++
-		}
-	}
+		return depth + 1
+	})
 	return size
 }
