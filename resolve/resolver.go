@@ -65,7 +65,7 @@ var lookup = symbolize.LookupOptions{
 	Inlines:   true,
 	Demangle:  true,
 	Functions: symbolize.FunctionsLinkage,
-	Style:     symbolize.StyleLLVM,
+	Policy:    symbolize.LLVM14,
 }
 
 // Resolver fills in report frames. It keeps every module it opened until

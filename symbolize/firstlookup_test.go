@@ -22,7 +22,7 @@ var probeOptions = []LookupOptions{
 	{Inlines: true, RelativeNames: true},
 	{Functions: FunctionsShort, Inlines: true},
 	{Functions: FunctionsNone, Inlines: true},
-	{Inlines: true, Demangle: true, DWARFNames: true},
+	{Inlines: true, Demangle: true, Policy: GDB},
 }
 
 // compareFirstLookups symbolizes each address as the first lookup of its

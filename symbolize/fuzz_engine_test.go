@@ -91,7 +91,7 @@ func FuzzDebugInfo(f *testing.F) {
 		compareFirstLookups(t, o, full, addrs)
 		for _, a := range addrs {
 			o.lookup(a, LookupOptions{Inlines: true, Demangle: true})
-			o.lookup(a, LookupOptions{Style: StyleGNU, Inlines: true})
+			o.lookup(a, LookupOptions{Policy: GNU240, Inlines: true})
 		}
 	})
 }

@@ -36,7 +36,7 @@ func TestOpenMemoryMatchesOpen(t *testing.T) {
 			if len(addrs) == 0 {
 				t.Fatal("fixture has no symbols")
 			}
-			opts := LookupOptions{Inlines: true, Demangle: true, Style: StyleLLVM}
+			opts := LookupOptions{Inlines: true, Demangle: true, Policy: LLVM14}
 			want := disk.SymbolizeMany(addrs, opts)
 			got := mem.SymbolizeMany(addrs, opts)
 			if !reflect.DeepEqual(got, want) {

@@ -49,7 +49,7 @@ type Object struct {
 	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
 	debugSyms *symtab
 	// zdebug: the DWARF is in legacy .zdebug_* sections, which binutils
-	// 2.40's addr2line does not read (StyleGNU answers from symbols only).
+	// 2.40's addr2line does not read (Policy.readsZdebug).
 	zdebug bool
 
 	demangled demangleCache
@@ -323,11 +323,11 @@ func (o *Object) Symbolize(addr uint64, opts LookupOptions) (frames []Frame, err
 }
 
 // SymbolizeMany symbolizes addrs; the result is aligned with addrs. Equal
-// addresses are looked up once, and the work is spread over the CPUs, except
-// in StyleGNU, whose answers depend on query order.
+// addresses are looked up once, and the work is spread over the CPUs,
+// except under GNU240, whose answers depend on query order.
 func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
 	out := make([][]Frame, len(addrs))
-	if opts.Style == StyleGNU {
+	if opts.policy().stateful() {
 		// bfd's naming depends on the order of queries (gnunames.go):
 		// answer them one by one in input order, as addr2line does.
 		for i, a := range addrs {
@@ -408,5 +408,5 @@ func (o *Object) Data(addr uint64) (ds DataSymbol, ok bool) {
 	if !found {
 		return DataSymbol{}, false
 	}
-	return DataSymbol{Name: s.name, Demangled: o.demangled.demangle(s.name, StyleLLVM), Start: s.addr, Size: s.size}, true
+	return DataSymbol{Name: s.name, Demangled: o.demangled.demangle(s.name, LLVM14.demangle), Start: s.addr, Size: s.size}, true
 }

@@ -49,7 +49,7 @@ type symtab struct {
 	addrs     []uint64                  // addrs[i] is the address of syms[i]
 	secEnds   []uint64                  // by section index: end address, bounds a size-0 symbol
 	files     []string                  // the STT_FILE names, in table order (symbol.file)
-	secs      []allocSection            // SHF_ALLOC sections in header order, for StyleGNU
+	secs      []allocSection            // SHF_ALLOC sections in header order, for GNU240
 	demangled []atomic.Pointer[symName] // one per mangled name (symbol.slot), filled on use
 }
 

@@ -133,27 +133,6 @@ func (dw *Data) Entries(u *Unit, want func(tag uint32) bool, visit func(e *Entry
 	}
 }
 
-// Ranges returns the address ranges of the DIE at off (of one of the
-// Data's own units), in the order its attributes give them: low and high
-// pc, or its range list in list order. Empty ranges are left out.
-func (dw *Data) Ranges(off uint64) [][2]uint64 {
-	u := dw.units.unitAt(off)
-	if u == nil {
-		return nil
-	}
-	r, err := dw.newDIEReader(&u.h)
-	if err != nil {
-		return nil
-	}
-	r.seek(off)
-	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.Err() != nil {
-		return nil
-	}
-	_, low, high, ranges := dw.readDieInfo(&u.h, a, r.vals)
-	return dw.dieRanges(&u.h, low, high, ranges, nil)
-}
-
 // UnitRanges returns the DW_AT_ranges value of u's root DIE (the last,
 // when it has several, as the unit index reads it).
 func (dw *Data) UnitRanges(u *Unit) (Value, error) {

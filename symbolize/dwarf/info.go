@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
@@ -15,24 +17,6 @@ import (
 // and the peak RSS. Here a DIE is walked straight from the section bytes:
 // attributes the engine does not need are skipped by size, and strings stay
 // section offsets (StrRef) until a frame actually prints them.
-
-// A StrRef names a NUL-terminated string of the DWARF without copying it
-// (Str copies it): the section in the top two bits, the offset below.
-// Strings of .dwo and supplementary files share one extra space, so a
-// StrRef names one string among all the files of a Data and can key a
-// cache.
-type StrRef uint64
-
-// NoStr is the StrRef of an absent string.
-const NoStr = StrRef(^uint64(0))
-
-const (
-	strSecStr     = 0 << 62
-	strSecLineStr = 1 << 62
-	strSecInfo    = 2 << 62
-	strSecExt     = 3 << 62 // the string space of split units' .dwo files (extStrings)
-	strOffMask    = 1<<62 - 1
-)
 
 // Header is a unit header plus the bases its root DIE declares.
 type Header struct {
@@ -719,6 +703,157 @@ func walkSubtree[S any](r *dieReader, want func(tag uint32) bool, top S, visit f
 	return nil
 }
 
+// intOf returns a constant value as debug/dwarf's int64 would hold it.
+func intOf(v Value, def int64) int64 {
+	switch v.kind {
+	case valConst, valSigned:
+		return int64(v.v)
+	}
+	return def
+}
+
+// secOf returns the sections h's DIEs are read from.
+func (dw *Data) secOf(h *Header) *debugSections {
+	if h.dwo != nil {
+		return &h.dwo.debugSections
+	}
+	return dw.sec
+}
+
+// Subroutine resolves a reference from a DIE of fi (nil: from no index)
+// to the DIE at off: from fi when it holds it, else by decoding that one
+// DIE (a DW_FORM_ref_addr into another unit, the supplementary file, or a
+// DIE a probe left out).
+func (dw *Data) Subroutine(fi *FuncIndex, off uint64) (*Subroutine, bool) {
+	if fi != nil {
+		if i, ok := fi.byOff(off); ok {
+			return &fi.dies[i], true
+		}
+	}
+	var h *Header
+	switch {
+	case off&supBit != 0:
+		u := dw.UnitOfDIE(off)
+		if u == nil {
+			return nil, false
+		}
+		h = &u.h
+	case fi != nil && fi.h != nil && fi.h.dwo != nil:
+		// A split unit's references stay within its .dwo unit.
+		if off < fi.h.dieOff || off >= fi.h.end {
+			return nil, false
+		}
+		h = fi.h
+	default:
+		u := dw.units.unitAt(off)
+		if u == nil {
+			return nil, false
+		}
+		h = &u.h
+	}
+	r, err := dw.newDIEReader(h)
+	if err != nil {
+		return nil, false
+	}
+	r.seek(off &^ supBit)
+	_, a, _ := r.next(func(uint32) bool { return true })
+	if a == nil || r.b.Err() != nil {
+		return nil, false
+	}
+	di, _, _, _ := dw.readDieInfo(h, a, r.vals)
+	return &di, true
+}
+
+// readDieInfo extracts a DIE's naming and call-site attributes from its
+// decoded values; low, high and ranges are returned for dieRanges.
+func (dw *Data) readDieInfo(h *Header, a *abbrev, vals []Value) (di Subroutine, low, high, ranges Value) {
+	di = Subroutine{Name: NoStr, Linkage: NoStr, DeclFile: -1, DeclLine: -1, CallFile: -1, Inlined: a.tag == TagInlinedSubroutine}
+	for i, s := range a.attrs {
+		v := vals[i]
+		switch s.attr {
+		case AttrName:
+			di.Name = dw.strOf(h, v)
+		case AttrLinkageName, AttrMIPSLinkageName:
+			if r := dw.strOf(h, v); r != NoStr {
+				di.Linkage = r
+			}
+		case AttrSpecification:
+			if v.kind == valRef {
+				di.Spec = v.v
+			}
+		case AttrAbstractOrigin:
+			if v.kind == valRef {
+				di.Origin = v.v
+			}
+		case AttrDeclFile:
+			di.DeclFile = int32(intOf(v, -1))
+			if s.form == FormImplicitConst {
+				di.flags |= dieDeclFileImplicit
+			}
+		case AttrDeclLine:
+			di.DeclLine = int32(intOf(v, -1))
+		case AttrCallFile:
+			di.CallFile = int32(intOf(v, -1))
+		case AttrCallLine:
+			di.CallLine = int32(intOf(v, 0))
+		case AttrCallColumn:
+			di.CallColumn = int32(intOf(v, 0))
+		case AttrGNUDiscriminator:
+			di.Discriminator = int32(intOf(v, 0))
+		case AttrLowpc:
+			low = v
+			di.LowPC, di.HasLowPC = dw.addrOf(h, v)
+		case AttrHighpc:
+			high = v
+		case AttrRanges:
+			ranges = v
+			if s.form == FormRnglistx {
+				di.flags |= dieRangesIndexed
+			}
+		}
+	}
+	return di, low, high, ranges
+}
+
+// Ranges returns the address ranges of the DIE at off (of one of the
+// Data's own units), in the order its attributes give them: low and high
+// pc, or its range list in list order. Empty ranges are left out.
+func (dw *Data) Ranges(off uint64) [][2]uint64 {
+	u := dw.units.unitAt(off)
+	if u == nil {
+		return nil
+	}
+	r, err := dw.newDIEReader(&u.h)
+	if err != nil {
+		return nil
+	}
+	r.seek(off)
+	_, a, _ := r.next(func(uint32) bool { return true })
+	if a == nil || r.b.Err() != nil {
+		return nil
+	}
+	_, low, high, ranges := dw.readDieInfo(&u.h, a, r.vals)
+	return dw.dieRanges(&u.h, low, high, ranges, nil)
+}
+
+// A StrRef names a NUL-terminated string of the DWARF without copying it
+// (Str copies it): the section in the top two bits, the offset below.
+// Strings of .dwo and supplementary files share one extra space, so a
+// StrRef names one string among all the files of a Data and can key a
+// cache.
+type StrRef uint64
+
+// NoStr is the StrRef of an absent string.
+const NoStr = StrRef(^uint64(0))
+
+const (
+	strSecStr     = 0 << 62
+	strSecLineStr = 1 << 62
+	strSecInfo    = 2 << 62
+	strSecExt     = 3 << 62 // the string space of split units' .dwo files (extStrings)
+	strOffMask    = 1<<62 - 1
+)
+
 // strOf resolves a string value to a StrRef; NoStr when it is not a string
 // or cannot be resolved. The string's bytes are not touched here, so
 // indexing a unit does not page in .debug_str; nonEmpty checks them later.
@@ -808,6 +943,78 @@ func (dw *Data) Str(s StrRef) string {
 	return v
 }
 
+// extRef turns a string value read from the .dwo (a StrRef tagged with the
+// .dwo's own section) into a reference in the Data's extended space.
+func (d *DWO) extRef(v uint64) StrRef {
+	off := v & strOffMask
+	switch v &^ strOffMask {
+	case strSecStr:
+		if off < uint64(len(d.str)) {
+			return StrRef(strSecExt | (d.strBase + off))
+		}
+	case strSecInfo:
+		if off < uint64(len(d.info)) {
+			return StrRef(strSecExt | (d.infoBase + off))
+		}
+	case strSecLineStr:
+		if off < uint64(len(d.lineStr)) {
+			return StrRef(strSecExt | (d.lineStrBase + off))
+		}
+	}
+	return NoStr
+}
+
+// extStrings gives the string-bearing sections of .dwo files one offset
+// space, so that a StrRef (and the name caches keyed by it) still names a
+// string in any of the Data's files. Segments are only ever added.
+type extStrings struct {
+	mu   sync.Mutex
+	next uint64
+	segs atomic.Pointer[[]extSeg]
+}
+
+type extSeg struct {
+	base uint64
+	data []byte
+}
+
+// add places data in the space and returns its base.
+func (e *extStrings) add(data []byte) uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	base := e.next
+	e.next += uint64(len(data)) + 1 // +1: an empty section still gets its own base
+	var segs []extSeg
+	if p := e.segs.Load(); p != nil {
+		segs = append(segs, *p...)
+	}
+	segs = append(segs, extSeg{base: base, data: data})
+	e.segs.Store(&segs)
+	return base
+}
+
+// find returns the section holding off and the offset in it.
+func (e *extStrings) find(off uint64) ([]byte, uint64) {
+	p := e.segs.Load()
+	if p == nil {
+		return nil, 0
+	}
+	segs := *p
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].base > off }) - 1
+	if i < 0 || off-segs[i].base >= uint64(len(segs[i].data)) {
+		return nil, 0
+	}
+	return segs[i].data, off - segs[i].base
+}
+
+// supStr resolves a DW_FORM_GNU_strp_alt or DW_FORM_strp_sup offset.
+func (dw *Data) supStr(off uint64) StrRef {
+	if dw.sup == nil || off >= uint64(len(dw.sup.sec.str)) {
+		return NoStr
+	}
+	return StrRef(strSecExt | (dw.sup.sec.strBase + off))
+}
+
 // addrOf resolves an address value (DW_FORM_addr or an index into
 // .debug_addr).
 func (dw *Data) addrOf(h *Header, v Value) (uint64, bool) {
@@ -828,15 +1035,6 @@ func (dw *Data) debugAddr(h *Header, idx uint64) (uint64, bool) {
 	}
 	b := dwarfbuf.NewReader(".debug_addr", p, dw.sec.addr[p:p+n], dw.byteOrder)
 	return b.UintN(int(n)), true
-}
-
-// intOf returns a constant value as debug/dwarf's int64 would hold it.
-func intOf(v Value, def int64) int64 {
-	switch v.kind {
-	case valConst, valSigned:
-		return int64(v.v)
-	}
-	return def
 }
 
 // rangesOf returns the address ranges of a DIE from its DW_AT_low_pc,
@@ -965,14 +1163,6 @@ func (dw *Data) rnglist(h *Header, off uint64, dst [][2]uint64) ([][2]uint64, er
 	}
 }
 
-// secOf returns the sections h's DIEs are read from.
-func (dw *Data) secOf(h *Header) *debugSections {
-	if h.dwo != nil {
-		return &h.dwo.debugSections
-	}
-	return dw.sec
-}
-
 // rnglistsOf returns the .debug_rnglists h's range lists are in: a split
 // unit's own (.debug_rnglists.dwo), else the object's.
 func (dw *Data) rnglistsOf(h *Header) []byte {
@@ -980,4 +1170,36 @@ func (dw *Data) rnglistsOf(h *Header) []byte {
 		return h.dwo.rnglists
 	}
 	return dw.sec.rnglists
+}
+
+// dieRanges returns a DIE's non-empty address ranges: low_pc/high_pc when
+// both are present, else its range list.
+func (dw *Data) dieRanges(h *Header, low, high, ranges Value, dst [][2]uint64) [][2]uint64 {
+	if lo, ok := dw.addrOf(h, low); ok && high.kind != valNone {
+		var hi uint64
+		switch high.kind {
+		case valAddr, valAddrx:
+			hi, _ = dw.addrOf(h, high)
+		case valConst, valSigned:
+			hi = lo + high.v
+		}
+		if lo < hi {
+			return append(dst, [2]uint64{lo, hi})
+		}
+		return dst
+	}
+	if ranges.kind == valNone {
+		return dst
+	}
+	rs, err := dw.rangesOf(h, Value{}, Value{}, ranges, dst)
+	if err != nil {
+		return dst[:0]
+	}
+	out := rs[:0]
+	for _, r := range rs {
+		if r[0] < r[1] {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -1018,3 +1018,39 @@ func (p *lineProbe) endSeq(t *LineTable, s *probeSeq, end uint64) {
 		t.seqs = append(t.seqs, lineSeq{start: s.start, end: end, first: int32(first), n: 1})
 	}
 }
+
+// LineTable returns u's decoded line table, decoding it on first use.
+func (dw *Data) LineTable(u *Unit) (*LineTable, error) {
+	u.linesOnce.Do(func() {
+		defer u.linesDone.Store(true)
+		defer func() {
+			if p := recover(); p != nil {
+				u.linesErr = fmt.Errorf("line table at 0x%x: panic: %v", u.stmtList, p)
+			}
+		}()
+		if u.stmtList < 0 {
+			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.h.off)
+			return
+		}
+		sec := dw.secOf(&u.h) // the object's, or its dwz supplementary file's
+		u.lines, u.linesErr = decodeLineProgram(dw.lineInput(sec, u))
+		if u.linesErr != nil {
+			u.linesErr = fmt.Errorf("%s: %w", dw.path, u.linesErr)
+		}
+		if u.lines != nil {
+			// Rows and file names are copied out: the program's bytes
+			// need not stay resident.
+			sec.releaseLine(uint64(u.stmtList), uint64(u.stmtList)+u.lines.size)
+		}
+	})
+	return u.lines, u.linesErr
+}
+
+// lineInput is what decoding u's line program from sec needs.
+func (dw *Data) lineInput(sec *debugSections, u *Unit) lineProgramInput {
+	line, base, size := sec.lineAt(uint64(u.stmtList))
+	return lineProgramInput{
+		line: line, lineBase: base, lineSize: size, str: sec.str, lineStr: sec.lineStr,
+		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder, paths: &dw.paths,
+	}
+}

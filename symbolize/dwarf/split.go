@@ -3,9 +3,7 @@ package dwarf
 import (
 	"debug/elf"
 	"fmt"
-	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
@@ -57,70 +55,6 @@ func (d *DWO) Path() string { return d.path }
 // Damage lists what of the file was left out as damaged: a header
 // repaired at open, a section that cannot be read or inflated.
 func (d *DWO) Damage() []error { return d.damage }
-
-// extRef turns a string value read from the .dwo (a StrRef tagged with the
-// .dwo's own section) into a reference in the Data's extended space.
-func (d *DWO) extRef(v uint64) StrRef {
-	off := v & strOffMask
-	switch v &^ strOffMask {
-	case strSecStr:
-		if off < uint64(len(d.str)) {
-			return StrRef(strSecExt | (d.strBase + off))
-		}
-	case strSecInfo:
-		if off < uint64(len(d.info)) {
-			return StrRef(strSecExt | (d.infoBase + off))
-		}
-	case strSecLineStr:
-		if off < uint64(len(d.lineStr)) {
-			return StrRef(strSecExt | (d.lineStrBase + off))
-		}
-	}
-	return NoStr
-}
-
-// extStrings gives the string-bearing sections of .dwo files one offset
-// space, so that a StrRef (and the name caches keyed by it) still names a
-// string in any of the Data's files. Segments are only ever added.
-type extStrings struct {
-	mu   sync.Mutex
-	next uint64
-	segs atomic.Pointer[[]extSeg]
-}
-
-type extSeg struct {
-	base uint64
-	data []byte
-}
-
-// add places data in the space and returns its base.
-func (e *extStrings) add(data []byte) uint64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	base := e.next
-	e.next += uint64(len(data)) + 1 // +1: an empty section still gets its own base
-	var segs []extSeg
-	if p := e.segs.Load(); p != nil {
-		segs = append(segs, *p...)
-	}
-	segs = append(segs, extSeg{base: base, data: data})
-	e.segs.Store(&segs)
-	return base
-}
-
-// find returns the section holding off and the offset in it.
-func (e *extStrings) find(off uint64) ([]byte, uint64) {
-	p := e.segs.Load()
-	if p == nil {
-		return nil, 0
-	}
-	segs := *p
-	i := sort.Search(len(segs), func(i int) bool { return segs[i].base > off }) - 1
-	if i < 0 || off-segs[i].base >= uint64(len(segs[i].data)) {
-		return nil, 0
-	}
-	return segs[i].data, off - segs[i].base
-}
 
 // ReadDWO reads the sections of a .dwo or .dwp file f (bytes mapped by
 // m, at path) one by one: a section that cannot be read costs what needs

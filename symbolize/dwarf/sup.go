@@ -83,23 +83,3 @@ func (s *supFile) unitAt(off uint64) *Unit {
 	}
 	return nil
 }
-
-// UnitOfDIE returns the unit (of the DWARF or of its supplementary file)
-// holding the DIE at off, as a reference value names it.
-func (dw *Data) UnitOfDIE(off uint64) *Unit {
-	if off&supBit != 0 {
-		if dw.sup == nil {
-			return nil
-		}
-		return dw.sup.unitAt(off &^ supBit)
-	}
-	return dw.units.unitAt(off)
-}
-
-// supStr resolves a DW_FORM_GNU_strp_alt or DW_FORM_strp_sup offset.
-func (dw *Data) supStr(off uint64) StrRef {
-	if dw.sup == nil || off >= uint64(len(dw.sup.sec.str)) {
-		return NoStr
-	}
-	return StrRef(strSecExt | (dw.sup.sec.strBase + off))
-}

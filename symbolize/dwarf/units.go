@@ -297,42 +297,6 @@ func (idx *unitIndex) unitFor(pc uint64) *Unit {
 	return nil
 }
 
-// LineTable returns u's decoded line table, decoding it on first use.
-func (dw *Data) LineTable(u *Unit) (*LineTable, error) {
-	u.linesOnce.Do(func() {
-		defer u.linesDone.Store(true)
-		defer func() {
-			if p := recover(); p != nil {
-				u.linesErr = fmt.Errorf("line table at 0x%x: panic: %v", u.stmtList, p)
-			}
-		}()
-		if u.stmtList < 0 {
-			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.h.off)
-			return
-		}
-		sec := dw.secOf(&u.h) // the object's, or its dwz supplementary file's
-		u.lines, u.linesErr = decodeLineProgram(dw.lineInput(sec, u))
-		if u.linesErr != nil {
-			u.linesErr = fmt.Errorf("%s: %w", dw.path, u.linesErr)
-		}
-		if u.lines != nil {
-			// Rows and file names are copied out: the program's bytes
-			// need not stay resident.
-			sec.releaseLine(uint64(u.stmtList), uint64(u.stmtList)+u.lines.size)
-		}
-	})
-	return u.lines, u.linesErr
-}
-
-// lineInput is what decoding u's line program from sec needs.
-func (dw *Data) lineInput(sec *debugSections, u *Unit) lineProgramInput {
-	line, base, size := sec.lineAt(uint64(u.stmtList))
-	return lineProgramInput{
-		line: line, lineBase: base, lineSize: size, str: sec.str, lineStr: sec.lineStr,
-		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder, paths: &dw.paths,
-	}
-}
-
 // unitAt returns the unit whose DIEs contain the .debug_info offset off.
 func (idx *unitIndex) unitAt(off uint64) *Unit {
 	i := sort.Search(len(idx.units), func(i int) bool { return idx.units[i].h.end > off })
@@ -418,4 +382,16 @@ func (dw *Data) UnitOfRef(ref int32) *Unit {
 		return dw.sup.units[-ref-1]
 	}
 	return nil
+}
+
+// UnitOfDIE returns the unit (of the DWARF or of its supplementary file)
+// holding the DIE at off, as a reference value names it.
+func (dw *Data) UnitOfDIE(off uint64) *Unit {
+	if off&supBit != 0 {
+		if dw.sup == nil {
+			return nil
+		}
+		return dw.sup.unitAt(off &^ supBit)
+	}
+	return dw.units.unitAt(off)
 }

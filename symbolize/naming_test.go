@@ -156,7 +156,7 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 			{Functions: FunctionsNone},
 			{Demangle: true},
 			{Functions: FunctionsShort},
-			{Style: StyleGNU, Demangle: true},
+			{Policy: GNU240, Demangle: true},
 			{Functions: FunctionsNone},
 		} {
 			k, _ := cacheKey(opts)
