@@ -1,8 +1,6 @@
 package symbolize
 
 import (
-	"sync"
-
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
@@ -24,22 +22,10 @@ import (
 //     function print the DWARF (or renamed) name.
 //
 // The second rule is stateful: the answer depends on the order of queries.
-// gnuState keeps that state per object, as bfd keeps it per open file, so a
-// face answering queries one by one in input order prints what addr2line
-// prints. Concurrent lookups (SymbolizeMany) see some valid order.
-type gnuState struct {
-	mu    sync.Mutex
-	funcs map[uint64]*gnuFunc // by DIE offset
-
-	unitsOnce sync.Once
-	lostFrom  uint64 // .debug_info offset of the first unit bfd cannot parse (gnuReadable)
-}
-
-// gnuFunc is bfd's struct funcinfo state for one function DIE.
-type gnuFunc struct {
-	linkage bool   // is_linkage: print the DWARF name
-	renamed string // the symbol name bfd replaced the DWARF name with
-}
+// Object.gnu (a gnuState) keeps that state per object, as bfd keeps it per
+// open file, so a face answering queries one by one in input order prints
+// what addr2line prints. Concurrent lookups (SymbolizeMany) see some valid
+// order.
 
 // cLikeLanguages are the DW_LANG values for which bfd's mangle_style is 0:
 // their DW_AT_name counts as a linkage name.
@@ -50,8 +36,8 @@ var cLikeLanguages = map[int64]bool{
 }
 
 // gnuNames applies bfd's naming to frames (innermost first) built for pc.
-func (o *Object) gnuNames(pc uint64, frames []Frame, a *unitAnswer, opts LookupOptions, p *Policy) {
-	chain, fi, u := a.chain, a.fi, a.u
+// chain, fi and u are the lookup's (unitAnswer).
+func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *dwarf.FuncIndex, u *dwarf.Unit, opts LookupOptions, p *Policy) {
 	demangle := func(name string) string {
 		if opts.Demangle {
 			return o.demangled.demangle(name, p.demangle)
@@ -237,16 +223,6 @@ func (o *Object) bfdReadsUnitRanges(u *dwarf.Unit) bool {
 	return false
 }
 
-// gnuSeqIndex maps addresses to units through their line-table sequences.
-// binutils 2.40 adds every sequence of a decoded line table to its unit's
-// address ranges (decode_line_info, DW_LNE_end_sequence), so an address in
-// padding that a CU's DW_AT_ranges leaves out but its line table covers is
-// still answered ("main" / "file.c:12"). llvm only trusts DW_AT_ranges.
-type gnuSeqIndex struct {
-	once sync.Once
-	idx  dwarf.UnitRanges
-}
-
 // gnuUnitFor returns the unit whose line sequences contain pc; the index is
 // built on first use, decoding every line table once.
 func (o *Object) gnuUnitFor(pc uint64) *dwarf.Unit {
@@ -264,20 +240,6 @@ func (o *Object) gnuUnitFor(pc uint64) *dwarf.Unit {
 		o.gnuSeqs.idx.Seal()
 	})
 	return o.gnuSeqs.idx.UnitFor(pc)
-}
-
-// gnuVar is a variable with a fixed address (DW_OP_addr) and its
-// declaration, which binutils 2.40 reports for the variable's first byte
-// (file:line, with the function name from the symbol table or "??").
-type gnuVar struct {
-	u        *dwarf.Unit
-	declFile int64
-	declLine int64
-}
-
-type gnuVarIndex struct {
-	once sync.Once
-	vars map[uint64]gnuVar
 }
 
 // gnuVarAt returns the variable that starts at addr, reading every unit's

@@ -21,6 +21,10 @@
 // demangled names are cached per DIE and per symbol. Lookups are safe for
 // concurrent use. docs/performance.md has the measurements.
 //
-// Decoders may panic on adversarial input, so every entry point recovers and
-// turns a panic into an error for that object.
+// Damaged input costs what depends on it: the decoders return errors,
+// which Damage, SplitDWARFErrors and SupplementaryError report, and the
+// rest of the file still answers. No decoder recovers a panic; Symbolize
+// alone keeps one recover, the last line of defence of a long session
+// against a bug of the engine: that answer is lost, with an ErrInternal
+// error naming the file and address.
 package symbolize

@@ -66,7 +66,7 @@ func FuzzOpen(f *testing.F) {
 			t.Fatalf("damage spans lines: %q", d)
 		}
 		for _, a := range addrs {
-			fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true})
+			fr := symbolizeNoPanic(t, o, a, LookupOptions{Inlines: true, Demangle: true})
 			if len(fr) == 0 {
 				t.Fatal("no frames")
 			}
@@ -89,7 +89,7 @@ func TestTruncated(t *testing.T) {
 			t.Fatalf("truncated at %d: nil object without error", n)
 		}
 		if o != nil {
-			fr, _ := o.Symbolize(0x1130, LookupOptions{Inlines: true})
+			fr := symbolizeNoPanic(t, o, 0x1130, LookupOptions{Inlines: true})
 			if len(fr) == 0 {
 				t.Fatalf("truncated at %d: no frames", n)
 			}
@@ -138,7 +138,7 @@ func FuzzSplitDWARF(f *testing.F) {
 		}
 		defer o.Close()
 		for _, a := range []uint64{0x1090, 0x10a4, 0x1100, 0x1220, 0x1238, 0x1290} {
-			if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true}); len(fr) == 0 {
+			if fr := symbolizeNoPanic(t, o, a, LookupOptions{Inlines: true, Demangle: true}); len(fr) == 0 {
 				t.Fatal("no frames")
 			}
 		}

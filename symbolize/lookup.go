@@ -1,6 +1,14 @@
 package symbolize
 
-import "github.com/sanitrace/sanitrace/symbolize/dwarf"
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
+)
 
 // lookup builds the frames for pc as opts' policy's tool does: llvm's
 // DWARFContext::getInliningInfoForAddress and
@@ -47,7 +55,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		}
 	case symbolsBFD:
 		if opts.Functions != FunctionsNone {
-			o.gnuNames(pc, frames, &a, opts, p)
+			o.gnuNames(pc, frames, a.chain, a.fi, a.u, opts, p)
 		}
 	}
 	return frames
@@ -104,7 +112,7 @@ func (o *Object) unitOf(pc uint64, p *Policy, chain []int32) unitAnswer {
 // named under opts (the outermost under outerOpts); one empty frame when
 // the DWARF says nothing of pc.
 func (o *Object) dwarfFrames(pc uint64, a *unitAnswer, p *Policy, opts, outerOpts LookupOptions) []Frame {
-	form := p.pathForm(&opts)
+	form := p.pathForm(opts.RelativeNames)
 	fileName := func(i int64) string {
 		if a.lt == nil || i < 0 {
 			return ""
@@ -254,4 +262,113 @@ func (o *Object) probeUnit(u *dwarf.Unit, pc uint64) (lt *dwarf.LineTable, fi *d
 // second, which would decode it twice. Answers are the same either way.
 func (o *Object) ExpectManyLookups() {
 	o.probes.Store(maxProbes)
+}
+
+// Symbolize returns the frames for addr, innermost first. An address nothing
+// knows gives one empty Frame and no error.
+//
+// It is the engine's one last line of defence against its own bugs: the
+// decoders return errors and do not recover (their fuzzers hold them to
+// that), but a session that answers a sanitizer's pipe or a CI job's
+// artifacts for minutes must not be ended by one file that reaches a bug.
+// A panic under a lookup costs that answer: one empty Frame, and an error
+// naming the file and the address (errors.Is ErrInternal).
+func (o *Object) Symbolize(addr uint64, opts LookupOptions) (frames []Frame, err error) {
+	if o == nil {
+		return []Frame{{}}, errors.New("symbolize: nil object")
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			frames, err = []Frame{{}}, fmt.Errorf("symbolize: %s: address 0x%x: %w: %v", o.debugPath, addr, ErrInternal, p)
+		}
+	}()
+	frames = o.lookup(addr, opts)
+	if len(frames) == 0 {
+		frames = []Frame{{}}
+	}
+	return frames, nil
+}
+
+// SymbolizeMany symbolizes addrs; the result is aligned with addrs. Equal
+// addresses are looked up once, and the work is spread over the CPUs,
+// except under GNU240, whose answers depend on query order.
+func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
+	out := make([][]Frame, len(addrs))
+	if opts.policy().stateful() {
+		// bfd's naming depends on the order of queries (gnunames.go):
+		// answer them one by one in input order, as addr2line does.
+		for i, a := range addrs {
+			out[i], _ = o.Symbolize(a, opts)
+		}
+		return out
+	}
+	uniq := make([]uint64, 0, len(addrs))
+	seen := make(map[uint64]int, len(addrs))
+	for _, a := range addrs {
+		if _, ok := seen[a]; !ok {
+			seen[a] = len(uniq)
+			uniq = append(uniq, a)
+		}
+	}
+	if len(uniq) > 1 {
+		o.ExpectManyLookups()
+	}
+	// Sorting keeps each unit's lookups together (and its decode on one
+	// worker, usually).
+	sorted := slices.Clone(uniq)
+	slices.Sort(sorted)
+	res := make(map[uint64][]Frame, len(sorted))
+	workers := runtime.GOMAXPROCS(0)
+	if workers > 4 {
+		workers = 4
+	}
+	if len(sorted) < 64 {
+		workers = 1
+	}
+	chunk := (len(sorted) + workers - 1) / workers
+	parts := make([][][]Frame, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, (w+1)*chunk
+		if hi > len(sorted) {
+			hi = len(sorted)
+		}
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			p := make([][]Frame, 0, hi-lo)
+			for _, a := range sorted[lo:hi] {
+				f, _ := o.Symbolize(a, opts)
+				p = append(p, f)
+			}
+			parts[w] = p
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	for w := 0; w < workers; w++ {
+		lo := w * chunk
+		for i, f := range parts[w] {
+			res[sorted[lo+i]] = f
+		}
+	}
+	for i, a := range addrs {
+		out[i] = res[a]
+	}
+	return out
+}
+
+// Data answers a DATA query: the global object containing addr, from the
+// symbol table.
+func (o *Object) Data(addr uint64) (DataSymbol, bool) {
+	if o == nil {
+		return DataSymbol{}, false
+	}
+	s, found := o.syms.findData(addr)
+	if !found {
+		return DataSymbol{}, false
+	}
+	return DataSymbol{Name: s.name, Demangled: o.demangled.demangle(s.name, LLVM14.demangle), Start: s.addr, Size: s.size}, true
 }

@@ -2,7 +2,6 @@ package symbolize
 
 import (
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/sanitrace/sanitrace/symbolize/dwarf"
@@ -345,58 +344,6 @@ func (o *Object) funcName(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64,
 	return o.dw.Str(r.name(o, fi, di, off))
 }
 
-// demangleCache demangles each distinct name once per style: big C++
-// binaries repeat the same few thousand names across millions of frames,
-// and demangling costs more than reading the DWARF. It is the only cache of
-// demangled text, keyed two ways: by the mangled name (ELF symbols), and
-// by the DWARF string reference a linkage name comes from, so that a
-// repeated frame costs one small-key lookup instead of hashing (and first
-// copying) a name that can run to kilobytes in C++ binaries. (The per-DIE and per-symbol
-// slots of diecache.go keep what a frame prints, demangled through here.)
-//
-// Plain maps under a mutex rather than sync.Maps: a sync.Map boxes every
-// key and value and adds a node per entry, some 200,000 small objects of
-// pointers on a big C++ binary that every collection must mark again; a
-// map keeps its entries in a few large arrays. The locks are taken only on
-// a miss of the per-DIE slots, and never while demangling.
-type demangleCache struct {
-	byName lockedStrings[nameKey]
-	byRef  lockedStrings[refKey]
-}
-
-// lockedStrings is a map to strings under a lock of its own, made on the
-// first put.
-type lockedStrings[K comparable] struct {
-	mu sync.Mutex
-	m  map[K]string
-}
-
-func (s *lockedStrings[K]) get(k K) (string, bool) {
-	s.mu.Lock()
-	v, ok := s.m[k]
-	s.mu.Unlock()
-	return v, ok
-}
-
-func (s *lockedStrings[K]) put(k K, v string) {
-	s.mu.Lock()
-	if s.m == nil {
-		s.m = make(map[K]string)
-	}
-	s.m[k] = v
-	s.mu.Unlock()
-}
-
-type nameKey struct {
-	style demangler
-	name  string
-}
-
-type refKey struct {
-	style demangler
-	ref   dwarf.StrRef
-}
-
 // demangle returns name demangled the way the style's tool prints it.
 //
 // llvm-symbolizer 14 demangles "_Z" names with its Itanium demangler only,
@@ -416,12 +363,6 @@ func (c *demangleCache) demangle(name string, style demangler) string {
 		return name
 	}
 	return c.demangleSlow(name, style)
-}
-
-// mangled reports whether name is one a style may demangle: an Itanium
-// ("_Z") or Rust v0 ("_R") name.
-func mangled(name string) bool {
-	return strings.HasPrefix(name, "_Z") || strings.HasPrefix(name, "_R")
 }
 
 func (c *demangleCache) demangleSlow(name string, style demangler) string {
@@ -478,12 +419,6 @@ func (o *Object) demangleRef(ref dwarf.StrRef, style demangler) string {
 	s := demangleName(o.dw.Str(ref), style)
 	c.byRef.put(k, s)
 	return s
-}
-
-// symName caches a symbol's demangled name for one style.
-type symName struct {
-	style demangler
-	name  string
 }
 
 // demangleSym returns the symbol's name demangled in style.

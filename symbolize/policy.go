@@ -151,9 +151,10 @@ func (p *Policy) String() string { return p.name }
 // (bfd's naming): lookups then run one by one, in input order.
 func (p *Policy) stateful() bool { return p.symbols == symbolsBFD }
 
-// pathForm is how p spells file names for opts.
-func (p *Policy) pathForm(opts *LookupOptions) dwarf.PathForm {
-	if opts.RelativeNames {
+// pathForm is how p spells file names, relative to the compilation
+// directory or not (LookupOptions.RelativeNames).
+func (p *Policy) pathForm(relative bool) dwarf.PathForm {
+	if relative {
 		return dwarf.PathRelative
 	}
 	return p.paths

@@ -6,7 +6,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/symbolize/dwarf"
@@ -22,22 +21,6 @@ import (
 // the unit's first lookup (openSplitUnit, which dwarf.Data.SplitFunctions
 // calls once per unit). binutils' addr2line does not read .dwo files
 // (Policy.splitUnits).
-
-// dwpState is an object's package, opened on the first split unit's lookup.
-type dwpState struct {
-	path string
-	d    *dwarf.DWO
-	idx  *dwarf.PackageIndex
-	err  error
-}
-
-// splitErrors collects why split units could not be read, in the order
-// their lookups met them.
-type splitErrors struct {
-	mu      sync.Mutex
-	errs    []error
-	damaged map[string]bool // files whose damage is in errs
-}
 
 func (e *splitErrors) add(err error) {
 	e.mu.Lock()

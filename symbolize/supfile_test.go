@@ -220,7 +220,7 @@ func symbolizeDWZPair(t *testing.T, dir string, bin, sup []byte, addrs []uint64)
 	defer o.Close()
 	for _, a := range addrs {
 		for _, policy := range []*Policy{LLVM14, GNU240} {
-			if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Policy: policy}); len(fr) == 0 {
+			if fr := symbolizeNoPanic(t, o, a, LookupOptions{Inlines: true, Demangle: true, Policy: policy}); len(fr) == 0 {
 				t.Fatal("no frames")
 			}
 		}

@@ -79,12 +79,17 @@ func releaseSymtab(f *elf.File, m *dwarfbuf.File) {
 }
 
 // symtabLoad is readSymtab (and releaseSymtab) running on a goroutine of
-// its own; see readSymtabAsync.
+// its own; see readSymtabAsync. t and err are set once done is closed.
 type symtabLoad struct {
-	done  chan struct{}
-	t     symtab
-	err   error
-	panic any // a decoder panic, raised again by wait on the caller's goroutine
+	done chan struct{}
+	t    symtab
+	err  error
+}
+
+// wait returns the symbol table once read.
+func (l *symtabLoad) wait() (symtab, error) {
+	<-l.done
+	return l.t, l.err
 }
 
 // readSymtabAsync reads f's symbol table on another goroutine while the
@@ -95,7 +100,6 @@ func readSymtabAsync(ef *elf.File, f *debuginfo.File) *symtabLoad {
 	l := &symtabLoad{done: make(chan struct{})}
 	read := func() {
 		defer close(l.done)
-		defer func() { l.panic = recover() }()
 		l.t, l.err = readSymtab(ef, f.Bytes())
 		releaseSymtab(ef, f.Mapped())
 	}
@@ -107,17 +111,6 @@ func readSymtabAsync(ef *elf.File, f *debuginfo.File) *symtabLoad {
 	}
 	go read()
 	return l
-}
-
-// wait returns the symbol table once read; a panic of the reader is
-// raised again here, on the caller's goroutine, whose recover turns it
-// into an error.
-func (l *symtabLoad) wait() (symtab, error) {
-	<-l.done
-	if l.panic != nil {
-		panic(l.panic)
-	}
-	return l.t, l.err
 }
 
 // readSymtab reads .symtab, falling back to .dynsym when the file has no
@@ -462,4 +455,16 @@ func rawSymbols(f *elf.File, data []byte, typ elf.SectionType) ([]elf.Symbol, er
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// symName caches a symbol's demangled name for one style.
+type symName struct {
+	style demangler
+	name  string
+}
+
+// mangled reports whether name is one a style may demangle: an Itanium
+// ("_Z") or Rust v0 ("_R") name.
+func mangled(name string) bool {
+	return strings.HasPrefix(name, "_Z") || strings.HasPrefix(name, "_R")
 }

@@ -165,11 +165,6 @@ func isFuncTag(tag uint32) bool { return tag == TagSubprogram || tag == TagInlin
 // object's own or a split unit in a .dwo) once and indexes its subprograms
 // and their inline trees.
 func (dw *Data) decodeFunctions(h *Header) (fi *FuncIndex, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", dw.path, h.off, p)
-		}
-	}()
 	// DIE offsets are kept relative to the unit, in 32 bits.
 	if h.end-h.off > 1<<32-1 {
 		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", dw.path, h.off)

@@ -1023,11 +1023,6 @@ func (p *lineProbe) endSeq(t *LineTable, s *probeSeq, end uint64) {
 func (dw *Data) LineTable(u *Unit) (*LineTable, error) {
 	u.linesOnce.Do(func() {
 		defer u.linesDone.Store(true)
-		defer func() {
-			if p := recover(); p != nil {
-				u.linesErr = fmt.Errorf("line table at 0x%x: panic: %v", u.stmtList, p)
-			}
-		}()
 		if u.stmtList < 0 {
 			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.h.off)
 			return

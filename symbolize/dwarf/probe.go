@@ -47,11 +47,6 @@ func (dw *Data) Probe(u *Unit, pc uint64) (lt *LineTable, fi *FuncIndex, ok bool
 // probeLines runs u's line program for pc alone (lineProbe); ok is false
 // on any error or when the table's answer for pc needs the stored rows.
 func (dw *Data) probeLines(u *Unit, pc uint64) (lt *LineTable, ok bool) {
-	defer func() {
-		if recover() != nil {
-			lt, ok = nil, false
-		}
-	}()
 	p := &lineProbe{pc: pc, ok: true}
 	in := dw.lineInput(dw.secOf(&u.h), u)
 	in.probe = p
@@ -71,11 +66,6 @@ func (dw *Data) probeLines(u *Unit, pc uint64) (lt *LineTable, ok bool) {
 // needs them (dieAt), as for a reference into another unit. ok is false
 // on any decoding error.
 func (dw *Data) probeFunctions(h *Header, pc uint64) (fi *FuncIndex, ok bool) {
-	defer func() {
-		if recover() != nil {
-			fi, ok = nil, false
-		}
-	}()
 	if h.end-h.off > 1<<32-1 {
 		return nil, false
 	}

@@ -172,11 +172,6 @@ func (dw *Data) splitHeader(u *Unit, open SplitOpener) (*Header, error) {
 	}
 	s := u.split
 	s.once.Do(func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.h, s.err = nil, fmt.Errorf("%s: panic: %v", u.dwo.name, p)
-			}
-		}()
 		s.h, s.err = open(u)
 	})
 	return s.h, s.err
