@@ -3,7 +3,6 @@ package dwarf
 import (
 	"debug/elf"
 	"fmt"
-	"sort"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
@@ -76,10 +75,4 @@ func (dw *Data) AddSupplementary(f *elf.File, m *dwarfbuf.File, path string) (da
 
 // unitAt returns the supplementary file's unit holding the DIE at off
 // (without supBit).
-func (s *supFile) unitAt(off uint64) *Unit {
-	i := sort.Search(len(s.units), func(i int) bool { return s.units[i].h.end > off })
-	if i < len(s.units) && s.units[i].h.dieOff <= off {
-		return s.units[i]
-	}
-	return nil
-}
+func (s *supFile) unitAt(off uint64) *Unit { return unitHolding(s.units, off) }

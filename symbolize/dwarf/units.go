@@ -298,10 +298,14 @@ func (idx *unitIndex) unitFor(pc uint64) *Unit {
 }
 
 // unitAt returns the unit whose DIEs contain the .debug_info offset off.
-func (idx *unitIndex) unitAt(off uint64) *Unit {
-	i := sort.Search(len(idx.units), func(i int) bool { return idx.units[i].h.end > off })
-	if i < len(idx.units) && idx.units[i].h.dieOff <= off {
-		return idx.units[i]
+func (idx *unitIndex) unitAt(off uint64) *Unit { return unitHolding(idx.units, off) }
+
+// unitHolding returns the unit of units, in section order, whose DIEs
+// contain the offset off.
+func unitHolding(units []*Unit, off uint64) *Unit {
+	i := sort.Search(len(units), func(i int) bool { return units[i].h.end > off })
+	if i < len(units) && units[i].h.dieOff <= off {
+		return units[i]
 	}
 	return nil
 }
