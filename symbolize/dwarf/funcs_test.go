@@ -119,3 +119,32 @@ func TestCompactSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestEntries: a unit's DIEs read one by one (Entries) are its root and
+// the DIEs below it (WalkChildren from the root, with the depth handed
+// down), in the same order; Entry reads any one of them again alike.
+func TestEntries(t *testing.T) {
+	dw := openData(t, fx.ELF(t, "cxx-O2-dw5"))
+	all := func(uint32) bool { return true }
+	for _, u := range dw.Units() {
+		var flat []uint64
+		if err := dw.Entries(u, all, func(e *Entry) { flat = append(flat, e.Offset) }); err != nil {
+			t.Fatal(err)
+		}
+		root, ok := dw.Entry(u.RootOffset())
+		if !ok || root.Tag() != TagCompileUnit || len(flat) == 0 || flat[0] != root.Offset {
+			t.Fatalf("unit at 0x%x: root %+v (%v), first of Entries %v", u.Offset(), root, ok, flat[:min(1, len(flat))])
+		}
+		walked := []uint64{root.Offset}
+		err := WalkChildren(dw, &root, all, 1, func(e *Entry, depth int) int {
+			walked = append(walked, e.Offset)
+			if again, ok := dw.Entry(e.Offset); !ok || again.Tag() != e.Tag() || again.Children() != e.Children() {
+				t.Fatalf("DIE at 0x%x read again: %v", e.Offset, ok)
+			}
+			return depth + 1
+		})
+		if err != nil || !slices.Equal(walked, flat) {
+			t.Fatalf("unit at 0x%x: %d DIEs walked (%v), %d read one by one", u.Offset(), len(walked), err, len(flat))
+		}
+	}
+}

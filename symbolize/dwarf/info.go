@@ -18,7 +18,9 @@ import (
 // attributes the engine does not need are skipped by size, and strings stay
 // section offsets (StrRef) until a frame actually prints them.
 
-// Header is a unit header plus the bases its root DIE declares.
+// A Header is a unit header plus the bases its root DIE declares. Outside
+// this package it is a handle: a split unit's, as DWOUnit or PackageUnit
+// found it, handed back through a SplitOpener.
 type Header struct {
 	off       uint64 // of the unit header
 	end       uint64 // first byte after the unit

@@ -353,3 +353,39 @@ func TestRandomMapped(t *testing.T) {
 		t.Fatal("no section to hand back: the fixture's .debug_str is stored uncompressed")
 	}
 }
+
+// TestPathForms: Go's DWARF 5 line tables name the compilation directory
+// "." and directory 0 "." again: a file of directory 0 comes with both
+// (PathFull), with the directory alone (PathFullDir0), or bare
+// (PathRelative); a file of another directory has one spelling in both
+// full forms.
+func TestPathForms(t *testing.T) {
+	dw := openData(t, fx.ELF(t, "go-trimpath"))
+	checked := 0
+	for _, u := range dw.Units() {
+		lt, err := dw.LineTable(u)
+		if err != nil || u.CompDir() != "." {
+			continue
+		}
+		for i := range uint32(len(lt.files)) {
+			full, ok := lt.FileName(i, PathFull)
+			dir0, _ := lt.FileName(i, PathFullDir0)
+			rel, _ := lt.FileName(i, PathRelative)
+			if !ok || rel == "" || strings.HasPrefix(rel, "/") {
+				continue
+			}
+			switch {
+			case full == "././"+rel:
+				checked++
+				if dir0 != "./"+rel {
+					t.Fatalf("unit at 0x%x, file %d: %q in full, %q with directory 0 alone, want %q", u.Offset(), i, full, dir0, "./"+rel)
+				}
+			case dir0 != full:
+				t.Fatalf("unit at 0x%x, file %d: %q in full, %q with directory 0 alone", u.Offset(), i, full, dir0)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no file of directory 0 in the fixture's tables")
+	}
+}
