@@ -29,9 +29,9 @@ type Object struct {
 	debugFile *debuginfo.File   // the separate debug file; nil when none
 	finder    *debuginfo.Finder // where the .dwp and .dwo files are
 	ownFinder bool              // the Finder is the Object's own, closed by Close
+	// The .dwp package and why split units could not be read (split.go).
 	dwpOnce   sync.Once
 	dwp       dwpState
-	// splitErrs: split units whose DIEs could not be read.
 	splitErrs splitErrors
 
 	supErr error // why a named supplementary file could not be used
@@ -40,7 +40,7 @@ type Object struct {
 	damage []error
 	// looked: by unit (dwarf.Unit.Index), whether a lookup has been
 	// answered in it; probes counts the first lookups answered without
-	// indexing their unit (firstlookup.go).
+	// indexing their unit (lookup.go's probeUnit).
 	looked []atomic.Bool
 	probes atomic.Int32
 	syms   symtab
@@ -51,12 +51,13 @@ type Object struct {
 	// 2.40's addr2line does not read (Policy.readsZdebug).
 	zdebug bool
 
-	demangled demangleCache
-	gnu       gnuState
-	gnuSeqs   gnuSeqIndex
-	gnuVars   gnuVarIndex
+	demangled demangleCache // naming.go
+	// bfd's naming state and indexes (bfd.go).
+	gnu     gnuState
+	gnuSeqs gnuSeqIndex
+	gnuVars gnuVarIndex
 
-	// Call frame information, read once on the first FuncStart.
+	// Call frame information, read once on the first FuncStart (fdes.go).
 	fdeOnce sync.Once
 	fdes    fdeState
 }
