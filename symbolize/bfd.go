@@ -96,7 +96,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *dwarf.Fu
 			if inner.File == "" {
 				inner.File, inner.FileKnown = st.fileOf(s.symbol)
 			}
-			if low, ok := o.firstRangeLow(fi.Offset(chain[0])); ok && low == s.addr {
+			if low, ok := firstRangeLow(o.dw, fi.Offset(chain[0])); ok && low == s.addr {
 				g.renamed = s.name
 			}
 		}
@@ -115,8 +115,8 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *dwarf.Fu
 // firstRangeLow is bfd's function->arange.low: the start of the DIE's first
 // address range in DW_AT_ranges order (extended down by a range that ends
 // where it starts), not the lowest address.
-func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
-	rs := o.dw.Ranges(off)
+func firstRangeLow(dw *dwarf.Data, off uint64) (uint64, bool) {
+	rs := dw.Ranges(off)
 	if len(rs) == 0 {
 		return 0, false
 	}
@@ -168,7 +168,7 @@ func (o *Object) gnuReadable(u *dwarf.Unit) bool {
 	o.gnu.unitsOnce.Do(func() {
 		o.gnu.lostFrom = ^uint64(0)
 		for _, v := range o.dw.Units() {
-			if !o.bfdReadsUnitRanges(v) {
+			if !bfdReadsUnitRanges(o.dw, v) {
 				o.gnu.lostFrom = v.Offset()
 				break
 			}
@@ -179,8 +179,8 @@ func (o *Object) gnuReadable(u *dwarf.Unit) bool {
 
 // bfdReadsUnitRanges replays bfd's read_rangelist on the unit's own
 // DW_AT_ranges (a section offset; DW_FORM_rnglistx is left alone).
-func (o *Object) bfdReadsUnitRanges(u *dwarf.Unit) bool {
-	rg, err := o.dw.UnitRanges(u)
+func bfdReadsUnitRanges(dw *dwarf.Data, u *dwarf.Unit) bool {
+	rg, err := dw.UnitRanges(u)
 	if err != nil {
 		return true
 	}
@@ -192,15 +192,15 @@ func (o *Object) bfdReadsUnitRanges(u *dwarf.Unit) bool {
 		return true
 	}
 	if u.Version() <= 4 {
-		ranges := o.dw.Section(".debug_ranges")
+		ranges := dw.Section(".debug_ranges")
 		return ranges == nil || off <= uint64(len(ranges))
 	}
-	rnglists := o.dw.Section(".debug_rnglists")
+	rnglists := dw.Section(".debug_rnglists")
 	if rnglists == nil || off >= uint64(len(rnglists)) {
 		return false
 	}
 	n := u.AddrSize()
-	b := dwarfbuf.NewReader(".debug_rnglists", off, rnglists[off:], o.dw.ByteOrder())
+	b := dwarfbuf.NewReader(".debug_rnglists", off, rnglists[off:], dw.ByteOrder())
 	for b.Left() > 0 && b.Err() == nil {
 		switch b.U8() {
 		case 0: // DW_RLE_end_of_list

@@ -228,7 +228,7 @@ func (w *frameWalk) addLocal(d *dwarf.Entry, sp subprogram) {
 		l.Name = src.Str(v)
 	}
 	if t, ok := src.Ref(dwarf.AttrType); ok {
-		l.Size, l.HasSize = o.typeSize(t, uint64(w.u.AddrSize()), 0)
+		l.Size, l.HasSize = w.typeSize(t, uint64(w.u.AddrSize()), 0)
 	}
 	if v, _, ok := src.Attr(dwarf.AttrDeclFile); ok && w.lt != nil {
 		// The file index is read in the line table of the unit holding the
@@ -303,11 +303,11 @@ func exprFrameOffset(e []byte, fbReg int) (int64, bool) {
 // size by each subrange's count (or upper - lower + 1), qualifiers,
 // typedefs and any other DIE with a DW_AT_type follow it. hops bounds the
 // chain, which llvm would follow into a cycle forever.
-func (o *Object) typeSize(off, ptrSize uint64, hops int) (uint64, bool) {
+func (w *frameWalk) typeSize(off, ptrSize uint64, hops int) (uint64, bool) {
 	if hops > maxTypeChainHops {
 		return 0, false
 	}
-	t, ok := o.dw.Entry(off)
+	t, ok := w.o.dw.Entry(off)
 	if !ok {
 		return 0, false
 	}
@@ -321,7 +321,7 @@ func (o *Object) typeSize(off, ptrSize uint64, hops int) (uint64, bool) {
 		return ptrSize, true
 	case dwarf.TagPtrToMemberType:
 		if b, ok := t.Ref(dwarf.AttrType); ok {
-			if bt, ok := o.dw.Entry(b); ok && bt.Tag() == dwarf.TagSubroutineType {
+			if bt, ok := w.o.dw.Entry(b); ok && bt.Tag() == dwarf.TagSubroutineType {
 				return 2 * ptrSize, true
 			}
 		}
@@ -331,27 +331,27 @@ func (o *Object) typeSize(off, ptrSize uint64, hops int) (uint64, bool) {
 		if !ok {
 			return 0, false
 		}
-		size, ok := o.typeSize(b, ptrSize, hops+1)
+		size, ok := w.typeSize(b, ptrSize, hops+1)
 		if !ok {
 			return 0, false
 		}
-		return o.arraySize(&t, size), true
+		return w.arraySize(&t, size), true
 	}
 	// const, volatile, restrict, immutable, typedef and the rest.
 	if b, ok := t.Ref(dwarf.AttrType); ok {
-		return o.typeSize(b, ptrSize, hops+1)
+		return w.typeSize(b, ptrSize, hops+1)
 	}
 	return 0, false
 }
 
 // arraySize multiplies an array's element size by the extent of each of
 // its DW_TAG_subrange_type children.
-func (o *Object) arraySize(t *dwarf.Entry, size uint64) uint64 {
+func (w *frameWalk) arraySize(t *dwarf.Entry, size uint64) uint64 {
 	isSubrange := func(tag uint32) bool { return tag == dwarf.TagSubrangeType }
 	// The state handed down is the depth below the array: only its own
 	// children count. A DIE that cannot be read ends the walk; what was
 	// read counts.
-	_ = dwarf.WalkChildren(o.dw, t, isSubrange, 1, func(d *dwarf.Entry, depth int) int {
+	_ = dwarf.WalkChildren(w.o.dw, t, isSubrange, 1, func(d *dwarf.Entry, depth int) int {
 		if depth == 1 && d.Tag() == dwarf.TagSubrangeType {
 			if v, _, ok := d.Attr(dwarf.AttrCount); ok {
 				if n, ok := unsignedConst(v); ok {
