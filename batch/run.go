@@ -11,6 +11,7 @@ import (
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/parse"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/resolve"
 	"github.com/sanitrace/sanitrace/symbolize"
 	"github.com/sanitrace/sanitrace/wire"
@@ -58,6 +59,9 @@ type Options struct {
 
 	// opened, when set, is told every module the run opens (tests count).
 	opened func(key string)
+	// decoded, when set, is given every report a worker has decoded,
+	// before it is signed (tests panic in it).
+	decoded func(*report.Report)
 }
 
 // Progress follows a run: Total once the inputs are counted, then Done per
@@ -288,6 +292,9 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
 		}
 		if res != nil {
 			res.Report(rep)
+		}
+		if r.opts.decoded != nil {
+			r.opts.decoded(rep)
 		}
 		sig := r.intern.str(Signature(rep))
 		src := sourceOf(e.Source)
