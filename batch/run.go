@@ -227,16 +227,19 @@ func (r *run) addError(src artifact.Source, msg string) {
 	r.mu.Unlock()
 }
 
-// decodeLog decodes one log (decode) at the edge of a worker: a bug of
-// ours on one log must not cost the run, so a panic becomes an error of
-// that log in the run's errors, and the reports read before it are kept.
-// It is the run's one recover.
+// decodeLog decodes one log (decode) at the edge of a worker and counts it
+// done: a bug of ours on one log must not cost the run, so a panic becomes
+// an error of that log in the run's errors, and the reports read before it
+// are kept. It is the one recover of the decoding.
 func (r *run) decodeLog(res *resolve.Resolver, e *artifact.Entry) {
 	var items []item
 	defer func() {
 		p := recover()
 		r.mu.Lock()
 		r.items = append(r.items, items...)
+		if r.opts.Progress != nil {
+			r.opts.Progress.Done()
+		}
 		r.mu.Unlock()
 		if p != nil {
 			r.addError(e.Source, termsafe.Line(fmt.Sprintf("internal error while decoding (please report it): %v", p)))
@@ -249,13 +252,6 @@ func (r *run) decodeLog(res *resolve.Resolver, e *artifact.Entry) {
 // is not nil), given its signature from the model, and added to items in
 // its batch form.
 func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
-	if r.opts.Progress != nil {
-		defer func() {
-			r.mu.Lock()
-			r.opts.Progress.Done()
-			r.mu.Unlock()
-		}()
-	}
 	rc, err := e.Open()
 	if err != nil {
 		r.addError(e.Source, unwrapPathErr(err))
