@@ -49,9 +49,9 @@ func TestRustV0Names(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if golden.Updating() {
-				recordRustV0(t, tc.path, tc.names(t))
+				recordNames(t, tc.path, tc.names(t))
 			}
-			rows := readRustV0(t, tc.path)
+			rows := readNames(t, tc.path)
 			bad := [2]int{}
 			for _, r := range rows {
 				for i, style := range []Style{LLVM, GNU} {
@@ -133,8 +133,9 @@ func TestRustV0Rules(t *testing.T) {
 	}
 }
 
-// readRustV0 reads a gzipped name table.
-func readRustV0(t *testing.T, path string) [][3]string {
+// readNames reads a gzipped name table: name, llvm-cxxfilt-14's output,
+// c++filt -i's.
+func readNames(t *testing.T, path string) [][3]string {
 	t.Helper()
 	var rows [][3]string
 	sc := bufio.NewScanner(bytes.NewReader(fixture.Gunzip(t, path)))
@@ -152,8 +153,8 @@ func readRustV0(t *testing.T, path string) [][3]string {
 	return rows
 }
 
-// recordRustV0 writes the table of names with both tools' outputs.
-func recordRustV0(t *testing.T, path string, names []string) {
+// recordNames writes the table of names with both tools' outputs.
+func recordNames(t *testing.T, path string, names []string) {
 	t.Helper()
 	slices.Sort(names)
 	names = slices.Compact(names)
