@@ -494,21 +494,53 @@ func (d *v0Demangler) genericArg() {
 	}
 }
 
-// rustBasicTypes are the v0 basic types by their letter.
-var rustBasicTypes = [26]string{
-	'a' - 'a': "i8", 'b' - 'a': "bool", 'c' - 'a': "char", 'd' - 'a': "f64",
-	'e' - 'a': "str", 'f' - 'a': "f32", 'h' - 'a': "u8", 'i' - 'a': "isize",
-	'j' - 'a': "usize", 'l' - 'a': "i32", 'm' - 'a': "u32", 'n' - 'a': "i128",
-	'o' - 'a': "u128", 'p' - 'a': "_", 's' - 'a': "i16", 't' - 'a': "u16",
-	'u' - 'a': "()", 'v' - 'a': "...", 'x' - 'a': "i64", 'y' - 'a': "u64",
-	'z' - 'a': "!",
-}
-
+// basicType returns the v0 basic type spelled by c, or "".
 func basicType(c byte) string {
-	if !isLower(c) {
-		return ""
+	switch c {
+	case 'a':
+		return "i8"
+	case 'b':
+		return "bool"
+	case 'c':
+		return "char"
+	case 'd':
+		return "f64"
+	case 'e':
+		return "str"
+	case 'f':
+		return "f32"
+	case 'h':
+		return "u8"
+	case 'i':
+		return "isize"
+	case 'j':
+		return "usize"
+	case 'l':
+		return "i32"
+	case 'm':
+		return "u32"
+	case 'n':
+		return "i128"
+	case 'o':
+		return "u128"
+	case 'p':
+		return "_"
+	case 's':
+		return "i16"
+	case 't':
+		return "u16"
+	case 'u':
+		return "()"
+	case 'v':
+		return "..."
+	case 'x':
+		return "i64"
+	case 'y':
+		return "u64"
+	case 'z':
+		return "!"
 	}
-	return rustBasicTypes[c-'a']
+	return ""
 }
 
 // typ demangles <type>.
