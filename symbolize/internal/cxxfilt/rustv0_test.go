@@ -51,19 +51,7 @@ func TestRustV0Names(t *testing.T) {
 			if golden.Updating() {
 				recordNames(t, tc.path, tc.names(t))
 			}
-			rows := readNames(t, tc.path)
-			bad := [2]int{}
-			for _, r := range rows {
-				for i, style := range []Style{LLVM, GNU} {
-					if got := Demangle(r[0], style); got != r[1+i] {
-						bad[i]++
-						if bad[i] <= 10 {
-							t.Errorf("%s (%s):\n got  %q\n want %q", r[0], [2]string{"llvm", "gnu"}[i], got, r[1+i])
-						}
-					}
-				}
-			}
-			t.Logf("%d names: %d differ from llvm-cxxfilt-14, %d from c++filt -i", len(rows), bad[0], bad[1])
+			checkNames(t, tc.path)
 		})
 	}
 }
@@ -131,6 +119,24 @@ func TestRustV0Rules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkNames compares both styles with the table at path.
+func checkNames(t *testing.T, path string) {
+	t.Helper()
+	rows := readNames(t, path)
+	bad := [2]int{}
+	for _, r := range rows {
+		for i, style := range []Style{LLVM, GNU} {
+			if got := Demangle(r[0], style); got != r[1+i] {
+				bad[i]++
+				if bad[i] <= 10 {
+					t.Errorf("%s (%s):\n got  %q\n want %q", r[0], [2]string{"llvm", "gnu"}[i], got, r[1+i])
+				}
+			}
+		}
+	}
+	t.Logf("%d names: %d differ from llvm-cxxfilt-14, %d from c++filt -i", len(rows), bad[0], bad[1])
 }
 
 // readNames reads a gzipped name table: name, llvm-cxxfilt-14's output,
