@@ -9,10 +9,10 @@ import (
 
 	"github.com/sanitrace/sanitrace/batch/artifact"
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
-	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // Options configure a batch run.
@@ -43,9 +43,6 @@ type Options struct {
 	// it is new. nil: no baseline, nothing is new.
 	Baseline map[string]bool
 
-	// Open opens a located module; nil means sanitrace's engine. Every
-	// module is opened at most once per run whatever it is.
-	Open resolve.Opener
 	// Stdin is the input "-".
 	Stdin io.Reader
 	// Warn receives each distinct message about an unusable module, from
@@ -127,8 +124,9 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 		finder = &debuginfo.Finder{}
 		defer finder.Close()
 	}
-	cache := newModuleCache(opts.Open, shipped, &symbolize.Options{Finder: finder})
-	cache.opened = opts.opened
+	// One module cache for every worker: each module file is opened at
+	// most once per run, whatever path or worker asks for it.
+	cache := modcache.New(modcache.Options{Finder: finder, Open: shipped.opener(finder), Opened: opts.opened})
 	defer cache.Close()
 	newResolver := func() *resolve.Resolver {
 		if !opts.Symbolize {
@@ -136,7 +134,7 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 		}
 		return resolve.New(resolve.Options{
 			Finder:     finder,
-			Open:       cache.Open,
+			Cache:      cache,
 			Shipped:    shipped.find,
 			Warn:       r.warn,
 			BarePCs:    opts.BarePCs,

@@ -11,7 +11,6 @@ import (
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/resolve"
-	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // decodeFlags are the flags of "sanitrace decode" (CONTRACT.md).
@@ -129,7 +128,6 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	if fl.symbolize && !fl.view.quiet {
 		res = resolve.New(resolve.Options{
 			Finder:     finder,
-			Open:       resolve.EngineOpener(&symbolize.Options{Finder: finder}),
 			BarePCs:    static,
 			Warn:       func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", termsafe.Line(msg)) },
 			Vmlinux:    fl.vmlinux,
