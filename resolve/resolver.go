@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/modcache"
@@ -539,18 +538,9 @@ func (r *Resolver) prefetch(rep *report.Report, ctx context) {
 		return
 	}
 	opened := make([]opening, len(todo))
-	sem := make(chan struct{}, maxParallelOpens)
-	var wg sync.WaitGroup
-	for i, w := range todo {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			opened[i] = r.locateOpen(w.name, w.buildID, ctx)
-		}()
-	}
-	wg.Wait()
+	fanOut(len(todo), maxParallelOpens, func(i int) {
+		opened[i] = r.locateOpen(todo[i].name, todo[i].buildID, ctx)
+	})
 	for i, w := range todo {
 		r.remember(w.key, w.name, r.record(opened[i]))
 	}
