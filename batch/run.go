@@ -51,6 +51,10 @@ type Options struct {
 	// Progress, when set, is told the number of logs to decode and each
 	// one decoded.
 	Progress Progress
+	// Unopened, when set, is told each path of the command line that
+	// cannot be opened at all (a usage error); in every shard, and the
+	// document lists it in its errors too.
+	Unopened func(path string)
 
 	// opened, when set, is told every module the run opens (tests count).
 	opened func(key string)
@@ -176,6 +180,9 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 			return nil
 		}
 		w.Error = func(e *artifact.Error) {
+			if e.Unopened && opts.Unopened != nil {
+				opts.Unopened(e.Source.Path)
+			}
 			if opts.Shard.takes(identity(arg, e.Source)) {
 				r.addError(e.Source, e.Err.Error())
 			}
