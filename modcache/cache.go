@@ -74,9 +74,6 @@ type Lease struct {
 	// Err is why the file could not be opened; with an Obj, what the
 	// Opener warned about (the object is usable).
 	Err error
-	// Opened: this Get opened the file (or tried to), so a caller that
-	// reports open errors once reports Err now.
-	Opened bool
 
 	c *Cache
 	e *entry
@@ -132,7 +129,6 @@ func (c *Cache) Get(path string) Lease {
 		e.elem = c.lru.PushFront(e)
 	}
 	l := c.lease(e)
-	l.Opened = true
 	closing := c.evict()
 	c.mu.Unlock()
 	closeAll(closing)

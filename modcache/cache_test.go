@@ -92,13 +92,13 @@ func TestOneFileManyPaths(t *testing.T) {
 	c := New(Options{Open: fakeOpener(&opens)})
 	defer c.Close()
 	first := c.Get(p[0])
-	if !first.Opened || first.Obj == nil || first.Err != nil {
+	if first.Obj == nil || first.Err != nil {
 		t.Fatalf("Get(%s) = %+v", p[0], first)
 	}
 	for _, q := range []string{link, filepath.Join(dirLink, "prog"), p[0]} {
 		l := c.Get(q)
-		if l.Opened || l.Obj != first.Obj {
-			t.Errorf("Get(%s): opened %v, object %p; want the object of %s (%p)", q, l.Opened, l.Obj, p[0], first.Obj)
+		if l.Obj != first.Obj {
+			t.Errorf("Get(%s): object %p; want the object of %s (%p)", q, l.Obj, p[0], first.Obj)
 		}
 		l.Release()
 	}
@@ -113,8 +113,8 @@ func TestOneFileManyPaths(t *testing.T) {
 	}
 }
 
-// TestFailureKept: a file that cannot be opened says why on every Get,
-// is reported as opened once, and is not tried again.
+// TestFailureKept: a file that cannot be opened says why on every Get and
+// is not tried again.
 func TestFailureKept(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing")
 	var opens atomic.Int32
@@ -122,7 +122,7 @@ func TestFailureKept(t *testing.T) {
 	defer c.Close()
 	for i := 0; i < 3; i++ {
 		l := c.Get(missing)
-		if l.Obj != nil || !errors.Is(l.Err, os.ErrNotExist) || l.Opened != (i == 0) {
+		if l.Obj != nil || !errors.Is(l.Err, os.ErrNotExist) {
 			t.Fatalf("Get #%d = %+v", i, l)
 		}
 		l.Release()
@@ -191,8 +191,8 @@ func TestBound(t *testing.T) {
 	// Asked again, b is opened again (a, now free and least recent, goes)
 	// and answers as before.
 	b = c.Get(p[1])
-	if !b.Opened || answerOf(b) != "b" {
-		t.Errorf("b again: opened %v, answer %q", b.Opened, answerOf(b))
+	if answerOf(b) != "b" {
+		t.Errorf("b again: answer %q", answerOf(b))
 	}
 	b.Release()
 	if !aObj.isClosed() {
