@@ -78,9 +78,9 @@ unit: bin/testreport
 	$(GO) test -count=1 -timeout 8m -json ./... | $(REPORT)
 
 # The packages with concurrent lookups (symbolize's lazy caches, dropin's
-# parallel batches, resolve's per-module fan-out) under the race detector,
-# which needs cgo and a C compiler.
-RACE_PKGS := ./symbolize/ ./dropin/ ./resolve/ ./batch/
+# parallel batches, resolve's per-module fan-out, the module cache they
+# share) under the race detector, which needs cgo and a C compiler.
+RACE_PKGS := ./symbolize/ ./dropin/ ./resolve/ ./batch/ ./modcache/
 race: bin/testreport
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
 		echo "$(GO) test -race $(RACE_PKGS)"; \

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -154,7 +155,7 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 	}
 	finder := &debuginfo.Finder{Fetch: env.Fetch}
 	defer finder.Close()
-	mod, err := env.Open(cfg.exe, &symbolize.Options{Finder: finder})
+	mod, err := env.Open(cfg.exe, finder)
 	if err != nil {
 		// The ELF file opened, so this is a debug-information problem:
 		// addr2line answers ?? for everything in that case.
@@ -220,7 +221,7 @@ type a2lSession struct {
 	cfg     a2lConfig
 	elf     *elf.File
 	section *elf.Section
-	mod     Module
+	mod     modcache.Object
 	is32    bool
 	symbols map[string]uint64 // by name, read on first use
 }

@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/gctune"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -96,7 +99,8 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: env.Fetch}, defaultCacheSize),
+		modules: newModules(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: env.Fetch}, defaultCacheSize),
+		stderr:  env.Stderr,
 	}
 	defer s.modules.close()
 	// The face tunes the collector (quietOpen, stdinGCPercent) unless the
@@ -154,7 +158,7 @@ const (
 )
 
 // releaseEvery is how many stdin queries the modules answer between two
-// hand-backs of the pages they read at random (moduleCache.releaseResident):
+// hand-backs of the pages they read at random (modules.releaseResident):
 // rare enough to cost nothing on a sanitizer's pipe, often enough that a
 // batch of a hundred thousand queries on a big binary does not end with
 // all of its range lists and address tables resident.
@@ -284,9 +288,12 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 // llvmSession answers queries for one run.
 type llvmSession struct {
 	cfg     llvmConfig
-	modules *moduleCache
+	modules *modules
 	printer printer
 	errOut  io.Writer // set in stdin mode: where rejected lines are explained
+	stderr  io.Writer // where a query that failed inside sanitrace is said
+	// stderrMu: the batch workers may say so at once.
+	stderrMu sync.Mutex
 	// tuneGC: the session tunes the collector (GOGC is not set), from the
 	// end of the first stdin batch on, through gc (nil until then).
 	tuneGC bool
@@ -300,12 +307,6 @@ type llvmSession struct {
 	// buffered behind this one), so a module opened now serves a batch.
 	more bool
 }
-
-// manyLookups is implemented by modules whose first lookups can cost less
-// when they are few (*symbolize.Object probes a unit for one address
-// rather than indexing it): told that a batch follows, they index at
-// once.
-type manyLookups interface{ ExpectManyLookups() }
 
 // answerStdin answers one stdin line. Unlike v14, which echoes a line it
 // cannot parse (a runtime reading the pipe then waits forever for the blank
@@ -359,14 +360,18 @@ func (s *llvmSession) answer(in string) {
 func (s *llvmSession) answerQuery(q query) {
 	r := request{module: q.moduleName(), addr: q.offset, hasAddr: true}
 	addr := q.offset - s.cfg.adjustVMA
-	mod, err := s.modules.get(q.module)
+	l, err := s.modules.get(q.module)
+	defer l.Release()
 	if err != nil {
 		if !s.printer.moduleError(r, llvmErrorMessage(q.module, err)) {
 			return
 		}
 	}
-	if m, ok := mod.(manyLookups); ok && s.more {
-		m.ExpectManyLookups()
+	mod := l.Obj
+	if mod != nil && s.more {
+		// An object probes a unit for its first lookups rather than
+		// indexing it; with a batch to follow, it indexes at once.
+		mod.ExpectManyLookups()
 	}
 	// --relative-address adds the module's preferred base, which LLVM 14
 	// knows only for COFF: for ELF it is 0, so the flag changes nothing
@@ -378,7 +383,27 @@ func (s *llvmSession) answerQuery(q query) {
 // respond prints the answer to one query whose module is resolved (mod may
 // be nil: an unknown answer). It only reads the session, so batch workers
 // call it concurrently, each with its own printer.
-func (s *llvmSession) respond(p printer, cmd command, r request, mod Module, addr uint64) {
+//
+// A query is the unit of a session's work: a panic of sanitrace's while
+// answering one (a bug) costs that query, answered as unknown and said on
+// stderr in one line naming the module and address, not the session,
+// whose reader (a sanitizer runtime) waits for every answer. The lookup
+// runs before anything of the answer is printed.
+func (s *llvmSession) respond(p printer, cmd command, r request, mod modcache.Object, addr uint64) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.stderrMu.Lock()
+			fmt.Fprintf(s.stderr, "llvm-symbolizer: error: '%s': address 0x%x: %s\n", termsafe.Line(r.module), addr,
+				termsafe.Line(fmt.Sprintf("internal error (please report it): %v", v)))
+			s.stderrMu.Unlock()
+			s.reply(p, cmd, r, nil, addr)
+		}
+	}()
+	s.reply(p, cmd, r, mod, addr)
+}
+
+// reply prints the answer to one query (see respond).
+func (s *llvmSession) reply(p printer, cmd command, r request, mod modcache.Object, addr uint64) {
 	switch cmd {
 	case cmdData:
 		var d symbolize.DataSymbol
@@ -398,7 +423,7 @@ func (s *llvmSession) respond(p printer, cmd command, r request, mod Module, add
 }
 
 // lookup returns the frames to print for a CODE query.
-func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
+func (s *llvmSession) lookup(mod modcache.Object, addr uint64) []symbolize.Frame {
 	if mod == nil {
 		return unknownFrame()
 	}

@@ -76,7 +76,7 @@ func faceEnv(stdin io.Reader, stdout, stderr io.Writer) dropin.Env {
 	return dropin.Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 		Getenv: os.Getenv, Open: dropin.OpenEngine, Version: version,
-		Fetch: debuginfodFetcher(os.Getenv, stderr),
+		Fetch: debuginfodFetcher(os.Getenv, newWarner(stderr)),
 	}
 }
 
