@@ -27,16 +27,13 @@ func cmdModules(args []string) error {
 	fs := flag.NewFlagSet("modules", flag.ExitOnError)
 	cache := fs.String("dir", defaultCache(), "bench cache dir (modules go to DIR/modules)")
 	sanitrace := fs.String("sanitrace", "bin/sanitrace", "the sanitrace binary")
-	template := fs.String("template", "", "the binary to copy (default DIR/corpus/sqlite3-clang-O2/sqlite3-clang-O2)")
+	template := fs.String("template", "testdata/elf/cxx-O2-dw5", "the binary to copy (a small C++ program with DWARF 5: many modules, as a process with many libraries)")
 	count := fs.Int("n", 2000, "distinct binaries")
 	per := fs.Int("per-module", 4, "addresses asked of each binary in a pass")
 	passes := fs.Int("passes", 2, "passes over all binaries")
 	toolList := fs.String("tools", "sanitrace llvm-symbolizer-19", "tools (llvm-symbolizer style)")
 	fs.Parse(args)
 	tmpl := *template
-	if tmpl == "" {
-		tmpl = filepath.Join(*cache, "corpus", "sqlite3-clang-O2", "sqlite3-clang-O2")
-	}
 	dir := filepath.Join(*cache, "modules", fmt.Sprintf("n%d", *count))
 	mods, err := makeModules(tmpl, dir, *count)
 	if err != nil {
@@ -143,12 +140,15 @@ func makeModules(tmpl, dir string, n int) ([]string, error) {
 	return paths, nil
 }
 
-// sessionRSS feeds queries to one process through a pipe and reads its
-// answers (an empty line ends each), sampling VmRSS from /proc after each
-// tenth of them.
+// sessionRSS feeds queries (one a line) to one process a tenth at a time
+// and reads the answers (an empty line ends each); once a tenth is
+// answered, while the process waits for more, it samples VmRSS from /proc.
 func sessionRSS(path string, args []string, queries []byte, n int) (run, []int64, error) {
 	cmd := exec.Command(path, args...)
-	cmd.Stdin = bytes.NewReader(queries)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return run{}, nil, err
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return run{}, nil, err
@@ -158,20 +158,32 @@ func sessionRSS(path string, args []string, queries []byte, n int) (run, []int64
 	if err := cmd.Start(); err != nil {
 		return run{}, nil, err
 	}
-	var series []int64
+	lines := bytes.SplitAfter(queries, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
-	answered, next := 0, 1
-	for sc.Scan() {
-		if len(sc.Bytes()) != 0 {
-			continue
+	var series []int64
+	answered, sent := 0, 0
+	for tenth := 1; tenth <= 10; tenth++ {
+		upto := tenth * len(lines) / 10
+		chunk := bytes.Join(lines[sent:upto], nil)
+		sent = upto
+		werr := make(chan error, 1)
+		go func() { _, err := stdin.Write(chunk); werr <- err }()
+		for answered < upto && sc.Scan() {
+			if len(sc.Bytes()) == 0 {
+				answered++
+			}
 		}
-		answered++
-		if answered*10 >= next*n {
-			series = append(series, vmRSS(cmd.Process.Pid))
-			next++
+		if err := <-werr; err != nil || answered < upto {
+			break
 		}
+		series = append(series, vmRSS(cmd.Process.Pid))
 	}
+	stdin.Close()
+	io.Copy(io.Discard, stdout)
 	err = cmd.Wait()
 	r := run{Wall: time.Since(start).Seconds()}
 	if cmd.ProcessState != nil {
@@ -184,9 +196,6 @@ func sessionRSS(path string, args []string, queries []byte, n int) (run, []int64
 	}
 	if answered != n {
 		return r, series, fmt.Errorf("%d answers to %d queries (%v)", answered, n, err)
-	}
-	for len(series) < 10 {
-		series = append(series, 0)
 	}
 	return r, series, err
 }
