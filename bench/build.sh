@@ -2,7 +2,7 @@
 # Builds sanitrace's benchmark corpus, the gimli-rs addr2line front end and
 # the address files into the cache dir (never into the repository):
 #
-#   corpus/NAME/NAME         sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck
+#   corpus/NAME/NAME         sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner
 #   corpus/NAME/addrs-N-seedS.txt
 #   tools/gimli-addr2line
 #
@@ -12,7 +12,7 @@
 # A target whose inputs have not changed is skipped (a stamp beside it).
 #
 #   SANITRACE_BENCH_DIR  cache dir (default ~/.cache/sanitrace-bench-own)
-#   TARGETS              default "sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck gimli-addr2line"
+#   TARGETS              default "sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner gimli-addr2line"
 #   JOBS                 parallel compiles (default: nproc)
 #   INSTALL_DEPS         auto (default: apt-get install what is missing when root), 1, 0
 #   FORCE=1              rebuild even when the stamp matches
@@ -22,7 +22,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 CACHE=${SANITRACE_BENCH_DIR:-$HOME/.cache/sanitrace-bench-own}
-TARGETS=${TARGETS:-"sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck gimli-addr2line"}
+TARGETS=${TARGETS:-"sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner gimli-addr2line"}
 JOBS=${JOBS:-$(nproc)}
 INSTALL_DEPS=${INSTALL_DEPS:-auto}
 FORCE=${FORCE:-0}
@@ -55,7 +55,7 @@ need llvm-symbolizer-19 llvm-19; need llvm-addr2line-19 llvm-19; need llvm-symbo
 need taskset util-linux
 want sqlite3-clang-O2 && need clang-14 clang-14
 want cpp-heavy && { [[ -f /usr/include/boost/version.hpp ]] || pkgs+=(libboost-dev); }
-want cppcheck && need dpkg-source dpkg-dev
+want cppcheck-testrunner && need dpkg-source dpkg-dev
 if want gimli-addr2line; then
 	need /usr/bin/cargo cargo; need /usr/bin/rustc rustc
 	[[ -d /usr/share/cargo/registry/addr2line-0.19.0 ]] || pkgs+=(librust-addr2line-dev
@@ -145,11 +145,13 @@ build_go_large() {
 	echo "$st" >"$out.stamp"
 }
 
-# cppcheck: the big binary. Debian 12's source package (fetched with
-# apt-get source through a private deb-src list, so the machine's apt
-# configuration is left alone), its plain Makefile, -O2 -g.
+# cppcheck-testrunner: the big binary, cppcheck's test runner (the whole
+# library, its command-line code and 66 test files in one program, as a
+# CI test binary is). Debian 12's cppcheck source package, fetched with
+# apt-get source through a private deb-src list (the machine's apt
+# configuration is left alone), built by its plain Makefile with -O2 -g.
 build_cppcheck() {
-	local name=cppcheck out=$CACHE/corpus/cppcheck/cppcheck apt=$CACHE/apt st dir
+	local name=cppcheck-testrunner out=$CACHE/corpus/cppcheck-testrunner/cppcheck-testrunner apt=$CACHE/apt st dir
 	mkdir -p "$CACHE/corpus/$name" "$apt"/{lists/partial,archives/partial}
 	st=$(stamp "$(g++ --version | head -1)" "$CPPCHECK_SRC" "-O2 -g")
 	fresh "$out" "$st" && { log "$name: up to date"; return 0; }
@@ -163,12 +165,12 @@ build_cppcheck() {
 			(cd "$CACHE/src" && dpkg-source -x cppcheck_2.10-2.dsc); } >"$CACHE/logs/$name-source.log" 2>&1 ||
 			die "$name: fetching the source failed, see $CACHE/logs/$name-source.log"
 	fi
-	log "$name: make -j$JOBS cppcheck, g++ -O2 -g (the longest build: ~70 files)"
-	(cd "$dir" && timed "$name" $NICE make -j"$JOBS" cppcheck MATCHCOMPILER=no HAVE_RULES=no CXXFLAGS="-O2 -g") \
+	log "$name: make -j$JOBS testrunner, g++ -O2 -g (the longest build: 140 files)"
+	(cd "$dir" && timed "$name" $NICE make -j"$JOBS" testrunner MATCHCOMPILER=no HAVE_RULES=no CXXFLAGS="-O2 -g") \
 		>"$CACHE/logs/$name.log" 2>&1 || die "$name failed, see $CACHE/logs/$name.log"
-	"$dir/cppcheck" --version >/dev/null || die "$name does not run"
-	cp "$dir/cppcheck" "$out" && echo "$st" >"$out.stamp"
-	echo "Debian source package $CPPCHECK_SRC, make cppcheck MATCHCOMPILER=no HAVE_RULES=no CXXFLAGS='-O2 -g'" >"$CACHE/corpus/$name/SOURCE"
+	(cd "$dir" && ./testrunner TestUtils >/dev/null) || die "$name does not run"
+	cp "$dir/testrunner" "$out" && echo "$st" >"$out.stamp"
+	echo "Debian source package $CPPCHECK_SRC, make testrunner MATCHCOMPILER=no HAVE_RULES=no CXXFLAGS='-O2 -g'" >"$CACHE/corpus/$name/SOURCE"
 }
 
 build_gimli() {
@@ -207,7 +209,7 @@ fi
 want go-large && build_go_large
 want gimli-addr2line && build_gimli
 want cpp-heavy && build_cpp_heavy
-want cppcheck && build_cppcheck
+want cppcheck-testrunner && build_cppcheck
 
 built=()
 for name in $TARGETS; do

@@ -20,7 +20,7 @@ var workloadTitles = map[string]string{"W1": "W1 batch", "W2": "W2 cold", "W3": 
 
 // corpusOrder is the report order of the binaries bench/build.sh makes;
 // any other corpus directory follows in name order.
-var corpusOrder = []string{"sqlite3-gcc-O2", "sqlite3-clang-O2", "cpp-heavy", "go-large", "cppcheck"}
+var corpusOrder = []string{"sqlite3-gcc-O2", "sqlite3-clang-O2", "cpp-heavy", "go-large", "cppcheck-testrunner"}
 
 type symConfig struct {
 	cache, out       string
