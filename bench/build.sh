@@ -123,9 +123,15 @@ build_cpp_heavy() {
 		"$(hashof "$HERE"/src/cpp-heavy/*)")
 	fresh "$out" "$st" && { log "$name: up to date"; return 0; }
 	log "$name: g++ $CXXFLAGS_HEAVY, $JOBS jobs (several minutes; up to ~1.5 GB per job)"
-	rm -f "$src"/*.o && cp "$HERE"/src/cpp-heavy/* "$src/"
-	(cd "$src" && timed "$name" sh -c "ls *.cpp | xargs -P '$JOBS' -I{} $NICE g++ $CXXFLAGS_HEAVY -c {} -o {}.o &&
-		$NICE g++ $CXXFLAGS_HEAVY -o '$out.tmp' *.o") >"$CACHE/logs/$name.log" 2>&1 ||
+	# objects are kept between runs: a changed source or header, or other flags, recompile
+	local f flags="$CXXFLAGS_HEAVY | $(g++ --version | head -1)"
+	[[ $(cat "$src/FLAGS" 2>/dev/null) == "$flags" ]] || { rm -f "$src"/*.o; echo "$flags" >"$src/FLAGS"; }
+	for f in "$HERE"/src/cpp-heavy/*; do
+		cmp -s "$f" "$src/${f##*/}" || cp "$f" "$src/"
+	done
+	(cd "$src" && timed "$name" sh -c "for c in *.cpp; do [ \$c.o -nt \$c ] && [ \$c.o -nt parts.h ] || echo \$c; done |
+		xargs -r -P '$JOBS' -I{} sh -c '$NICE g++ $CXXFLAGS_HEAVY -c {} -o {}.o.tmp && mv {}.o.tmp {}.o' &&
+		$NICE g++ $CXXFLAGS_HEAVY -o '$out.tmp' *.cpp.o") >"$CACHE/logs/$name.log" 2>&1 ||
 		die "$name failed, see $CACHE/logs/$name.log"
 	"$out.tmp" 20 >/dev/null || die "$name does not run"
 	mv "$out.tmp" "$out" && echo "$st" >"$out.stamp"

@@ -51,7 +51,7 @@ auto const term_def = factor >> *((x3::char_('*') >> factor) | (x3::char_('/') >
 auto const factor_def = x3::double_ | '(' >> expression >> ')' | (x3::char_('-') >> factor) | (x3::char_('+') >> factor);
 BOOST_SPIRIT_DEFINE(expression, term, factor)
 
-auto const key = x3::lexeme[x3::alpha >> *(x3::alnum | x3::char_('_'))];
+auto const key = x3::rule<class key, std::string>{"key"} = x3::lexeme[x3::alpha >> *(x3::alnum | x3::char_('_'))];
 auto const pair = key >> '=' >> x3::int_;
 auto const pairs = pair % ',';
 } // namespace grammar

@@ -103,7 +103,8 @@ func programLine(b []byte, rng *splitMix64, at int64) []byte {
 		return fmt.Appendf(b, "[%8d.%06d] cache: hit ratio %d.%02d%%, %d entries, %d evictions\n",
 			at>>16, r(1000000), r(100), r(100), r(1<<20), r(5000))
 	case 2:
-		return fmt.Appendf(b, "[ RUN      ] Suite%d.Case%d\n[       OK ] Suite%d.Case%d (%d ms)\n", r(40), r(300), r(40), r(300), r(2000))
+		suite, test := r(40), r(300)
+		return fmt.Appendf(b, "[ RUN      ] Suite%d.Case%d\n[       OK ] Suite%d.Case%d (%d ms)\n", suite, test, suite, test, r(2000))
 	case 3:
 		return fmt.Appendf(b, "  CC       src/module%d/file%d.o\n", r(50), r(400))
 	case 4:
