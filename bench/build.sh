@@ -78,14 +78,15 @@ command -v go >/dev/null || die "Go is needed (the harness, the SQLite source, g
 
 # ------------------------------------------------------------ targets
 timed() { # timed NAME CMD...: runs CMD, records its wall and CPU time in corpus/NAME/BUILD
-	local name=$1 t0 tms
+	local name=$1 TIMEFORMAT='%R s wall, %U s user, %S s system' load0 took
 	shift
-	t0=$(date +%s.%N)
-	"$@"
-	tms=$(times | tail -1) # children's user and system time
-	printf 'built %s UTC in %.0f s wall on %s cores (children CPU: %s), load average before: %s\n' \
-		"$(date -u +%Y-%m-%dT%H:%MZ)" "$(echo "$(date +%s.%N) - $t0" | bc)" "$(nproc)" "$tms" "$LOAD0" \
-		>"$CACHE/corpus/$name/BUILD"
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	# time's line goes to the file, the command's own stderr where it went
+	{ time "$@" 2>&3; } 3>&2 2>"$CACHE/corpus/$name/BUILD.time" || return
+	took=$(cat "$CACHE/corpus/$name/BUILD.time")
+	printf 'built %s on %s cores: %s; load average before %s, after %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(nproc)" \
+		"$took" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" >"$CACHE/corpus/$name/BUILD"
+	rm -f "$CACHE/corpus/$name/BUILD.time"
 }
 
 sqlite_src() {
@@ -186,7 +187,8 @@ build_gimli() {
 	st=$(stamp "$(/usr/bin/rustc --version)" "$(hashof "$HERE"/gimli-addr2line/Cargo.toml "$HERE"/gimli-addr2line/src/main.rs)")
 	fresh "$out" "$st" && { log "gimli-addr2line: up to date"; return 0; }
 	log "gimli-addr2line: cargo build --offline against Debian's crates"
-	rm -rf "$src" && mkdir -p "$src/.cargo" && cp -r "$HERE"/gimli-addr2line/{Cargo.toml,src} "$src/"
+	# target/ is kept: a changed front end recompiles only itself
+	mkdir -p "$src/.cargo" && rm -rf "$src/src" && cp -r "$HERE"/gimli-addr2line/{Cargo.toml,src} "$src/"
 	cat >"$src/.cargo/config.toml" <<'TOML'
 [source.crates-io]
 replace-with = "debian-packaged"
@@ -203,7 +205,6 @@ TOML
 	echo "$st" >"$out.stamp"
 }
 
-LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 T0=$(date +%s)
 if want sqlite3-gcc-O2 || want sqlite3-clang-O2; then
 	sqlite_src

@@ -107,15 +107,15 @@ func cmdDecode(args []string) error {
 	p("- logs: reports drawn (splitmix64, seed %d) from the %d `*.log` files under %s, each after 0–%d lines of program output; the report-free log is program output alone\n",
 		*seed, len(reports), strings.Join(srcDirs, ", "), *gap)
 	p("- command: `sanitrace decode --symbolize=false --color=never --format F < LOG > /dev/null`\n\n")
-	p("| log | MiB | reports | output | wall | MB/s | CPU (user+sys) | peak RSS |\n|---|---:|---:|---|---:|---:|---:|---:|\n")
+	p("| log | MiB | reports | output | wall | MB/s | CPU (user+sys) | MB per CPU s | peak RSS |\n|---|---:|---:|---|---:|---:|---:|---:|---:|\n")
 	for i, in := range inputs {
 		for _, f := range formats {
 			s := summarize(runs[key{i, f}])
-			p("| %s | %d | %s | %s | %s | %.0f | %.2f s | %.0f MiB |\n", in.name, in.size>>20, thousands(in.reports), f,
-				fmtDur(s.wall), float64(in.size)/1e6/s.wall, s.cpu, s.rss)
+			p("| %s | %d | %s | %s | %s | %.0f | %.2f s | %.0f | %.0f MiB |\n", in.name, in.size>>20, thousands(in.reports), f,
+				fmtDur(s.wall), float64(in.size)/1e6/s.wall, s.cpu, float64(in.size)/1e6/s.cpu, s.rss)
 		}
 	}
-	p("\nMB/s: 10^6 bytes of log per second of wall time.\n")
+	p("\nMB/s: 10^6 bytes of log per second of wall time; MB per CPU s: per second of user+sys time, the figure a loaded machine moves least.\n")
 	return nil
 }
 
