@@ -78,8 +78,8 @@ func (c *symConfig) report(w io.Writer) error {
 		c.ratioTables(p)
 	}
 	c.agreementTables(p)
-	p("\nCells: median wall / median peak RSS (MiB). \"1 run\": slower than %s, not repeated. "+
-		"\"rc=N\": the tool exited non-zero. \"skipped (est.)\": W1 not run, extrapolated from W2 and W3 above %s. "+
+	p("\nCells: median wall / median peak RSS (MiB). \"1 run\": took more than %s of CPU, not repeated. "+
+		"\"rc=N\": the tool exited non-zero. \"skipped (est.)\": W1 not run, its CPU time extrapolated from W2 and W3 above %s. "+
 		"\"x/N blocks!\": an llvm-style tool printed the wrong number of answers. Ratios are of medians "+
 		"taken in this run; below 1 sanitrace is faster or smaller. Only ratios within one run compare: "+
 		"absolute times move with the host's load.\n", c.singleAbove, c.w1MaxEst)

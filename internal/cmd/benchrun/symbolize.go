@@ -60,8 +60,10 @@ func cmdSymbolize(args []string) error {
 	repsW2 := fs.Int("reps-w2", 0, "runs of W2 cells (default -reps)")
 	repsW3 := fs.Int("reps-w3", 0, "runs of W3 cells (default -reps)")
 	timeout := fs.Duration("timeout", 180*time.Second, "a run is killed after this")
-	single := fs.Duration("single-above", 20*time.Second, "a run slower than this is not repeated")
-	est := fs.Duration("w1-max-est", 120*time.Second, "W1 is skipped for a tool whose W2 and W3 extrapolate above this")
+	// The guards count CPU time, which a loaded machine moves far less than
+	// wall time: on a shared machine they cut the same cells as on a quiet one.
+	single := fs.Duration("single-above", 20*time.Second, "a run that took more CPU time (user+sys) than this is not repeated")
+	est := fs.Duration("w1-max-est", 120*time.Second, "W1 is skipped for a tool whose W2 and W3 CPU times extrapolate above this")
 	out := fs.String("out", "", "results dir (default DIR/results/<time>)")
 	seed := fs.Uint64("seed", 1, "address sampling seed")
 	fs.Parse(args)
@@ -255,7 +257,7 @@ func (c *symConfig) runCell(b, binPath, w, input string, n int) {
 		for _, t := range c.tools {
 			if est, ok := c.estimateW1(b, t.name); ok && est > c.w1MaxEst.Seconds() {
 				done[t.name] = true
-				c.notes[cellKey{b, t.name, w}] = fmt.Sprintf("skipped (est. ~%.0f s)", est)
+				c.notes[cellKey{b, t.name, w}] = fmt.Sprintf("skipped (est. ~%.0f s CPU)", est)
 			}
 		}
 	}
@@ -292,7 +294,7 @@ func (c *symConfig) runCell(b, binPath, w, input string, n int) {
 			case r.TimedOut:
 				done[t.name] = true
 				c.notes[key] = fmt.Sprintf("timeout %s", c.timeout)
-			case r.Wall > c.singleAbove.Seconds():
+			case r.cpu() > c.singleAbove.Seconds():
 				done[t.name] = true
 				c.notes[key] = "1 run"
 			}
@@ -300,15 +302,15 @@ func (c *symConfig) runCell(b, binPath, w, input string, n int) {
 	}
 }
 
-// estimateW1 extrapolates W1's wall time from W2 (start-up) and W3 (per
+// estimateW1 extrapolates W1's CPU time from W2 (start-up) and W3 (per
 // address beyond it).
 func (c *symConfig) estimateW1(b, t string) (float64, bool) {
 	w2, w3 := summarize(c.cells[cellKey{b, t, "W2"}]), summarize(c.cells[cellKey{b, t, "W3"}])
 	if w2.n == 0 || w3.n == 0 || c.nSmall < 2 {
 		return 0, false
 	}
-	per := max(w3.wall-w2.wall, 0) / float64(c.nSmall-1)
-	return w2.wall + per*float64(c.nBatch-1), true
+	per := max(w3.cpu-w2.cpu, 0) / float64(c.nSmall-1)
+	return w2.cpu + per*float64(c.nBatch-1), true
 }
 
 func writeFirstLine(src, dst string) error {
