@@ -81,7 +81,7 @@ func cmdAddrs(args []string) error {
 
 func cmdSections(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: benchrun sections BIN...")
+		return fmt.Errorf("usage: benchrun sections BINARY [BINARY]")
 	}
 	return sectionTable(os.Stdout, args)
 }

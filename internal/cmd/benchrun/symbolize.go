@@ -12,19 +12,13 @@ import (
 	"time"
 )
 
-// The workloads: W1 many addresses in one process (throughput once the
-// DWARF is loaded), W2 one address in a fresh process (what one crash
-// report or one addr2line call in a script pays), W3 a thousand (where
-// lazy and eager loading differ most; its answers are compared).
-var workloadTitles = map[string]string{"W1": "W1 batch", "W2": "W2 cold", "W3": "W3"}
-
 // corpusOrder is the report order of the binaries bench/build.sh makes;
 // any other corpus directory follows in name order.
 var corpusOrder = []string{"sqlite3-gcc-O2", "sqlite3-clang-O2", "cpp-heavy", "go-large", "cppcheck-testrunner"}
 
 type symConfig struct {
 	cache, out       string
-	tools, binaries  []tool
+	tools            []tool
 	binNames         []string
 	workloads        []string
 	nBatch, nSmall   int
@@ -217,6 +211,11 @@ func writeAddressFile(bin, path string, n int, seed uint64) error {
 	return os.Rename(tmp, path)
 }
 
+// runBinary runs the workloads on one binary: W1 many addresses in one
+// process (throughput once the DWARF is loaded), W2 one address in a fresh
+// process (what one crash report or one addr2line call in a script pays),
+// W3 a thousand (where lazy and eager loading differ most; its answers are
+// compared).
 func (c *symConfig) runBinary(b string) error {
 	binPath := filepath.Join(c.cache, "corpus", b, b)
 	small, err := addressFile(c.cache, b, c.nSmall, c.seed)
