@@ -89,16 +89,24 @@ func measure(j job, timeout time.Duration) (run, error) {
 	if err != nil && !errors.As(err, &exitErr) {
 		return run{}, fmt.Errorf("%s: %w", j.argv[0], err)
 	}
-	r := run{Wall: wall, Exit: st.ExitCode(), TimedOut: ctx.Err() != nil}
+	r := finished(st, wall)
+	r.TimedOut = ctx.Err() != nil
+	if fi, err := out.Stat(); err == nil && fi.Mode().IsRegular() {
+		r.OutBytes = fi.Size()
+	}
+	return r, nil
+}
+
+// finished is the run of a process that exited after wall seconds: its
+// exit status, CPU times and peak RSS from its rusage.
+func finished(st *os.ProcessState, wall float64) run {
+	r := run{Wall: wall, Exit: st.ExitCode()}
 	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
 		r.User = time.Duration(ru.Utime.Nano()).Seconds()
 		r.Sys = time.Duration(ru.Stime.Nano()).Seconds()
 		r.MaxRSSKB = ru.Maxrss
 	}
-	if fi, err := out.Stat(); err == nil && fi.Mode().IsRegular() {
-		r.OutBytes = fi.Size()
-	}
-	return r, nil
+	return r
 }
 
 // median of xs (the mean of the middle two for an even count); 0 for none.

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -187,12 +186,7 @@ func sessionRSS(path string, args []string, queries []byte, n int) (run, []int64
 	err = cmd.Wait()
 	r := run{Wall: time.Since(start).Seconds()}
 	if cmd.ProcessState != nil {
-		r.Exit = cmd.ProcessState.ExitCode()
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.User = time.Duration(ru.Utime.Nano()).Seconds()
-			r.Sys = time.Duration(ru.Stime.Nano()).Seconds()
-			r.MaxRSSKB = ru.Maxrss
-		}
+		r = finished(cmd.ProcessState, r.Wall)
 	}
 	if answered != n {
 		return r, series, fmt.Errorf("%d answers to %d queries (%v)", answered, n, err)
