@@ -104,13 +104,19 @@ std::map<std::string, int> parse_pairs(const std::string &text)
 namespace qi = boost::spirit::qi;
 namespace phx = boost::phoenix;
 
+void divide_unless_zero(int &v, int d)
+{
+	if (d != 0)
+		v /= d;
+}
+
 template <class It> struct calculator : qi::grammar<It, int(), qi::space_type> {
 	calculator() : calculator::base_type(expr)
 	{
 		using qi::_1;
 		using qi::_val;
 		expr = term[_val = _1] >> *(('+' >> term[_val += _1]) | ('-' >> term[_val -= _1]));
-		term = factor[_val = _1] >> *(('*' >> factor[_val *= _1]) | ('/' >> factor[phx::if_(_1 != 0)[_val /= _1]]));
+		term = factor[_val = _1] >> *(('*' >> factor[_val *= _1]) | ('/' >> factor[phx::bind(divide_unless_zero, _val, _1)]));
 		factor = qi::int_[_val = _1] | '(' >> expr[_val = _1] >> ')' | ('-' >> factor[_val = -_1]);
 	}
 	qi::rule<It, int(), qi::space_type> expr, term, factor;
