@@ -94,9 +94,13 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		io.WriteString(env.Stderr, msg) // v14 prints no newline here
 		return 1
 	}
+	fetch := env.Fetch
+	if !p.hasFlag(idDebuginfod, idNoDebuginfod, true) {
+		fetch = nil // --no-debuginfod (v19): DEBUGINFOD_URLS is not asked
+	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: env.Fetch}, defaultCacheSize),
+		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: fetch}, defaultCacheSize),
 	}
 	defer s.modules.close()
 	// The face tunes the collector (quietOpen, stdinGCPercent) unless the
@@ -105,6 +109,15 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	s.modules.quietOpen = tuneGC
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)
 	defer out.Flush()
+	if p.has(idFilterMarkup) {
+		// v19 filters before it looks at --build-id, --obj or addresses.
+		s.filterMarkup(env.Stdin, out, env.Stderr, markupColors(p, env), llvmHasColors(env.Stderr, env.getenv))
+		return 0
+	}
+	if msg := s.cfg.useBuildID(p); msg != "" {
+		io.WriteString(env.Stderr, msg)
+		return 1
+	}
 	s.printer = newPrinter(cfg.print, out, env.Stderr)
 
 	if len(cfg.inputs) > 0 {
@@ -418,11 +431,18 @@ func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
 		frames = frames[:1]
 	}
 	if s.cfg.basenames {
-		frames = append([]symbolize.Frame(nil), frames...)
-		for i := range frames {
-			frames[i].File = baseName(frames[i].File)
-			frames[i].StartFile = baseName(frames[i].StartFile)
-		}
+		frames = withBaseNames(frames)
+	}
+	return frames
+}
+
+// withBaseNames returns a copy of frames with their files' directories
+// left out (--basenames).
+func withBaseNames(frames []symbolize.Frame) []symbolize.Frame {
+	frames = append([]symbolize.Frame(nil), frames...)
+	for i := range frames {
+		frames[i].File = baseName(frames[i].File)
+		frames[i].StartFile = baseName(frames[i].StartFile)
 	}
 	return frames
 }
