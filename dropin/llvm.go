@@ -249,14 +249,14 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	if a, ok := p.last(idAdjustVMA); ok {
 		v, ok := parseLLVMInteger(a.value)
 		if !ok {
-			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.spelling, a.value)
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.valueSpelling(), a.value)
 		}
 		c.adjustVMA = v
 	}
 	if a, ok := p.last(idPrintSourceContextLines); ok {
 		v, ok := parseLLVMSigned(a.value)
 		if !ok {
-			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.spelling, a.value)
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.valueSpelling(), a.value)
 		}
 		c.print.contextLines = v
 	}

@@ -28,7 +28,7 @@ func (c *llvmConfig) useBuildID(p *parsedArgs) (msg string) {
 	}
 	id, ok := markup.ParseBuildID(a.value)
 	if !ok {
-		return fmt.Sprintf("%s: expected a build ID, but got '%s'\n", a.spelling, a.value)
+		return fmt.Sprintf("%s: expected a build ID, but got '%s'\n", a.valueSpelling(), a.value)
 	}
 	c.obj = fmt.Sprintf("%s%x", buildIDPrefix, id)
 	return ""

@@ -171,6 +171,16 @@ type parsedArg struct {
 	value    string
 }
 
+// valueSpelling is how llvm names an option whose value it refuses: by
+// its joined spelling ("--adjust-vma="), also when the value came as the
+// next argument (the separate form is an alias of the joined one).
+func (a parsedArg) valueSpelling() string {
+	if strings.HasPrefix(a.spelling, "--") && !strings.HasSuffix(a.spelling, "=") {
+		return a.spelling + "="
+	}
+	return a.spelling
+}
+
 // parsedArgs is the result of parsing a whole argument vector.
 type parsedArgs struct {
 	opts    []parsedArg

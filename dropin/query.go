@@ -79,6 +79,9 @@ func parseQuery(line, obj string) (q query, ok bool) {
 		}
 	} else {
 		q.module = obj
+		if id, ok := strings.CutPrefix(obj, buildIDPrefix); ok {
+			q.shown = strings.ToUpper(id) // --build-id: v19 names the module by its id
+		}
 	}
 	pos = skipDelims(pos)
 	n := indexDelim(pos)
