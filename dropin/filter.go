@@ -414,7 +414,7 @@ func known(fr symbolize.Frame) bool {
 // orInvalid is llvm's DILineInfo::BadString for an unknown name.
 func orInvalid(s string) string {
 	if s == "" {
-		return "<invalid>"
+		return invalidName
 	}
 	return s
 }
@@ -472,7 +472,7 @@ func (f *markupFilter) data(n *markup.Node) {
 	if !ok {
 		return
 	}
-	name := "<invalid>"
+	name := invalidName
 	if mod != nil {
 		if d, found := mod.Data(loc.Offset); found && d.Name != "" {
 			name = d.Name

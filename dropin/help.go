@@ -18,6 +18,9 @@ query, answered (and flushed) at once:
                                of the frame
   BUILDID:HEX 0xOFFSET         the module with that GNU build-id, found in
                                --debug-file-directory or through debuginfod
+  [MODULE] SYMBOL[+OFFSET]     a function by its symbol-table (mangled) name,
+                               as llvm-symbolizer 19 reads it: the location
+                               of each symbol of that name, OFFSET bytes in
 
 What to print:
   -f, --functions[=none|short|linkage]
@@ -90,7 +93,7 @@ And:
 
 Unknown addresses are answered with "??" as llvm-symbolizer answers them.
 The options and query forms llvm-symbolizer 19 added (--build-id, --color,
---debuginfod, --filter-markup) answer as version 19 does.
+--debuginfod, --filter-markup, symbol names) answer as version 19 does.
 sanitrace behaves as this command when it is run through a link whose name
 starts with llvm-symbolizer, so ASAN_SYMBOLIZER_PATH can point at it.
 Differences from llvm-symbolizer 14: sanitrace's docs/differences.md.

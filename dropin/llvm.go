@@ -328,6 +328,10 @@ func (s *llvmSession) answerStdin(line string) {
 	line = stripNewlines(line)
 	q, ok := parseQuery(line, s.cfg.obj)
 	if !ok {
+		if sq, ok := parseSymbolQuery(line, s.cfg.obj); ok {
+			s.answerSymbol(sq, false)
+			return
+		}
 		s.reject(fmt.Sprintf("cannot parse query %q", line))
 		if s.cfg.style == styleJSON {
 			s.printer.invalid(request{module: q.moduleName()}, line)
@@ -363,6 +367,9 @@ func (s *llvmSession) reject(why string) {
 func (s *llvmSession) answer(in string) {
 	q, ok := parseQuery(in, s.cfg.obj)
 	if !ok {
+		if sq, ok := parseSymbolQuery(in, s.cfg.obj); ok && s.answerSymbol(sq, true) {
+			return
+		}
 		s.printer.invalid(request{module: q.moduleName()}, in)
 		return
 	}
@@ -430,11 +437,31 @@ func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
 	if gnuInnermost {
 		frames = frames[:1]
 	}
+	if !opts.Inlines {
+		frames = withInvalidStartFile(frames)
+	}
 	if s.cfg.basenames {
 		frames = withBaseNames(frames)
 	}
 	return frames
 }
+
+// withInvalidStartFile is llvm's lookup without inlining (symbolizeCode):
+// the start file of a function whose declaration names no file stays
+// DILineInfo's "<invalid>", which --verbose prints (JSON prints ""), where
+// a lookup with inlining prints "".
+func withInvalidStartFile(frames []symbolize.Frame) []symbolize.Frame {
+	frames = append([]symbolize.Frame(nil), frames...)
+	for i := range frames {
+		if frames[i].StartFile == "" {
+			frames[i].StartFile = invalidName
+		}
+	}
+	return frames
+}
+
+// invalidName is DILineInfo::BadString, llvm's unknown name.
+const invalidName = "<invalid>"
 
 // withBaseNames returns a copy of frames with their files' directories
 // left out (--basenames).

@@ -43,14 +43,7 @@ const buildIDPrefix = "BUILDID:"
 // parsed so far even when the line is invalid: the JSON error object
 // reports it.
 func parseQuery(line, obj string) (q query, ok bool) {
-	switch {
-	case strings.HasPrefix(line, "CODE "):
-		q.cmd, line = cmdCode, line[len("CODE "):]
-	case strings.HasPrefix(line, "DATA "):
-		q.cmd, line = cmdData, line[len("DATA "):]
-	case strings.HasPrefix(line, "FRAME "):
-		q.cmd, line = cmdFrame, line[len("FRAME "):]
-	}
+	q.cmd, line = cutCommand(line)
 	pos := line
 	if obj == "" {
 		pos = skipDelims(pos)
@@ -88,6 +81,20 @@ func parseQuery(line, obj string) (q query, ok bool) {
 	off, ok := parseLLVMInteger(pos[:n])
 	q.offset = off
 	return q, ok
+}
+
+// cutCommand takes the command ("CODE ", "DATA ", "FRAME ") off the
+// start of a query line; CODE when there is none.
+func cutCommand(line string) (command, string) {
+	switch {
+	case strings.HasPrefix(line, "CODE "):
+		return cmdCode, line[len("CODE "):]
+	case strings.HasPrefix(line, "DATA "):
+		return cmdData, line[len("DATA "):]
+	case strings.HasPrefix(line, "FRAME "):
+		return cmdFrame, line[len("FRAME "):]
+	}
+	return cmdCode, line
 }
 
 // isDelim reports whether c is one of the separators llvm-symbolizer 14
