@@ -94,3 +94,28 @@ func readSample(t testing.TB, path string) string {
 	}
 	return string(b)
 }
+
+// FuzzFilterMarkup: no input makes the filter panic or fail, and a log
+// with no markup and no escapes comes back as it is (a line feed after its
+// last line). The seeds are the real markup logs.
+func FuzzFilterMarkup(f *testing.F) {
+	for _, s := range []string{"{{{reset}}}\n{{{module:0:a:elf:ab}}}\n{{{mmap:0x1000:0x100:load:0:rx:0}}}\n{{{bt:0:0x1010}}}\n", "\033[31m{{{pc:0x1}}}\r\n", "plain"} {
+		f.Add(s)
+	}
+	empty := f.TempDir()
+	f.Fuzz(func(t *testing.T, in string) {
+		out, errOut, code := runLLVM([]string{"--filter-markup", "--debug-file-directory=" + empty}, in, nil)
+		if code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if !strings.Contains(in, "{{{") && !strings.Contains(in, "\033") {
+			want := in
+			if want != "" && !strings.HasSuffix(want, "\n") {
+				want += "\n"
+			}
+			if out != want || errOut != "" {
+				t.Fatalf("a log without markup came back as %q (stderr %q)", out, errOut)
+			}
+		}
+	})
+}
