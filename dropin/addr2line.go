@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/llvmnum"
 	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -374,7 +375,7 @@ func scanVMA(s string) uint64 {
 	var v uint64
 	overflow := false
 	for i := 0; i < len(s) && isHex(s[i]); i++ {
-		d, _ := digitValue(s[i])
+		d, _ := llvmnum.Digit(s[i])
 		if v > (^uint64(0)-d)/16 {
 			overflow = true
 		}
@@ -402,7 +403,7 @@ func strtoul0(s string) uint64 {
 	}
 	var v uint64
 	for i := 0; i < len(s); i++ {
-		d, ok := digitValue(s[i])
+		d, ok := llvmnum.Digit(s[i])
 		if !ok || d >= base {
 			break
 		}

@@ -48,6 +48,7 @@ func (m *fakeModule) CodeAt(uint64, int) []byte               { return nil }
 func (m *fakeModule) Damage() error                           { return nil }
 func (m *fakeModule) SupplementaryError() error               { return nil }
 func (m *fakeModule) SplitDWARFErrors() []error               { return nil }
+func (m *fakeModule) SymbolAddresses(string, uint64) []uint64 { return nil }
 func (m *fakeModule) ExpectManyLookups()                      {}
 func (m *fakeModule) ReleaseResident()                        {}
 

@@ -97,9 +97,13 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		io.WriteString(env.Stderr, msg) // v14 prints no newline here
 		return 1
 	}
+	fetch := env.Fetch
+	if !p.hasFlag(idDebuginfod, idNoDebuginfod, true) {
+		fetch = nil // --no-debuginfod (v19): DEBUGINFOD_URLS is not asked
+	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModules(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: env.Fetch}, defaultCacheSize),
+		modules: newModules(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: fetch}, defaultCacheSize),
 		stderr:  env.Stderr,
 	}
 	defer s.modules.close()
@@ -109,6 +113,15 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	s.modules.quietOpen = tuneGC
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)
 	defer out.Flush()
+	if p.has(idFilterMarkup) {
+		// v19 filters before it looks at --build-id, --obj or addresses.
+		s.filterMarkup(env.Stdin, out, env.Stderr, markupColors(p, env), llvmHasColors(env.Stderr, env.getenv))
+		return 0
+	}
+	if msg := s.cfg.useBuildID(p); msg != "" {
+		io.WriteString(env.Stderr, msg)
+		return 1
+	}
 	s.printer = newPrinter(cfg.print, out, env.Stderr)
 
 	if len(cfg.inputs) > 0 {
@@ -240,14 +253,14 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	if a, ok := p.last(idAdjustVMA); ok {
 		v, ok := parseLLVMInteger(a.value)
 		if !ok {
-			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.spelling, a.value)
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.valueSpelling(), a.value)
 		}
 		c.adjustVMA = v
 	}
 	if a, ok := p.last(idPrintSourceContextLines); ok {
 		v, ok := parseLLVMSigned(a.value)
 		if !ok {
-			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.spelling, a.value)
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.valueSpelling(), a.value)
 		}
 		c.print.contextLines = v
 	}
@@ -316,6 +329,10 @@ func (s *llvmSession) answerStdin(line string) {
 	line = stripNewlines(line)
 	q, ok := parseQuery(line, s.cfg.obj)
 	if !ok {
+		if sq, ok := parseSymbolQuery(line, s.cfg.obj); ok {
+			s.answerSymbol(sq, false)
+			return
+		}
 		s.reject(fmt.Sprintf("cannot parse query %q", line))
 		if s.cfg.style == styleJSON {
 			s.printer.invalid(request{module: q.moduleName()}, line)
@@ -351,6 +368,9 @@ func (s *llvmSession) reject(why string) {
 func (s *llvmSession) answer(in string) {
 	q, ok := parseQuery(in, s.cfg.obj)
 	if !ok {
+		if sq, ok := parseSymbolQuery(in, s.cfg.obj); ok && s.answerSymbol(sq, true) {
+			return
+		}
 		s.printer.invalid(request{module: q.moduleName()}, in)
 		return
 	}
@@ -442,12 +462,39 @@ func (s *llvmSession) lookup(mod modcache.Object, addr uint64) []symbolize.Frame
 	if gnuInnermost {
 		frames = frames[:1]
 	}
+	if !opts.Inlines {
+		frames = withInvalidStartFile(frames)
+	}
 	if s.cfg.basenames {
-		frames = append([]symbolize.Frame(nil), frames...)
-		for i := range frames {
-			frames[i].File = baseName(frames[i].File)
-			frames[i].StartFile = baseName(frames[i].StartFile)
+		frames = withBaseNames(frames)
+	}
+	return frames
+}
+
+// withInvalidStartFile is llvm's lookup without inlining (symbolizeCode):
+// the start file of a function whose declaration names no file stays
+// DILineInfo's "<invalid>", which --verbose prints (JSON prints ""), where
+// a lookup with inlining prints "".
+func withInvalidStartFile(frames []symbolize.Frame) []symbolize.Frame {
+	frames = append([]symbolize.Frame(nil), frames...)
+	for i := range frames {
+		if frames[i].StartFile == "" {
+			frames[i].StartFile = invalidName
 		}
+	}
+	return frames
+}
+
+// invalidName is DILineInfo::BadString, llvm's unknown name.
+const invalidName = "<invalid>"
+
+// withBaseNames returns a copy of frames with their files' directories
+// left out (--basenames).
+func withBaseNames(frames []symbolize.Frame) []symbolize.Frame {
+	frames = append([]symbolize.Frame(nil), frames...)
+	for i := range frames {
+		frames[i].File = baseName(frames[i].File)
+		frames[i].StartFile = baseName(frames[i].StartFile)
 	}
 	return frames
 }

@@ -43,6 +43,7 @@ func (o *fakeObject) CodeAt(uint64, int) []byte                { return nil }
 func (o *fakeObject) Damage() error                            { return nil }
 func (o *fakeObject) SupplementaryError() error                { return nil }
 func (o *fakeObject) SplitDWARFErrors() []error                { return nil }
+func (o *fakeObject) SymbolAddresses(string, uint64) []uint64  { return nil }
 func (o *fakeObject) ExpectManyLookups()                       {}
 func (o *fakeObject) ReleaseResident()                         {}
 func (o *fakeObject) Close() error                             { o.closed.Add(1); return nil }

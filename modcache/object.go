@@ -23,6 +23,9 @@ type Object interface {
 	// Frame lists the locals of the function at addr (llvm-symbolizer's
 	// FRAME query).
 	Frame(addr uint64) ([]symbolize.Local, error)
+	// SymbolAddresses are the addresses of the symbols named name, plus
+	// offset (llvm-symbolizer 18's queries by symbol).
+	SymbolAddresses(name string, offset uint64) []uint64
 
 	// FuncStart is the start of the FDE covering addr: the bounds of code
 	// that neither DWARF nor a symbol names. CFI is the module's call

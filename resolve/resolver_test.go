@@ -57,6 +57,7 @@ func (o *fakeObject) CodeAt(uint64, int) []byte               { return nil }
 func (o *fakeObject) Damage() error                           { return nil }
 func (o *fakeObject) SupplementaryError() error               { return nil }
 func (o *fakeObject) SplitDWARFErrors() []error               { return nil }
+func (o *fakeObject) SymbolAddresses(string, uint64) []uint64 { return nil }
 func (o *fakeObject) ExpectManyLookups()                      {}
 func (o *fakeObject) ReleaseResident()                        {}
 
