@@ -1,4 +1,4 @@
-package symbolize
+package dwarf
 
 import (
 	"cmp"
@@ -8,40 +8,44 @@ import (
 	"sync/atomic"
 )
 
-// dieInfo is what naming and frame building need from a subprogram or
-// inlined-subroutine DIE. Names stay references into the string sections
-// until a frame prints them. Its offset is in funcIndex.offs (dieOff), not
-// here: a big C++ unit keeps tens of thousands.
-type dieInfo struct {
-	name, linkage      strRef // noStr when absent; may name an empty string
-	spec, origin       uint64 // .debug_info offsets; 0 when absent
-	lowPC              uint64
-	declFile, declLine int32 // -1 when absent
-	callFile           int32 // -1 when absent
-	callLine, callCol  int32
-	discr              int32
-	hasLowPC           bool
-	inlined            bool
+// A Subroutine is what naming a frame and building it need from a
+// subprogram or inlined-subroutine DIE: its naming attributes, where it
+// was called from and where it starts. Names stay references into the
+// string sections until a frame prints them. Its offset is in the
+// FuncIndex (Offset), not here: a big C++ unit keeps tens of thousands.
+type Subroutine struct {
+	Name, Linkage      StrRef // NoStr when absent; may name an empty string
+	Spec, Origin       uint64 // DW_AT_specification, DW_AT_abstract_origin (.debug_info offsets); 0 when absent
+	LowPC              uint64
+	DeclFile, DeclLine int32 // -1 when absent
+	CallFile           int32 // -1 when absent
+	CallLine           int32
+	CallColumn         int32
+	Discriminator      int32
+	HasLowPC           bool
+	Inlined            bool
 	flags              uint8 // dieDeclFileImplicit, dieRangesIndexed
 }
 
-// Form facts the naming rules of the references depend on.
+// The forms of a Subroutine's attributes that readers of DWARF are known
+// to take differently.
 const (
 	// dieDeclFileImplicit: DW_AT_decl_file is DW_FORM_implicit_const (gcc 12
 	// emits it in DWARF 5 for abbreviations shared by DIEs of one file).
-	// llvm-symbolizer 14 prints an empty StartFileName for it: its
-	// DWARFFormValue for an implicit constant is created from the signed
-	// value, and toUnsigned() on it yields nothing.
 	dieDeclFileImplicit uint8 = 1 << iota
-	// dieRangesIndexed: DW_AT_ranges is DW_FORM_rnglistx. binutils 2.40
-	// reads such an index as a section offset (read_rangelist), finds no
-	// valid list there and so drops the DIE's ranges: clang's DWARF 5
-	// inlined subroutines with several ranges vanish from addr2line's
-	// inline chains.
+	// dieRangesIndexed: DW_AT_ranges is DW_FORM_rnglistx, an index into
+	// the unit's range-list offsets rather than a section offset.
 	dieRangesIndexed
 )
 
-// addrRange maps [begin,end) to a DIE (an index into funcIndex.dies) at a
+// DeclFileImplicit reports whether DW_AT_decl_file is
+// DW_FORM_implicit_const: a value of the abbreviation, not of the DIE.
+func (s *Subroutine) DeclFileImplicit() bool { return s.flags&dieDeclFileImplicit != 0 }
+
+// RangesIndexed reports whether DW_AT_ranges is DW_FORM_rnglistx.
+func (s *Subroutine) RangesIndexed() bool { return s.flags&dieRangesIndexed != 0 }
+
+// addrRange maps [begin,end) to a DIE (an index into FuncIndex.dies) at a
 // given inline depth: an inlined call while its unit is indexed.
 type addrRange struct {
 	begin, end uint64
@@ -49,24 +53,24 @@ type addrRange struct {
 	depth      int32
 }
 
-// funcRange is an address range of a concrete function in funcIndex.addrs:
-// it ends at end and begins at the same index of funcIndex.begins. The
+// funcRange is an address range of a concrete function in FuncIndex.addrs:
+// it ends at end and begins at the same index of FuncIndex.begins. The
 // begins stand apart (struct of arrays) so that the searches of the
 // function and inline ranges and of the symbols are one (upperBound) over
 // a dense []uint64, which also spares the search a cache line per step.
 type funcRange struct {
 	end uint64
-	fn  int32 // index into funcIndex.spans (funcs while indexing)
+	fn  int32 // index into FuncIndex.spans (funcs while indexing)
 	die int32 // the function's DIE
 }
 
 // inlineRange is an inlined call's address range in a sealed index:
 // [begin, begin+size) for the DIE fi.dies[die], its begin at the same
-// index of funcIndex.inlineBegins (see funcRange); its depth is where it
-// lies in funcIndex.inlines (see funcSpan). 8 bytes with its begin apart,
+// index of FuncIndex.inlineBegins (see funcRange); its depth is where it
+// lies in FuncIndex.inlines (see funcSpan). 8 bytes with its begin apart,
 // not addrRange's 24: a big unit has hundreds of thousands. A range of
 // wideSize bytes or more (4 GiB: none in practice) has size wideSize and
-// its length in funcIndex.wideSizes, under its index in funcIndex.inlines.
+// its length in FuncIndex.wideSizes, under its index in FuncIndex.inlines.
 type inlineRange struct {
 	size uint32
 	die  int32
@@ -81,9 +85,9 @@ type function struct {
 }
 
 // funcSpan is a concrete subprogram of an indexed unit: its inlined calls
-// are funcIndex.inlines[inl:inl+nInl], sorted by (depth, begin) so that
+// are FuncIndex.inlines[inl:inl+nInl], sorted by (depth, begin) so that
 // each depth can be binary searched (gimli's layout), and
-// funcIndex.depths[dep:dep+nDep] says where each depth starts (entry d-1:
+// FuncIndex.depths[dep:dep+nDep] says where each depth starts (entry d-1:
 // the first index of depth d, relative to inl). Offsets into shared
 // arrays rather than two slices per function: a big C++ unit has tens of
 // thousands of functions, and the index then holds no pointers that every
@@ -93,16 +97,17 @@ type funcSpan struct {
 	dep, nDep uint32
 }
 
-// funcIndex is one unit's functions, sorted by begin address. dies are in
-// section order, so a DIE offset is found by binary search.
-type funcIndex struct {
-	h     *cuHeader // the unit's header: DIEs outside the index are read through it
-	base  uint64    // offset of the unit: offs are relative to it
-	offs  []uint32  // offs[i] = offset of dies[i] - base, dense for binary search
-	dies  []dieInfo
-	named []atomic.Pointer[named] // by DIE index, filled on use
-	funcs []function              // while indexing only; seal moves them to spans
-	spans []funcSpan              // by function index
+// A FuncIndex is one unit's functions and their inlined calls, their
+// ranges sorted by begin address for Chain, and the Subroutine DIEs they
+// name, by index (in section order, so a DIE offset is found by binary
+// search: IndexOf).
+type FuncIndex struct {
+	h     *Header // the unit's header: DIEs outside the index are read through it
+	base  uint64  // offset of the unit: offs are relative to it
+	offs  []uint32
+	dies  []Subroutine
+	funcs []function // while indexing only; seal moves them to spans
+	spans []funcSpan // by function index
 	// The functions' ranges: begins[i] is where addrs[i] begins.
 	begins []uint64
 	addrs  []funcRange
@@ -114,13 +119,38 @@ type funcIndex struct {
 	inlineBegins []uint64          // where each of inlines begins
 	depths       []int32           // every function's depth starts, see funcSpan
 	wideSizes    map[uint32]uint64 // see inlineRange; nil when there are none
+
+	// Memo is the caller's: what it derives from the index's DIEs (by
+	// index: symbolize keeps their printed names there), set once with
+	// CompareAndSwap and shared by concurrent lookups. Nothing here reads
+	// it.
+	Memo atomic.Value
 }
 
+// Len returns the number of DIEs in the index.
+func (fi *FuncIndex) Len() int { return len(fi.dies) }
+
+// DIE returns the Subroutine with index id.
+func (fi *FuncIndex) DIE(id int32) *Subroutine { return &fi.dies[id] }
+
+// Offset returns the .debug_info offset of the DIE with index id.
+func (fi *FuncIndex) Offset(id int32) uint64 { return fi.dieOff(id) }
+
+// IndexOf returns the index of the DIE at off, if the index holds it.
+func (fi *FuncIndex) IndexOf(off uint64) (int32, bool) {
+	i, ok := fi.byOff(off)
+	return int32(i), ok
+}
+
+// InDWO reports whether the index is of a split unit's DIEs in a .dwo
+// (whose references stay within that unit).
+func (fi *FuncIndex) InDWO() bool { return fi.h != nil && fi.h.dwo != nil }
+
 // dieOff returns the section offset of the DIE fi.dies[id].
-func (fi *funcIndex) dieOff(id int32) uint64 { return fi.base + uint64(fi.offs[id]) }
+func (fi *FuncIndex) dieOff(id int32) uint64 { return fi.base + uint64(fi.offs[id]) }
 
 // byOff returns the index of the DIE at off, if the unit indexed it.
-func (fi *funcIndex) byOff(off uint64) (int, bool) {
+func (fi *FuncIndex) byOff(off uint64) (int, bool) {
 	if off < fi.base || off-fi.base > 1<<32-1 {
 		return 0, false
 	}
@@ -129,33 +159,28 @@ func (fi *funcIndex) byOff(off uint64) (int, bool) {
 	return i, ok
 }
 
-func isFuncTag(tag uint32) bool { return tag == tagSubprogram || tag == tagInlinedSubroutine }
+func isFuncTag(tag uint32) bool { return tag == TagSubprogram || tag == TagInlinedSubroutine }
 
 // decodeFunctions walks the DIE tree of the unit with header h (one of the
 // object's own or a split unit in a .dwo) once and indexes its subprograms
 // and their inline trees.
-func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			fi, err = nil, fmt.Errorf("%s: DIEs of unit at 0x%x: panic: %v", dw.debugPath, h.off, p)
-		}
-	}()
+func (dw *Data) decodeFunctions(h *Header) (fi *FuncIndex, err error) {
 	// DIE offsets are kept relative to the unit, in 32 bits.
 	if h.end-h.off > 1<<32-1 {
-		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", dw.debugPath, h.off)
+		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", dw.path, h.off)
 	}
 	// Sized from the unit: C++ units average one subprogram or inlined
 	// DIE per ~50 bytes, so growing from empty would copy the table a dozen
 	// times. prune reallocates it to its exact size.
 	est := (h.end-h.off)/48 + 16
-	fi = &funcIndex{h: h, base: h.off, dies: make([]dieInfo, 0, est), offs: make([]uint32, 0, est)}
+	fi = &FuncIndex{h: h, base: h.off, dies: make([]Subroutine, 0, est), offs: make([]uint32, 0, est)}
 	r, err := dw.newDIEReader(h)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dw.debugPath, err)
+		return nil, fmt.Errorf("%s: %w", dw.path, err)
 	}
 	_, root, _ := r.next(nil)
 	if r.b.Err() != nil || root == nil {
-		return nil, fmt.Errorf("%s: unit at 0x%x: %v", dw.debugPath, h.off, r.b.Err())
+		return nil, fmt.Errorf("%s: unit at 0x%x: %v", dw.path, h.off, r.b.Err())
 	}
 	if !root.children {
 		return fi, nil
@@ -178,7 +203,7 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 		if len(rs) == 0 {
 			return cur
 		}
-		if a.tag == tagSubprogram || cur.fn < 0 {
+		if a.tag == TagSubprogram || cur.fn < 0 {
 			// A concrete function (an inlined subroutine outside any
 			// function is treated as one too).
 			fnIdx := int32(len(fi.funcs))
@@ -197,7 +222,7 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 		// The functions decoded so far are used, without their inline
 		// trees.
 		fi.spans, fi.funcs = make([]funcSpan, len(fi.funcs)), nil
-		return fi, fmt.Errorf("%s: unit at 0x%x: %w", dw.debugPath, h.off, err)
+		return fi, fmt.Errorf("%s: unit at 0x%x: %w", dw.path, h.off, err)
 	}
 	fi.prune()
 	fi.begins, fi.addrs = slices.Clone(fi.begins), slices.Clone(fi.addrs)
@@ -208,7 +233,7 @@ func (dw *dwarfData) decodeFunctions(h *cuHeader) (fi *funcIndex, err error) {
 
 // seal sorts every function's inlined calls into fi.inlines and fi.depths
 // and drops the per-function slices the DIE walk built.
-func (fi *funcIndex) seal() {
+func (fi *FuncIndex) seal() {
 	n := 0
 	for i := range fi.funcs {
 		n += len(fi.funcs[i].inlines)
@@ -235,7 +260,7 @@ type sortScratch struct {
 // returns their span. The calls come in DIE order, which is by address
 // within a depth nearly always: a stable bucketing by depth is enough, and
 // a depth is sorted only when it is not already.
-func (fi *funcIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
+func (fi *FuncIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 	sp := funcSpan{inl: uint32(len(fi.inlines)), nInl: uint32(len(ins)), dep: uint32(len(fi.depths))}
 	if len(ins) == 0 {
 		return sp
@@ -289,91 +314,8 @@ func (fi *funcIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 
 // wideHolds reports whether the inlined call fi.inlines[i], whose size
 // is wideSize, contains the address d bytes past its start.
-func (fi *funcIndex) wideHolds(i uint32, d uint64) bool {
+func (fi *FuncIndex) wideHolds(i uint32, d uint64) bool {
 	return d < fi.wideSizes[i]
-}
-
-// readDieInfo extracts a DIE's naming and call-site attributes from its
-// decoded values; low, high and ranges are returned for dieRanges.
-func (dw *dwarfData) readDieInfo(h *cuHeader, a *abbrev, vals []attrVal) (di dieInfo, low, high, ranges attrVal) {
-	di = dieInfo{name: noStr, linkage: noStr, declFile: -1, declLine: -1, callFile: -1, inlined: a.tag == tagInlinedSubroutine}
-	for i, s := range a.attrs {
-		v := vals[i]
-		switch s.attr {
-		case atName:
-			di.name = dw.strOf(h, v)
-		case atLinkageName, atMIPSLinkageName:
-			if r := dw.strOf(h, v); r != noStr {
-				di.linkage = r
-			}
-		case atSpecification:
-			if v.kind == valRef {
-				di.spec = v.v
-			}
-		case atAbstractOrigin:
-			if v.kind == valRef {
-				di.origin = v.v
-			}
-		case atDeclFile:
-			di.declFile = int32(intOf(v, -1))
-			if s.form == formImplicitConst {
-				di.flags |= dieDeclFileImplicit
-			}
-		case atDeclLine:
-			di.declLine = int32(intOf(v, -1))
-		case atCallFile:
-			di.callFile = int32(intOf(v, -1))
-		case atCallLine:
-			di.callLine = int32(intOf(v, 0))
-		case atCallColumn:
-			di.callCol = int32(intOf(v, 0))
-		case atGNUDiscriminator:
-			di.discr = int32(intOf(v, 0))
-		case atLowpc:
-			low = v
-			di.lowPC, di.hasLowPC = dw.addrOf(h, v)
-		case atHighpc:
-			high = v
-		case atRanges:
-			ranges = v
-			if s.form == formRnglistx {
-				di.flags |= dieRangesIndexed
-			}
-		}
-	}
-	return di, low, high, ranges
-}
-
-// dieRanges returns a DIE's non-empty address ranges: low_pc/high_pc when
-// both are present, else its range list.
-func (dw *dwarfData) dieRanges(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) [][2]uint64 {
-	if lo, ok := dw.addrOf(h, low); ok && high.kind != valNone {
-		var hi uint64
-		switch high.kind {
-		case valAddr, valAddrx:
-			hi, _ = dw.addrOf(h, high)
-		case valConst, valSigned:
-			hi = lo + high.v
-		}
-		if lo < hi {
-			return append(dst, [2]uint64{lo, hi})
-		}
-		return dst
-	}
-	if ranges.kind == valNone {
-		return dst
-	}
-	rs, err := dw.rangesOf(h, attrVal{}, attrVal{}, ranges, dst)
-	if err != nil {
-		return dst[:0]
-	}
-	out := rs[:0]
-	for _, r := range rs {
-		if r[0] < r[1] {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // prune drops the DIEs no lookup can reach: declarations (most member
@@ -381,7 +323,7 @@ func (dw *dwarfData) dieRanges(h *cuHeader, low, high, ranges attrVal, dst [][2]
 // neither code nor the abstract origin or specification of a DIE that is.
 // A big C++ unit loses about 40% of its DIEs; the slice is also reallocated
 // to its exact size.
-func (fi *funcIndex) prune() {
+func (fi *FuncIndex) prune() {
 	keep := make([]bool, len(fi.dies))
 	work := make([]int32, 0, len(fi.addrs))
 	mark := func(id int32) {
@@ -401,7 +343,7 @@ func (fi *funcIndex) prune() {
 	for len(work) > 0 {
 		d := &fi.dies[work[len(work)-1]]
 		work = work[:len(work)-1]
-		for _, ref := range [2]uint64{d.origin, d.spec} {
+		for _, ref := range [2]uint64{d.Origin, d.Spec} {
 			if ref == 0 {
 				continue
 			}
@@ -423,7 +365,7 @@ func (fi *funcIndex) prune() {
 		return
 	}
 	newID := make([]int32, len(fi.dies))
-	dies := make([]dieInfo, 0, n)
+	dies := make([]Subroutine, 0, n)
 	offs := make([]uint32, 0, n)
 	for i, k := range keep {
 		newID[i] = -1
@@ -444,36 +386,35 @@ func (fi *funcIndex) prune() {
 	}
 }
 
-// functions returns u's function index, decoding it on first use.
-func (dw *dwarfData) functions(u *unit) (*funcIndex, error) {
+// Functions returns u's function index, decoding it on first use. After
+// an error the functions decoded before it are there, without their
+// inlined calls.
+func (dw *Data) Functions(u *Unit) (*FuncIndex, error) {
 	u.funcsOnce.Do(func() {
 		u.funcs, u.funcsErr = dw.indexFunctions(&u.h)
-		u.probe.funcsDone.Store(true)
+		u.funcsDone.Store(true)
 	})
 	return u.funcs, u.funcsErr
 }
 
 // indexFunctions decodes the function index of the unit with header h and
 // readies it for lookups.
-func (dw *dwarfData) indexFunctions(h *cuHeader) (*funcIndex, error) {
+func (dw *Data) indexFunctions(h *Header) (*FuncIndex, error) {
 	fi, err := dw.decodeFunctions(h)
 	// The unit's DIEs are indexed: its raw bytes are needed again only
 	// for a rare cross-unit reference, so they need not stay resident.
 	dw.secOf(h).releaseInfo(h.off, h.end)
-	if fi != nil {
-		// Also after an error: the DIEs decoded so far are used.
-		fi.named = make([]atomic.Pointer[named], len(fi.dies))
-	}
 	return fi, err
 }
 
-// chain returns the DIE indices of the subroutines containing pc, innermost
-// first, the concrete function last; nil when no function contains pc.
-// They are appended to dst[:0], so a caller's buffer spares the allocation.
-func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
+// Chain returns the DIE indices of the subroutines containing pc,
+// innermost first, the concrete function last; nil when no function
+// contains pc. They are appended to dst[:0], so a caller's buffer spares
+// the allocation.
+func (fi *FuncIndex) Chain(pc uint64, dst []int32) []int32 {
 	var i int
 	if fi.sorted {
-		i = upperBound(fi.begins, pc)
+		i = UpperBound(fi.begins, pc)
 	} else {
 		i = sort.Search(len(fi.begins), func(i int) bool { return fi.begins[i] > pc })
 	}
@@ -501,7 +442,7 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 			hi = int(byDepth[d+1])
 		}
 		rs, bs := inlines[lo:hi], begins[lo:hi]
-		k := upperBound(bs, pc)
+		k := UpperBound(bs, pc)
 		found := false
 		// Ranges at one depth don't overlap in well-formed DWARF; check the
 		// nearest few in case they do.
@@ -526,7 +467,7 @@ func (fi *funcIndex) chain(pc uint64, dst []int32) []int32 {
 
 // addFunc adds the ranges rs of the function fn, whose DIE is die, to
 // fi.addrs.
-func (fi *funcIndex) addFunc(rs [][2]uint64, fn, die int32) {
+func (fi *FuncIndex) addFunc(rs [][2]uint64, fn, die int32) {
 	for _, rg := range rs {
 		fi.begins = append(fi.begins, rg[0])
 		fi.addrs = append(fi.addrs, funcRange{end: rg[1], fn: fn, die: die})
@@ -536,7 +477,7 @@ func (fi *funcIndex) addFunc(rs [][2]uint64, fn, die int32) {
 // sortAddrs sorts fi.addrs (and fi.begins with them) by begin, stably:
 // they are most often in DIE order already, which the sort would keep,
 // so a check comes first.
-func (fi *funcIndex) sortAddrs() {
+func (fi *FuncIndex) sortAddrs() {
 	if !slices.IsSorted(fi.begins) {
 		sort.Stable(funcsByBegin{fi.begins, fi.addrs})
 	}
@@ -563,11 +504,11 @@ func (s funcsByBegin) Swap(i, j int) {
 // the step before chose, and a lookup's arrays are rarely in cache.
 const scanBelow = 8
 
-// upperBound returns the index of the first of begins, sorted, above pc
+// UpperBound returns the index of the first of begins, sorted, above pc
 // (len(begins) when none is): sort.Search's answer. The functions', the
-// inlined calls' and the symbols' begins are each kept in an array of
-// their own for it.
-func upperBound(begins []uint64, pc uint64) int {
+// inlined calls' and the ELF symbols' begins (symbolize's symbol tables)
+// are each kept in an array of their own for it.
+func UpperBound(begins []uint64, pc uint64) int {
 	lo, hi := 0, len(begins)
 	for hi-lo > scanBelow {
 		h := int(uint(lo+hi) >> 1)

@@ -1,11 +1,14 @@
 package symbolize
 
 import (
-	"sync"
-
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
+// The rules of GNU addr2line 2.40 (binutils' bfd, dwarf2.c) that the
+// GNU240 policy turns on: which units bfd reads (gnuReadable, gnuUnitFor,
+// gnuChain), and how it names frames (gnuNames), which is stateful.
+//
 // GNU addr2line names the innermost function of an address in two ways
 // (binutils 2.40, dwarf2.c _bfd_dwarf2_find_nearest_line_with_alt):
 //
@@ -19,22 +22,10 @@ import (
 //     function print the DWARF (or renamed) name.
 //
 // The second rule is stateful: the answer depends on the order of queries.
-// gnuState keeps that state per object, as bfd keeps it per open file, so a
-// face answering queries one by one in input order prints what addr2line
-// prints. Concurrent lookups (SymbolizeMany) see some valid order.
-type gnuState struct {
-	mu    sync.Mutex
-	funcs map[uint64]*gnuFunc // by DIE offset
-
-	unitsOnce sync.Once
-	lostFrom  uint64 // .debug_info offset of the first unit bfd cannot parse (gnuReadable)
-}
-
-// gnuFunc is bfd's struct funcinfo state for one function DIE.
-type gnuFunc struct {
-	linkage bool   // is_linkage: print the DWARF name
-	renamed string // the symbol name bfd replaced the DWARF name with
-}
+// Object.gnu (a gnuState) keeps that state per object, as bfd keeps it per
+// open file, so a face answering queries one by one in input order prints
+// what addr2line prints. Concurrent lookups (SymbolizeMany) see some valid
+// order.
 
 // cLikeLanguages are the DW_LANG values for which bfd's mangle_style is 0:
 // their DW_AT_name counts as a linkage name.
@@ -45,10 +36,11 @@ var cLikeLanguages = map[int64]bool{
 }
 
 // gnuNames applies bfd's naming to frames (innermost first) built for pc.
-func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcIndex, u *unit, opts LookupOptions) {
+// chain, fi and u are the lookup's (unitAnswer).
+func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *dwarf.FuncIndex, u *dwarf.Unit, opts LookupOptions, p *Policy) {
 	demangle := func(name string) string {
 		if opts.Demangle {
-			return o.demangled.demangle(name, opts.Style)
+			return o.demangled.demangle(name, p.demangle)
 		}
 		return name
 	}
@@ -59,10 +51,10 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		*inner = Frame{}
 		u = nil
 	}
-	if len(chain) == 0 && inner.File == "" && o.sec != nil && !o.zdebug {
+	if len(chain) == 0 && inner.File == "" && o.dw != nil && !o.zdebug {
 		if v, ok := o.gnuVarAt(pc); ok && v.declLine > 0 && o.gnuReadable(v.u) {
-			if lt, err := o.lineTable(v.u); err == nil && v.declFile >= 0 {
-				if name, ok := lt.fileName(uint32(v.declFile)); ok {
+			if lt, err := o.dw.LineTable(v.u); err == nil && v.declFile >= 0 {
+				if name, ok := lt.FileName(uint32(v.declFile), dwarf.PathFull); ok {
 					inner.File, inner.Line = name, int(v.declLine)
 				}
 			}
@@ -86,12 +78,12 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 		o.gnu.funcs = map[uint64]*gnuFunc{}
 	}
 	state := func(id int32) *gnuFunc {
-		off := fi.dieOff(id)
+		off := fi.Offset(id)
 		g, ok := o.gnu.funcs[off]
 		if !ok {
-			di := &fi.dies[id]
+			di := fi.DIE(id)
 			r := o.resolve(fi, di, off) // once per function: o.gnu.funcs keeps the outcome
-			g = &gnuFunc{linkage: r.linkage != noStr || r.name(o, fi, di, off) != noStr && u != nil && cLikeLanguages[u.lang]}
+			g = &gnuFunc{linkage: r.linkage != dwarf.NoStr || r.name(o, fi, di, off) != dwarf.NoStr && u != nil && cLikeLanguages[u.Lang()]}
 			o.gnu.funcs[off] = g
 		}
 		return g
@@ -104,7 +96,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 			if inner.File == "" {
 				inner.File, inner.FileKnown = st.fileOf(s.symbol)
 			}
-			if low, ok := o.firstRangeLow(fi.dieOff(chain[0])); ok && low == s.addr {
+			if low, ok := firstRangeLow(o.dw, fi.Offset(chain[0])); ok && low == s.addr {
 				g.renamed = s.name
 			}
 		}
@@ -114,7 +106,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 	}
 	// Callers print the function's current name (bfd's caller_func->name).
 	for i := 1; i < len(chain) && i < len(frames); i++ {
-		if g, ok := o.gnu.funcs[fi.dieOff(chain[i])]; ok && g.renamed != "" {
+		if g, ok := o.gnu.funcs[fi.Offset(chain[i])]; ok && g.renamed != "" {
 			frames[i].Function = demangle(g.renamed)
 		}
 	}
@@ -123,22 +115,8 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *funcInde
 // firstRangeLow is bfd's function->arange.low: the start of the DIE's first
 // address range in DW_AT_ranges order (extended down by a range that ends
 // where it starts), not the lowest address.
-func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
-	u := o.units.unitAt(off)
-	if u == nil {
-		return 0, false
-	}
-	r, err := o.newDIEReader(&u.h)
-	if err != nil {
-		return 0, false
-	}
-	r.seek(off)
-	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.Err() != nil {
-		return 0, false
-	}
-	_, low, high, ranges := o.readDieInfo(&u.h, a, r.vals)
-	rs := o.dieRanges(&u.h, low, high, ranges, nil)
+func firstRangeLow(dw *dwarf.Data, off uint64) (uint64, bool) {
+	rs := dw.Ranges(off)
 	if len(rs) == 0 {
 		return 0, false
 	}
@@ -157,13 +135,13 @@ func (o *Object) firstRangeLow(off uint64) (uint64, bool) {
 // frame; the callers above the one it finds come from the DIE nesting
 // (funcinfo.caller_func), whatever the form of their ranges. In a unit bfd
 // never parses (gnuReadable) there is no chain at all.
-func (o *Object) gnuChain(chain []int32, fi *funcIndex) []int32 {
+func (o *Object) gnuChain(chain []int32, fi *dwarf.FuncIndex) []int32 {
 	if len(chain) > 0 {
-		if u := o.units.unitAt(fi.dieOff(chain[0])); u != nil && !o.gnuReadable(u) {
+		if u := o.dw.UnitAt(fi.Offset(chain[0])); u != nil && !o.gnuReadable(u) {
 			return nil
 		}
 	}
-	for len(chain) > 0 && fi.dies[chain[0]].flags&dieRangesIndexed != 0 {
+	for len(chain) > 0 && fi.DIE(chain[0]).RangesIndexed() {
 		chain = chain[1:]
 	}
 	return chain
@@ -186,37 +164,43 @@ func (o *Object) gnuSymtab() *symtab {
 // rest of .debug_info, so that unit and every later one are lost: addr2line
 // names every address of a Go binary from the symbol table, with
 // "go.go:?" (Go's only STT_FILE), where llvm-symbolizer reads the DWARF.
-func (o *Object) gnuReadable(u *unit) bool {
+func (o *Object) gnuReadable(u *dwarf.Unit) bool {
 	o.gnu.unitsOnce.Do(func() {
 		o.gnu.lostFrom = ^uint64(0)
-		for _, v := range o.units.units {
-			if !o.bfdReadsUnitRanges(v) {
-				o.gnu.lostFrom = v.h.off
+		for _, v := range o.dw.Units() {
+			if !bfdReadsUnitRanges(o.dw, v) {
+				o.gnu.lostFrom = v.Offset()
 				break
 			}
 		}
 	})
-	return u.h.off < o.gnu.lostFrom
+	return u.Offset() < o.gnu.lostFrom
 }
 
 // bfdReadsUnitRanges replays bfd's read_rangelist on the unit's own
 // DW_AT_ranges (a section offset; DW_FORM_rnglistx is left alone).
-func (o *Object) bfdReadsUnitRanges(u *unit) bool {
-	_, ranges, err := o.readUnitRoot(u.h)
+func bfdReadsUnitRanges(dw *dwarf.Data, u *dwarf.Unit) bool {
+	rg, err := dw.UnitRanges(u)
 	if err != nil {
 		return true
 	}
-	rg := ranges[2]
-	if rg.kind != valSecOff && rg.kind != valConst {
+	off, ok := rg.SectionOffset()
+	if bits, signed, isConst := rg.Const(); !ok && isConst && !signed {
+		off, ok = bits, true
+	}
+	if !ok {
 		return true
 	}
-	if u.h.version <= 4 {
-		return o.sec.ranges == nil || rg.v <= uint64(len(o.sec.ranges))
+	if u.Version() <= 4 {
+		ranges := dw.Section(".debug_ranges")
+		return ranges == nil || off <= uint64(len(ranges))
 	}
-	if o.sec.rnglists == nil || rg.v >= uint64(len(o.sec.rnglists)) {
+	rnglists := dw.Section(".debug_rnglists")
+	if rnglists == nil || off >= uint64(len(rnglists)) {
 		return false
 	}
-	b := dwarfbuf.NewReader(".debug_rnglists", rg.v, o.sec.rnglists[rg.v:], o.byteOrder)
+	n := u.AddrSize()
+	b := dwarfbuf.NewReader(".debug_rnglists", off, rnglists[off:], dw.ByteOrder())
 	for b.Left() > 0 && b.Err() == nil {
 		switch b.U8() {
 		case 0: // DW_RLE_end_of_list
@@ -225,16 +209,76 @@ func (o *Object) bfdReadsUnitRanges(u *unit) bool {
 			b.Uleb()
 			b.Uleb()
 		case 5: // base_address
-			b.UintN(u.h.addrSize)
+			b.UintN(n)
 		case 6: // start_end
-			b.UintN(u.h.addrSize)
-			b.UintN(u.h.addrSize)
+			b.UintN(n)
+			b.UintN(n)
 		case 7: // start_length
-			b.UintN(u.h.addrSize)
+			b.UintN(n)
 			b.Uleb()
 		default: // the x-variants and unknown kinds
 			return false
 		}
 	}
 	return false
+}
+
+// gnuUnitFor returns the unit whose line sequences contain pc; the index is
+// built on first use, decoding every line table once.
+func (o *Object) gnuUnitFor(pc uint64) *dwarf.Unit {
+	o.gnuSeqs.once.Do(func() {
+		var seqs [][2]uint64
+		for _, u := range o.dw.Units() {
+			lt, err := o.dw.LineTable(u)
+			if err != nil {
+				continue
+			}
+			for _, s := range lt.SequenceRanges(seqs[:0]) {
+				o.gnuSeqs.idx.Add(s[0], s[1], u)
+			}
+		}
+		o.gnuSeqs.idx.Seal()
+	})
+	return o.gnuSeqs.idx.UnitFor(pc)
+}
+
+// gnuVarAt returns the variable that starts at addr, reading every unit's
+// DIEs once on first use.
+func (o *Object) gnuVarAt(addr uint64) (gnuVar, bool) {
+	o.gnuVars.once.Do(func() {
+		vars := map[uint64]gnuVar{}
+		isVar := func(tag uint32) bool { return tag == dwarf.TagVariable }
+		bo := o.dw.ByteOrder()
+		for _, u := range o.dw.Units() {
+			// A DIE that cannot be read ends the unit's variables.
+			_ = o.dw.Entries(u, isVar, func(e *dwarf.Entry) {
+				if e.Tag() != dwarf.TagVariable {
+					return
+				}
+				v := gnuVar{u: u, declFile: -1, declLine: -1}
+				var loc []byte
+				for at, val := range e.Attrs() { // the last of each, as bfd reads them
+					switch at {
+					case dwarf.AttrLocation:
+						loc = e.Block(val)
+					case dwarf.AttrDeclFile:
+						v.declFile = val.Int(-1)
+					case dwarf.AttrDeclLine:
+						v.declLine = val.Int(-1)
+					}
+				}
+				if len(loc) != 9 || loc[0] != 0x03 { // DW_OP_addr, 64-bit
+					return
+				}
+				at := bo.Uint64(loc[1:])
+				if _, dup := vars[at]; dup {
+					return
+				}
+				vars[at] = v
+			})
+		}
+		o.gnuVars.vars = vars
+	})
+	v, ok := o.gnuVars.vars[addr]
+	return v, ok
 }

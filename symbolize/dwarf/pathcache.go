@@ -1,4 +1,4 @@
-package symbolize
+package dwarf
 
 import "sync"
 

@@ -1,4 +1,4 @@
-package symbolize
+package dwarf
 
 import (
 	"debug/elf"
@@ -196,7 +196,7 @@ func (p *lineParts) decoded(off uint64) {
 }
 
 // releaseRandom hands back the pages of the sections lookups read at
-// random (see Object.ReleaseResident).
+// random (see Data.ReleaseResident).
 func (ds *debugSections) releaseRandom() {
 	for _, r := range ds.randomMapped {
 		ds.file.Release(r[0], r[1])

@@ -1,4 +1,4 @@
-package symbolize
+package dwarf
 
 import (
 	"encoding/binary"
@@ -166,8 +166,8 @@ func TestLineRowStorage(t *testing.T) {
 				t.Errorf("wide = %v, want %v", got, tc.wide)
 			}
 			for _, w := range tc.want {
-				r, ok := lt.lookup(w.pc)
-				if ok != w.ok || r.line != w.line || r.col != w.col || r.discr != w.discr || r.fileIndex(StyleLLVM) != w.file {
+				r, ok := lt.Lookup(w.pc)
+				if file, _ := r.File(); ok != w.ok || r.line != w.line || r.col != w.col || r.discr != w.discr || file != w.file {
 					t.Errorf("lookup(%#x) = %+v, %v; want %+v", w.pc, r, ok, w)
 				}
 			}
@@ -224,8 +224,8 @@ func TestLineSparseIndex(t *testing.T) {
 	n := 0
 	for _, s := range lt.seqs {
 		for pc := s.start - 1; pc <= s.end; pc++ {
-			got, gok := lt.lookup(pc)
-			want, wok := ref.lookup(pc)
+			got, gok := lt.Lookup(pc)
+			want, wok := ref.Lookup(pc)
 			if got != want || gok != wok {
 				t.Fatalf("lookup(%#x) = %+v, %v; a search of every row finds %+v, %v", pc, got, gok, want, wok)
 			}
@@ -287,30 +287,29 @@ func TestDefineFile(t *testing.T) {
 				want = "/" + want
 			}
 			rel := strings.TrimPrefix(want, compDir+"/")
-			if got, _ := lt.fileNameAs(uint32(i+1), false); got != want {
+			if got, _ := lt.FileName(uint32(i+1), PathFull); got != want {
 				t.Errorf("comp dir %q: file %d = %q, want %q", compDir, i+1, got, want)
 			}
-			if got, _ := lt.fileNameAs(uint32(i+1), true); got != rel {
+			if got, _ := lt.FileName(uint32(i+1), PathRelative); got != rel {
 				t.Errorf("comp dir %q: relative file %d = %q, want %q", compDir, i+1, got, rel)
 			}
 		}
 	}
 }
 
-// TestLineParts symbolizes every fixture address of a Go binary, whose
+// TestLineParts decodes every line table of a Go binary, whose
 // compressed .debug_line is kept in parts: the parts whose programs are
 // all decoded are let go, and a program decoded again afterwards (as for
 // two units naming one table) or read at an offset where no program
 // starts comes from the section inflated again, with the same result.
 func TestLineParts(t *testing.T) {
-	path := fx.ELF(t, "go-trimpath")
-	o := openObject(t, path, noDebugDirs())
-	p := o.sec.lineParts
+	dw := openData(t, fx.ELF(t, "go-trimpath"))
+	p := dw.sec.lineParts
 	if p == nil {
 		t.Fatal("go-trimpath's compressed .debug_line is not kept in parts")
 	}
-	for _, a := range fixtureAddrs(t, path) {
-		o.Symbolize(a, LookupOptions{Inlines: true})
+	for _, u := range dw.Units() {
+		dw.LineTable(u)
 	}
 	dropped := 0
 	for _, b := range p.units.Bufs {
@@ -322,12 +321,12 @@ func TestLineParts(t *testing.T) {
 		t.Errorf("no part of %d let go", len(p.units.Bufs))
 	}
 	decoded := 0
-	for _, u := range o.units.units {
+	for _, u := range dw.Units() {
 		if u.stmtList < 0 || u.lines == nil {
 			continue
 		}
 		decoded++
-		again, err := decodeLineProgram(o.lineInput(o.sec, u))
+		again, err := decodeLineProgram(dw.lineInput(dw.sec, u))
 		if err != nil {
 			t.Fatalf("unit at 0x%x: decoded again: %v", u.h.off, err)
 		}
@@ -339,32 +338,54 @@ func TestLineParts(t *testing.T) {
 		t.Errorf("%d tables decoded; the whole section read again: %v", decoded, p.whole != nil)
 	}
 	// An offset inside a program: read from the whole section.
-	if line, base, _ := o.sec.lineAt(uint64(o.units.units[0].stmtList) + 1); base != 0 || len(line) != len(p.whole) {
+	if line, base, _ := dw.sec.lineAt(uint64(dw.Units()[0].stmtList) + 1); base != 0 || len(line) != len(p.whole) {
 		t.Errorf("an offset inside a program: %d bytes from 0x%x", len(line), base)
 	}
 	t.Logf("%d of %d parts let go; %d tables decoded again", dropped, len(p.units.Bufs), decoded)
 }
 
-// TestReleaseResident answers half the fixture's addresses, hands the
-// pages lookups read at random back, and answers the rest, whose names
-// are read from those pages again: every answer is an unreleased
-// object's.
-func TestReleaseResident(t *testing.T) {
-	path := fx.ELF(t, "cxx-O2-dw5")
-	want := openObject(t, path, noDebugDirs())
-	o := openObject(t, path, noDebugDirs())
-	if len(o.sec.randomMapped) == 0 {
+// TestRandomMapped: the sections lookups read at random (strings, range
+// lists, addresses), stored uncompressed, are the ones ReleaseResident
+// hands back.
+func TestRandomMapped(t *testing.T) {
+	dw := openData(t, fx.ELF(t, "cxx-O2-dw5"))
+	if len(dw.sec.randomMapped) == 0 {
 		t.Fatal("no section to hand back: the fixture's .debug_str is stored uncompressed")
 	}
-	opts := LookupOptions{Inlines: true, Demangle: true}
-	addrs := fixtureAddrs(t, path)
-	for i, a := range addrs {
-		if i == len(addrs)/2 {
-			o.ReleaseResident()
+}
+
+// TestPathForms: Go's DWARF 5 line tables name the compilation directory
+// "." and directory 0 "." again: a file of directory 0 comes with both
+// (PathFull), with the directory alone (PathFullDir0), or bare
+// (PathRelative); a file of another directory has one spelling in both
+// full forms.
+func TestPathForms(t *testing.T) {
+	dw := openData(t, fx.ELF(t, "go-trimpath"))
+	checked := 0
+	for _, u := range dw.Units() {
+		lt, err := dw.LineTable(u)
+		if err != nil || u.CompDir() != "." {
+			continue
 		}
-		f, _ := o.Symbolize(a, opts)
-		if w, _ := want.Symbolize(a, opts); !slices.Equal(f, w) {
-			t.Fatalf("0x%x: %+v, want %+v", a, f, w)
+		for i := range uint32(len(lt.files)) {
+			full, ok := lt.FileName(i, PathFull)
+			dir0, _ := lt.FileName(i, PathFullDir0)
+			rel, _ := lt.FileName(i, PathRelative)
+			if !ok || rel == "" || strings.HasPrefix(rel, "/") {
+				continue
+			}
+			switch {
+			case full == "././"+rel:
+				checked++
+				if dir0 != "./"+rel {
+					t.Fatalf("unit at 0x%x, file %d: %q in full, %q with directory 0 alone, want %q", u.Offset(), i, full, dir0, "./"+rel)
+				}
+			case dir0 != full:
+				t.Fatalf("unit at 0x%x, file %d: %q in full, %q with directory 0 alone", u.Offset(), i, full, dir0)
+			}
 		}
+	}
+	if checked == 0 {
+		t.Fatal("no file of directory 0 in the fixture's tables")
 	}
 }

@@ -1,4 +1,4 @@
-package symbolize
+package dwarf
 
 import (
 	"encoding/binary"
@@ -10,8 +10,8 @@ import (
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
-// lineRow is one row of a line table as a lookup returns it.
-type lineRow struct {
+// A LineRow is one row of a line table as a lookup returns it.
+type LineRow struct {
 	addr  uint64
 	file  uint32
 	line  uint32
@@ -19,13 +19,30 @@ type lineRow struct {
 	discr uint32
 }
 
-// packedRow is how a table stores a row: half a lineRow, since tables of
+// File returns the row's file register, the index of its file in the
+// table (FileName); unset reports a row of a DWARF 5 sequence before the
+// sequence's first DW_LNS_set_file, whose register still holds its
+// initial 1.
+func (r LineRow) File() (index uint32, unset bool) {
+	return r.file &^ defaultFileBit, r.file&defaultFileBit != 0
+}
+
+// Line returns the row's line.
+func (r LineRow) Line() uint32 { return r.line }
+
+// Column returns the row's column.
+func (r LineRow) Column() uint32 { return r.col }
+
+// Discriminator returns the row's discriminator.
+func (r LineRow) Discriminator() uint32 { return r.discr }
+
+// packedRow is how a table stores a row: half a LineRow, since tables of
 // big binaries have millions of rows and are kept for the whole session.
 // The address is an offset from its sequence's start; the discriminator,
-// rare, is in lineTable.discrs. A table whose rows do not all fit (a
+// rare, is in LineTable.discrs. A table whose rows do not all fit (a
 // sequence longer than 4 GiB or whose rows go below its first address,
 // more than 16,383 files, a column above 65,535) keeps them as lineRows
-// instead (lineTable.wide).
+// instead (LineTable.wide).
 type packedRow struct {
 	off  uint32
 	line uint32
@@ -54,18 +71,22 @@ type lineSeq struct {
 	first, n   int32
 }
 
-// lineTable is one unit's decoded line program.
-type lineTable struct {
+// A LineTable is one unit's decoded line program: its rows, sorted for
+// Lookup, and its file names (FileName).
+type LineTable struct {
 	size    uint64 // bytes of the program in .debug_line, header included
 	version int
-	files   []string // by DWARF file index, already joined like llvm-symbolizer does
-	rel     []string // the same without the compilation directory (--relativenames)
-	seqs    []lineSeq
+	files   []string // by DWARF file index, joined (PathFull)
+	rel     []string // the same without the compilation directory (PathRelative)
+	// dir0 holds the PathFullDir0 names that are not the PathFull ones:
+	// DWARF 5 files in a relative directory 0.
+	dir0 []dir0Path
+	seqs []lineSeq
 	// rows, with discrs in row order; or, when a row did not fit a
 	// packedRow, wide (and rows and discrs nil).
 	rows   []packedRow
 	discrs []rowDiscr
-	wide   []lineRow
+	wide   []LineRow
 	// sparse[g] is rows[g<<sparseShift].off: lookup searches it first, a
 	// small array that stays in cache, then one short run of rows, rather
 	// than binary searching megabytes of rows with a cache miss a step.
@@ -75,7 +96,7 @@ type lineTable struct {
 	unsorted []uint64
 }
 
-// sparseShift: lineTable.sparse keeps every 16th row's offset (a
+// sparseShift: LineTable.sparse keeps every 16th row's offset (a
 // quarter of a byte a row). Only sequences of sparseMinRows rows or more
 // are searched through it: a shorter one is a few cache lines of rows.
 const (
@@ -84,16 +105,16 @@ const (
 )
 
 // nrows is the number of rows stored.
-func (t *lineTable) nrows() int { return len(t.rows) + len(t.wide) }
+func (t *LineTable) nrows() int { return len(t.rows) + len(t.wide) }
 
 // row returns stored row i of the sequence that starts at start.
-func (t *lineTable) row(i int, start uint64) lineRow {
+func (t *LineTable) row(i int, start uint64) LineRow {
 	if t.wide != nil {
 		return t.wide[i]
 	}
 	p := t.rows[i]
 	file := p.fileCol & 0xffff
-	r := lineRow{addr: start + uint64(p.off), file: file &^ (packedDefaultFile | packedHasDiscr), line: p.line, col: p.fileCol >> 16}
+	r := LineRow{addr: start + uint64(p.off), file: file &^ (packedDefaultFile | packedHasDiscr), line: p.line, col: p.fileCol >> 16}
 	if file&packedDefaultFile != 0 {
 		r.file |= defaultFileBit
 	}
@@ -108,7 +129,7 @@ func (t *lineTable) row(i int, start uint64) lineRow {
 
 // pack returns r as a packedRow of the sequence that starts at start, or
 // false when it does not fit one.
-func pack(r lineRow, start uint64) (packedRow, bool) {
+func pack(r LineRow, start uint64) (packedRow, bool) {
 	fc, ok := packFileCol(r.file, r.col)
 	if !ok || r.addr < start || r.addr-start > 1<<32-1 {
 		return packedRow{}, false
@@ -135,7 +156,7 @@ func packFileCol(file, col uint32) (uint32, bool) {
 
 // appendRow stores r, a row of the sequence whose first row is stored at
 // seqFirst and which starts at start (r's own address for the first row).
-func (t *lineTable) appendRow(r lineRow, seqFirst int, start uint64) {
+func (t *LineTable) appendRow(r LineRow, seqFirst int, start uint64) {
 	if t.wide == nil {
 		if p, ok := pack(r, start); ok {
 			if r.discr != 0 {
@@ -152,8 +173,8 @@ func (t *lineTable) appendRow(r lineRow, seqFirst int, start uint64) {
 // widen moves the stored rows to wide: the closed sequences' rows are in
 // t.seqs; those from seqFirst on belong to the open one, which starts at
 // start.
-func (t *lineTable) widen(seqFirst int, start uint64) {
-	wide := make([]lineRow, len(t.rows), max(cap(t.rows), len(t.rows)+1))
+func (t *LineTable) widen(seqFirst int, start uint64) {
+	wide := make([]LineRow, len(t.rows), max(cap(t.rows), len(t.rows)+1))
 	for _, s := range t.seqs {
 		for i := s.first; i < s.first+s.n; i++ {
 			wide[i] = t.row(int(i), s.start)
@@ -166,7 +187,7 @@ func (t *lineTable) widen(seqFirst int, start uint64) {
 }
 
 // truncate drops the stored rows from n on.
-func (t *lineTable) truncate(n int) {
+func (t *LineTable) truncate(n int) {
 	if t.wide != nil {
 		t.wide = t.wide[:n]
 		return
@@ -190,30 +211,12 @@ type lineProgramInput struct {
 	// probe, when set, stores no rows: the program is run for the one
 	// address probe.pc (see lineProbe).
 	probe *lineProbe
-	// wide stores every row as a lineRow: FuzzLineProgram's reference
+	// wide stores every row as a LineRow: FuzzLineProgram's reference
 	// for the packed layout.
 	wide bool
 	// paths, when set, interns the joined file names (the object's).
 	paths *pathCache
 }
-
-// DWARF forms that can appear in DWARF 5 directory/file entry formats.
-const (
-	formBlock2   = 0x03
-	formBlock4   = 0x04
-	formData2    = 0x05
-	formData4    = 0x06
-	formData8    = 0x07
-	formString   = 0x08
-	formBlock    = 0x09
-	formBlock1   = 0x0a
-	formData1    = 0x0b
-	formSdata    = 0x0d
-	formStrp     = 0x0e
-	formUdata    = 0x0f
-	formData16   = 0x1e
-	formLineStrp = 0x1f
-)
 
 const (
 	lnctPath     = 1
@@ -221,7 +224,7 @@ const (
 )
 
 // decodeLineProgram decodes the line program at in.offset.
-func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
+func decodeLineProgram(in lineProgramInput) (*LineTable, error) {
 	if in.offset < in.lineBase || in.offset-in.lineBase >= uint64(len(in.line)) {
 		size := in.lineSize
 		if size == 0 {
@@ -284,10 +287,10 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 
 	// A row takes 3-6 bytes of program: start near the upper bound of the
 	// row count rather than regrowing (run trims the table afterwards).
-	t := &lineTable{version: version}
+	t := &LineTable{version: version}
 	switch {
 	case in.wide:
-		t.wide = make([]lineRow, 0, 16)
+		t.wide = make([]LineRow, 0, 16)
 	case in.probe == nil:
 		t.rows = make([]packedRow, 0, unitLen/3+16)
 	}
@@ -344,6 +347,13 @@ func decodeLineProgram(in lineProgramInput) (*lineTable, error) {
 	}
 	if same {
 		t.rel = t.files // as in a Go binary, where every name is absolute
+	}
+	if version >= 5 && in.compDir != "" && len(dirs) > 0 && !isAbs(dirs[0]) {
+		for i, f := range rawFiles {
+			if f.valid && f.dir == 0 && !isAbs(f.name) {
+				t.dir0 = append(t.dir0, dir0Path{file: uint32(i), path: appendPath(dirs[0], f.name)})
+			}
+		}
 	}
 	b.Seek(progStart)
 	if err := t.run(&b, version, addrSize, minInst, lineBase, lineRange, opcodeBase, opLens, in, dirs); err != nil {
@@ -414,39 +424,39 @@ func readForm(b *dwarfbuf.Reader, form uint64, in lineProgramInput, dwarf64 bool
 		offSize = 8
 	}
 	switch form {
-	case formString:
+	case FormString:
 		s = b.CString()
-	case formLineStrp, formStrp:
+	case FormLineStrp, FormStrp:
 		off := b.UintN(offSize)
 		sec := in.lineStr
-		if form == formStrp {
+		if form == FormStrp {
 			sec = in.str
 		}
 		// A string that cannot be found (its section damaged or
 		// absent) costs that name, not the table's rows: the name is
-		// "", as llvm-symbolizer reads it.
+		// "".
 		s, _ = dwarfbuf.CStringAt(sec, off)
-	case formUdata:
+	case FormUdata:
 		u = b.Uleb()
-	case formSdata:
+	case FormSdata:
 		u = uint64(b.Sleb())
-	case formData1:
+	case FormData1:
 		u = uint64(b.U8())
-	case formData2:
+	case FormData2:
 		u = uint64(b.U16())
-	case formData4:
+	case FormData4:
 		u = uint64(b.U32())
-	case formData8:
+	case FormData8:
 		u = b.U64()
-	case formData16:
+	case FormData16:
 		b.Bytes(16)
-	case formBlock:
+	case FormBlock:
 		b.Bytes(int(b.Uleb()))
-	case formBlock1:
+	case FormBlock1:
 		b.Bytes(int(b.U8()))
-	case formBlock2:
+	case FormBlock2:
 		b.Bytes(int(b.U16()))
-	case formBlock4:
+	case FormBlock4:
 		b.Bytes(int(b.U32()))
 	default:
 		return "", 0, fmt.Errorf("unsupported form 0x%x in .debug_line at 0x%x", form, in.offset)
@@ -456,11 +466,8 @@ func readForm(b *dwarfbuf.Reader, form uint64, in lineProgramInput, dwarf64 bool
 
 func isAbs(p string) bool { return strings.HasPrefix(p, "/") }
 
-// joinFileName builds a file's path as llvm-symbolizer 14 does
-// (Prologue::getFileNameByIndex): no normalisation, so
-// "/usr/bin/../lib/gcc/..." stays verbatim. relative is RelativeFilePath
-// (--relativenames): no compilation directory, and in DWARF 5 not directory
-// 0 either, which is the compilation directory again.
+// joinFileName builds a file's path in form PathFull, or PathRelative
+// when relative is set.
 func joinFileName(version int, compDir string, dirs []string, f rawFile, relative bool) string {
 	if isAbs(f.name) {
 		return f.name
@@ -470,8 +477,8 @@ func joinFileName(version int, compDir string, dirs []string, f rawFile, relativ
 	if !relative && compDir != "" && !isAbs(includeDir) {
 		p = compDir
 	}
-	p = llvmAppend(p, includeDir)
-	return llvmAppend(p, f.name)
+	p = appendPath(p, includeDir)
+	return appendPath(p, f.name)
 }
 
 // includeDirOf is the directory joinFileName puts before f's name.
@@ -497,8 +504,9 @@ func joinFileNames(version int, compDir string, dirs []string, f rawFile) (full,
 	return full, joinFileName(version, compDir, dirs, f, true)
 }
 
-// llvmAppend mirrors llvm::sys::path::append for POSIX paths.
-func llvmAppend(p, c string) string {
+// appendPath joins c to the POSIX path p with one '/' (llvm's
+// sys::path::append): "p/c", "p/" + c without its leading '/', or c alone.
+func appendPath(p, c string) string {
 	if c == "" {
 		return p
 	}
@@ -526,9 +534,8 @@ type lineProgram struct {
 	in         lineProgramInput
 	dirs       []string
 	// initFile is the file register's initial value. Until the first
-	// DW_LNS_set_file of a DWARF 5 sequence, rows carry defaultFileBit:
-	// bfd 2.40 starts such sequences with file 0 instead of DWARF's
-	// default 1 (see fileIndex).
+	// DW_LNS_set_file of a DWARF 5 sequence, rows carry defaultFileBit
+	// (LineRow.File says so: readers differ on the file such rows name).
 	initFile uint32
 	// A special opcode's address and line advances, computed once: two
 	// divisions per row were a good part of decoding a table.
@@ -554,14 +561,14 @@ func newLineProgram(version int, minInst uint64, lineBase int64, lineRange uint6
 // run executes the line number program and fills t.rows and t.seqs (or,
 // with a probe, t.seqs and one row per sequence: runProbe); decode runs
 // the opcodes.
-func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) error {
+func (t *LineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint64, lineBase int64, lineRange uint64, opcodeBase int, opLens []uint8, in lineProgramInput, dirs []string) error {
 	lp := newLineProgram(version, minInst, lineBase, lineRange, opcodeBase, opLens, in, dirs)
 	if in.probe != nil {
 		t.runProbe(b, lp, in.probe)
 	} else {
 		t.runRows(b, lp)
 	}
-	// llvm sorts sequences by low pc (stable, as the table order breaks ties).
+	// Sequences by low pc (stable, as the table order breaks ties).
 	sort.SliceStable(t.seqs, func(i, j int) bool { return t.seqs[i].start < t.seqs[j].start })
 	if in.probe == nil {
 		t.indexRows()
@@ -572,7 +579,7 @@ func (t *lineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint6
 // indexRows fills t.sparse and t.unsorted for t's packed rows, when a
 // sequence is long enough to be searched through them. A table of wide
 // rows (t.wide; t.rows is empty then) is searched without them.
-func (t *lineTable) indexRows() {
+func (t *LineTable) indexRows() {
 	if t.wide != nil {
 		return
 	}
@@ -601,7 +608,7 @@ func (t *lineTable) indexRows() {
 
 // searchRows returns the index, from s.first, of the first row of the
 // sequence s (the i-th) whose offset is above rel: len when none is.
-func (t *lineTable) searchRows(i int, s lineSeq, rel uint32) int {
+func (t *LineTable) searchRows(i int, s lineSeq, rel uint32) int {
 	first, end := int(s.first), int(s.first+s.n)
 	if s.n < sparseMinRows || t.sparse == nil || t.unsorted != nil && t.unsorted[i/64]&(1<<(i%64)) != 0 {
 		rows := t.rows[first:end]
@@ -659,7 +666,7 @@ type (
 
 // runRows runs the program storing every row: decode returns once per
 // sequence, which is closed here.
-func (t *lineTable) runRows(b *dwarfbuf.Reader, lp *lineProgram) {
+func (t *LineTable) runRows(b *dwarfbuf.Reader, lp *lineProgram) {
 	m := lineMachine{pos: b.Pos(), r: lineRegs{file: lp.initFile, line: 1}}
 	seqFirst := t.nrows()
 	for {
@@ -685,14 +692,14 @@ func (t *lineTable) runRows(b *dwarfbuf.Reader, lp *lineProgram) {
 		t.rows = append([]packedRow(nil), t.rows...)
 	}
 	if cap(t.wide)-len(t.wide) > len(t.wide)/8 {
-		t.wide = append([]lineRow(nil), t.wide...)
+		t.wide = append([]LineRow(nil), t.wide...)
 	}
 }
 
 // runProbe runs the program for p.pc: each sequence keeps its extent and
 // one row (lineProbe), which decode hands to a probeSeq instead of
 // storing them.
-func (t *lineTable) runProbe(b *dwarfbuf.Reader, lp *lineProgram, p *lineProbe) {
+func (t *LineTable) runProbe(b *dwarfbuf.Reader, lp *lineProgram, p *lineProbe) {
 	ps := probeSeq{pc: p.pc}
 	m := lineMachine{pos: b.Pos(), r: lineRegs{file: lp.initFile, line: 1}}
 	for {
@@ -718,7 +725,7 @@ func (t *lineTable) runProbe(b *dwarfbuf.Reader, lp *lineProgram, p *lineProbe) 
 // rare one, goes through slowOp, which reads them through b (Seek, then
 // the position back from it) and so also reports any error; an error
 // leaves b at the end of its data, which ends the loop.
-func decode[M lineMode](t *lineTable, b *dwarfbuf.Reader, lp *lineProgram, m *lineMachine, seqFirst int, ps *probeSeq) (end uint64, ok bool) {
+func decode[M lineMode](t *LineTable, b *dwarfbuf.Reader, lp *lineProgram, m *lineMachine, seqFirst int, ps *probeSeq) (end uint64, ok bool) {
 	var mode M
 	r := m.r
 	addr, line := r.addr, r.line
@@ -775,7 +782,7 @@ func decode[M lineMode](t *lineTable, b *dwarfbuf.Reader, lp *lineProgram, m *li
 			continue
 		}
 		if len(mode) != 0 { // probeRows
-			ps.add(lineRow{addr: addr, file: r.file, line: line, col: r.col, discr: r.discr})
+			ps.add(LineRow{addr: addr, file: r.file, line: line, col: r.col, discr: r.discr})
 			r.discr = 0
 			continue
 		}
@@ -790,7 +797,7 @@ func decode[M lineMode](t *lineTable, b *dwarfbuf.Reader, lp *lineProgram, m *li
 		if !open {
 			seqStart, open = addr, true
 		}
-		t.appendRow(lineRow{addr: addr, file: r.file, line: line, col: r.col, discr: r.discr}, seqFirst, seqStart)
+		t.appendRow(LineRow{addr: addr, file: r.file, line: line, col: r.col, discr: r.discr}, seqFirst, seqStart)
 		r.discr = 0
 		fc = t.packedRegs(&r, seqStart, open)
 		lim = cap(t.rows)
@@ -817,7 +824,7 @@ const noPackedFile = 0xffff
 // known), or the sequence starts so high that an address below it could
 // pass for an offset: decode then checks neither. The column half is r's
 // column even then: decode updates it alone.
-func (t *lineTable) packedRegs(r *lineRegs, seqStart uint64, open bool) uint32 {
+func (t *LineTable) packedRegs(r *lineRegs, seqStart uint64, open bool) uint32 {
 	fc, ok := packFileCol(r.file, r.col)
 	if !ok || t.wide != nil || r.discr != 0 || !open || seqStart > math.MaxUint64-(1<<32-1) {
 		return noPackedFile | r.col<<16
@@ -828,7 +835,7 @@ func (t *lineTable) packedRegs(r *lineRegs, seqStart uint64, open bool) uint32 {
 // slowOp runs a standard or extended opcode through b, which is at its
 // operands; it reports whether it was DW_LNE_end_sequence, which the
 // caller closes (and then resets r).
-func (t *lineTable) slowOp(b *dwarfbuf.Reader, op int, r *lineRegs, lp *lineProgram) (endSeq bool) {
+func (t *LineTable) slowOp(b *dwarfbuf.Reader, op int, r *lineRegs, lp *lineProgram) (endSeq bool) {
 	switch op {
 	case 0: // extended
 		n := b.Uleb()
@@ -875,17 +882,16 @@ func (t *lineTable) slowOp(b *dwarfbuf.Reader, op int, r *lineRegs, lp *lineProg
 	return false
 }
 
-// lookup returns the row for pc: in the first sequence (by start) whose end
-// lies above pc, the last row at or below pc, as llvm's
-// LineTable::lookupAddress does.
-func (t *lineTable) lookup(pc uint64) (lineRow, bool) {
+// Lookup returns the row for pc: in the first sequence (by start) whose
+// end lies above pc, the last row at or below pc.
+func (t *LineTable) Lookup(pc uint64) (LineRow, bool) {
 	i := sort.Search(len(t.seqs), func(i int) bool { return t.seqs[i].end > pc })
 	if i == len(t.seqs) {
-		return lineRow{}, false
+		return LineRow{}, false
 	}
 	s := t.seqs[i]
 	if pc < s.start || pc >= s.end {
-		return lineRow{}, false
+		return LineRow{}, false
 	}
 	var j int
 	if t.wide != nil {
@@ -897,7 +903,7 @@ func (t *lineTable) lookup(pc uint64) (lineRow, bool) {
 		j = t.searchRows(i, s, uint32(rel))
 	}
 	if j == 0 {
-		return lineRow{}, false
+		return LineRow{}, false
 	}
 	return t.row(int(s.first)+j-1, s.start), true
 }
@@ -906,43 +912,65 @@ func (t *lineTable) lookup(pc uint64) (lineRow, bool) {
 // value in a DWARF 5 sequence.
 const defaultFileBit = 1 << 31
 
-// fileIndex is the file a row names under style: llvm and the standard take
-// the register (1 by default); binutils 2.40 names file 0 for rows before
-// the sequence's first DW_LNS_set_file in DWARF 5 (it initialises its
-// file name with entry 0), so gcc's cold sequences, whose file 1 is a
-// header, show the unit's own file with the header's line.
-func (r lineRow) fileIndex(style NameStyle) uint32 {
-	if r.file&defaultFileBit != 0 {
-		if style == StyleGNU {
-			return 0
-		}
-		return r.file &^ defaultFileBit
-	}
-	return r.file
+// A PathForm says how FileName spells a file's path. None is normalised:
+// "/usr/bin/../lib/gcc/x.h" stays as the table records it.
+type PathForm uint8
+
+const (
+	// PathFull puts the file's directory before its name when the name
+	// is relative, and the compilation directory before that when the
+	// directory is relative. DWARF 5's directory 0, which names the
+	// compilation directory again, is joined like the others: a relative
+	// one comes twice ("././a.go").
+	PathFull PathForm = iota
+	// PathFullDir0 is PathFull but for DWARF 5's directory 0, which stands
+	// for the compilation directory and is not put after it ("./a.go").
+	PathFullDir0
+	// PathRelative leaves out the compilation directory (and DWARF 5's
+	// directory 0, which is it).
+	PathRelative
+)
+
+// dir0Path is a file's PathFullDir0 name where it is not its PathFull one.
+type dir0Path struct {
+	file uint32
+	path string
 }
 
-func (t *lineTable) fileName(i uint32) (string, bool) {
-	if int(i) < len(t.files) && (t.version >= 5 || i > 0) {
-		return t.files[i], true
+// FileName returns the path of the file with index i in form; false when
+// the table has no such file (index 0 before DWARF 5).
+func (t *LineTable) FileName(i uint32, form PathForm) (string, bool) {
+	if int(i) >= len(t.files) || t.version < 5 && i == 0 {
+		return "", false
 	}
-	return "", false
-}
-
-// fileNameAs is fileName, relative to the compilation directory when
-// relative is set (llvm-symbolizer --relativenames).
-func (t *lineTable) fileNameAs(i uint32, relative bool) (string, bool) {
-	if relative && int(i) < len(t.rel) && (t.version >= 5 || i > 0) {
+	switch form {
+	case PathRelative:
 		return t.rel[i], true
+	case PathFullDir0:
+		for _, d := range t.dir0 {
+			if d.file == i {
+				return d.path, true
+			}
+		}
 	}
-	return t.fileName(i)
+	return t.files[i], true
+}
+
+// SequenceRanges appends the address range of each of the table's
+// sequences to dst.
+func (t *LineTable) SequenceRanges(dst [][2]uint64) [][2]uint64 {
+	for _, s := range t.seqs {
+		dst = append(dst, [2]uint64{s.start, s.end})
+	}
+	return dst
 }
 
 // lineProbe runs a line program for one address without storing its rows,
 // for the first lookup in a unit (a W2 query decodes one address, and a
 // big unit's table is hundreds of thousands of rows). Each sequence keeps
 // its extent and one row: the last at or below pc, which is what
-// lineTable.lookup's binary search finds when the sequence's rows are in
-// address order. The table it fills answers lookup(pc) and file names
+// LineTable.Lookup's binary search finds when the sequence's rows are in
+// address order. The table it fills answers Lookup(pc) and file names
 // exactly as the full table would, and nothing else; a sequence holding
 // pc whose rows are out of order makes it unusable (ok false), as does
 // any decoding error: the caller then decodes the full table.
@@ -959,13 +987,13 @@ type probeSeq struct {
 	pc          uint64 // lineProbe.pc
 	start, prev uint64
 	n           int32
-	last        lineRow
+	last        LineRow
 	hasLast     bool
 	unsorted    bool
 }
 
 // add takes the sequence's next row r.
-func (s *probeSeq) add(r lineRow) {
+func (s *probeSeq) add(r LineRow) {
 	if s.n == 0 {
 		s.start = r.addr
 	} else if r.addr < s.prev {
@@ -980,7 +1008,7 @@ func (s *probeSeq) add(r lineRow) {
 
 // endSeq closes the sequence s at end, as run does for stored rows (an
 // empty or inverted sequence is dropped), keeping its one row in t.rows.
-func (p *lineProbe) endSeq(t *lineTable, s *probeSeq, end uint64) {
+func (p *lineProbe) endSeq(t *LineTable, s *probeSeq, end uint64) {
 	if s.n > 0 && s.start < end {
 		if s.start <= p.pc && p.pc < end && (s.unsorted || !s.hasLast) {
 			p.ok = false
@@ -988,5 +1016,36 @@ func (p *lineProbe) endSeq(t *lineTable, s *probeSeq, end uint64) {
 		first := t.nrows()
 		t.appendRow(s.last, first, s.start)
 		t.seqs = append(t.seqs, lineSeq{start: s.start, end: end, first: int32(first), n: 1})
+	}
+}
+
+// LineTable returns u's decoded line table, decoding it on first use.
+func (dw *Data) LineTable(u *Unit) (*LineTable, error) {
+	u.linesOnce.Do(func() {
+		defer u.linesDone.Store(true)
+		if u.stmtList < 0 {
+			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.h.off)
+			return
+		}
+		sec := dw.secOf(&u.h) // the object's, or its dwz supplementary file's
+		u.lines, u.linesErr = decodeLineProgram(dw.lineInput(sec, u))
+		if u.linesErr != nil {
+			u.linesErr = fmt.Errorf("%s: %w", dw.path, u.linesErr)
+		}
+		if u.lines != nil {
+			// Rows and file names are copied out: the program's bytes
+			// need not stay resident.
+			sec.releaseLine(uint64(u.stmtList), uint64(u.stmtList)+u.lines.size)
+		}
+	})
+	return u.lines, u.linesErr
+}
+
+// lineInput is what decoding u's line program from sec needs.
+func (dw *Data) lineInput(sec *debugSections, u *Unit) lineProgramInput {
+	line, base, size := sec.lineAt(uint64(u.stmtList))
+	return lineProgramInput{
+		line: line, lineBase: base, lineSize: size, str: sec.str, lineStr: sec.lineStr,
+		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder, paths: &dw.paths,
 	}
 }

@@ -1,20 +1,23 @@
-package symbolize
+package dwarf
 
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
 
-// unit is one compilation unit: its header and what its root DIE says, plus
-// its line table and function index, each decoded once on first use (errors
-// cached too).
-type unit struct {
-	h        cuHeader
+// A Unit is one compilation unit: its header and what its root DIE says,
+// plus its line table and function index, each decoded once on first use
+// (errors cached too).
+type Unit struct {
+	h        Header
+	index    int32 // its place in Data.Units (or in the supplementary file's units)
 	compDir  string
 	stmtList int64 // DW_AT_stmt_list, -1 when absent
 	lang     int64
@@ -24,21 +27,53 @@ type unit struct {
 	partial bool
 
 	linesOnce sync.Once
-	lines     *lineTable
+	lines     *LineTable
 	linesErr  error
 
 	funcsOnce sync.Once
-	funcs     *funcIndex
+	funcs     *FuncIndex
 	funcsErr  error
 
-	// probe: whether the first lookup may skip the full index
-	// (firstlookup.go).
-	probe probeState
+	// linesDone, funcsDone: the line table / function index is decoded
+	// (set inside their sync.Once; Probe reads them).
+	linesDone, funcsDone atomic.Bool
 
 	// A skeleton unit's .dwo (split DWARF): dwo.name is "" otherwise.
 	dwo   splitRef
 	split *splitUnit
 }
+
+// Index returns u's place in Data.Units.
+func (u *Unit) Index() int { return int(u.index) }
+
+// Offset returns the .debug_info offset of u's header.
+func (u *Unit) Offset() uint64 { return u.h.off }
+
+// RootOffset returns the .debug_info offset of u's root DIE.
+func (u *Unit) RootOffset() uint64 { return u.h.dieOff }
+
+// Version returns u's DWARF version.
+func (u *Unit) Version() int { return u.h.version }
+
+// AddrSize returns the size of an address in u.
+func (u *Unit) AddrSize() int { return u.h.addrSize }
+
+// Lang returns u's DW_AT_language, 0 when absent.
+func (u *Unit) Lang() int64 { return u.lang }
+
+// CompDir returns u's DW_AT_comp_dir.
+func (u *Unit) CompDir() string { return u.compDir }
+
+// DWOName returns the .dwo file a skeleton unit names (DW_AT_dwo_name or
+// DW_AT_GNU_dwo_name): the file holding its DIEs. "" for other units.
+func (u *Unit) DWOName() string { return u.dwo.name }
+
+// Partial reports whether u is a DW_TAG_partial_unit (dwz): shared DIEs
+// reached through references, never the unit of an address.
+func (u *Unit) Partial() bool { return u.partial }
+
+// FunctionsIndexed reports whether u's function index is decoded.
+func (u *Unit) FunctionsIndexed() bool { return u.funcsDone.Load() }
 
 // unitRange maps an address range to a unit. The index is sorted by end with
 // a suffix minimum of begin (gimli's layout), so overlapping units are found.
@@ -51,7 +86,7 @@ type unitRange struct {
 // unitIndex is every unit of an object, in section order, and its sorted
 // address ranges.
 type unitIndex struct {
-	units  []*unit
+	units  []*Unit
 	ranges []unitRange
 }
 
@@ -59,7 +94,7 @@ type unitIndex struct {
 // and records its ranges; a unit that declares none gets its line table's
 // sequences. Only the root DIEs are touched: the rest of .debug_info is read
 // when a lookup needs a unit.
-func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
+func (dw *Data) buildUnitIndex() (unitIndex, []error) {
 	var idx unitIndex
 	var rs [][2]uint64
 	var damage []error
@@ -94,6 +129,7 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 			continue
 		}
 		ui := int32(len(idx.units))
+		u.index = ui
 		idx.units = append(idx.units, u)
 		rs, err = dw.rangesOf(&u.h, ranges[0], ranges[1], ranges[2], rs[:0])
 		failed := err != nil
@@ -108,7 +144,7 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 			}
 		}
 		if n == 0 && !u.partial {
-			lt, err := dw.lineTable(u)
+			lt, err := dw.LineTable(u)
 			if err == nil {
 				for _, s := range lt.seqs {
 					idx.ranges = append(idx.ranges, unitRange{begin: s.start, end: s.end, unit: ui})
@@ -122,13 +158,19 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 			// No ranges that can be read (say .debug_rnglists is
 			// damaged) and no line table: the functions' own ranges,
 			// as llvm's collectAddressRanges falls back to.
-			if fi, _ := dw.functions(u); fi != nil {
+			if fi, _ := dw.Functions(u); fi != nil {
 				for i, a := range fi.addrs {
 					idx.ranges = append(idx.ranges, unitRange{begin: fi.begins[i], end: a.end, unit: ui})
 				}
 			}
 		}
 	}
+	idx.sortRanges()
+	return idx, damage
+}
+
+// sortRanges sorts idx.ranges by end, stably, and sets their minBegin.
+func (idx *unitIndex) sortRanges() {
 	sort.SliceStable(idx.ranges, func(i, j int) bool { return idx.ranges[i].end < idx.ranges[j].end })
 	min := ^uint64(0)
 	for i := len(idx.ranges) - 1; i >= 0; i-- {
@@ -137,14 +179,43 @@ func (dw *dwarfData) buildUnitIndex() (unitIndex, []error) {
 		}
 		idx.ranges[i].minBegin = min
 	}
-	return idx, damage
 }
+
+// Units returns the compilation units, in section order.
+func (dw *Data) Units() []*Unit { return dw.units.units }
+
+// UnitFor returns the unit whose ranges contain pc (the first in end
+// order), nil when none does.
+func (dw *Data) UnitFor(pc uint64) *Unit { return dw.units.unitFor(pc) }
+
+// UnitAt returns the unit whose DIEs contain the .debug_info offset off,
+// nil when none does.
+func (dw *Data) UnitAt(off uint64) *Unit { return dw.units.unitAt(off) }
+
+// A UnitRanges maps address ranges to units, as the unit index does
+// with the ranges the units declare, for ranges a caller chooses (the
+// sequences of the units' line tables, say). Add the ranges, then Seal;
+// UnitFor serves once sealed.
+type UnitRanges struct{ idx unitIndex }
+
+// Add maps [begin, end) to u.
+func (r *UnitRanges) Add(begin, end uint64, u *Unit) {
+	r.idx.units = append(r.idx.units, u)
+	r.idx.ranges = append(r.idx.ranges, unitRange{begin: begin, end: end, unit: int32(len(r.idx.units) - 1)})
+}
+
+// Seal sorts the ranges for UnitFor.
+func (r *UnitRanges) Seal() { r.idx.sortRanges() }
+
+// UnitFor returns the unit of the first range (in end order, ties in the
+// order added) containing pc, nil when none does.
+func (r *UnitRanges) UnitFor(pc uint64) *Unit { return r.idx.unitFor(pc) }
 
 // readUnitRoot decodes a unit's root DIE; nil for units that are not
 // compilation units (type units). ranges are its low_pc, high_pc and ranges
 // values, to be resolved once the bases are known.
-func (dw *dwarfData) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
-	var ranges [3]attrVal
+func (dw *Data) readUnitRoot(h Header) (*Unit, [3]Value, error) {
+	var ranges [3]Value
 	r, err := dw.newDIEReader(&h)
 	if err != nil {
 		return nil, ranges, err
@@ -156,47 +227,47 @@ func (dw *dwarfData) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 	if a == nil {
 		return nil, ranges, nil
 	}
-	if a.tag != tagCompileUnit && a.tag != tagPartialUnit && a.tag != tagSkeletonUnit {
+	if a.tag != TagCompileUnit && a.tag != TagPartialUnit && a.tag != TagSkeletonUnit {
 		return nil, ranges, nil
 	}
-	u := &unit{h: h, stmtList: -1, partial: a.tag == tagPartialUnit}
+	u := &Unit{h: h, stmtList: -1, partial: a.tag == TagPartialUnit}
 	if h.version >= 5 && h.unitType == 4 { // DW_UT_skeleton
 		u.dwo.id, u.dwo.hasID = h.dwoID, true
 	}
 	// The bases first: strx and addrx values before them depend on them.
-	var compDir, entry, dwoName attrVal
+	var compDir, entry, dwoName Value
 	for i, s := range a.attrs {
 		v := r.vals[i]
 		switch s.attr {
-		case atStrOffsetsBase:
+		case AttrStrOffsetsBase:
 			u.h.strOffsetsBase = v.v
-		case atAddrBase, atGNUAddrBase:
+		case AttrAddrBase, AttrGNUAddrBase:
 			u.h.addrBase = v.v
-		case atDwoName, atGNUDwoName:
+		case AttrDwoName, AttrGNUDwoName:
 			dwoName = v
-		case atGNUDwoID:
+		case AttrGNUDwoID:
 			if v.kind == valConst {
 				u.dwo.id, u.dwo.hasID = v.v, true
 			}
-		case atGNURangesBase:
+		case AttrGNURangesBase:
 			u.dwo.rangesBase = v.v
-		case atRnglistsBase:
+		case AttrRnglistsBase:
 			u.h.rnglistsBase = v.v
-		case atCompDir:
+		case AttrCompDir:
 			compDir = v
-		case atStmtList:
+		case AttrStmtList:
 			if v.kind == valSecOff || v.kind == valConst {
 				u.stmtList = int64(v.v)
 			}
-		case atLanguage:
+		case AttrLanguage:
 			u.lang = intOf(v, 0)
-		case atLowpc:
+		case AttrLowpc:
 			ranges[0] = v
-		case atHighpc:
+		case AttrHighpc:
 			ranges[1] = v
-		case atRanges:
+		case AttrRanges:
 			ranges[2] = v
-		case atEntrypc:
+		case AttrEntrypc:
 			entry = v
 		}
 	}
@@ -205,9 +276,9 @@ func (dw *dwarfData) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 	} else if a, ok := dw.addrOf(&u.h, ranges[0]); ok {
 		u.h.base = a
 	}
-	u.compDir = dw.str(dw.strOf(&u.h, compDir))
+	u.compDir = dw.Str(dw.strOf(&u.h, compDir))
 	if dwoName.kind != valNone {
-		u.dwo.name = dw.str(dw.strOf(&u.h, dwoName))
+		u.dwo.name = dw.Str(dw.strOf(&u.h, dwoName))
 		if u.dwo.name != "" {
 			u.split = &splitUnit{}
 		}
@@ -216,7 +287,7 @@ func (dw *dwarfData) readUnitRoot(h cuHeader) (*unit, [3]attrVal, error) {
 }
 
 // unitFor returns the first unit (in end order) whose ranges contain pc.
-func (idx *unitIndex) unitFor(pc uint64) *unit {
+func (idx *unitIndex) unitFor(pc uint64) *Unit {
 	i := sort.Search(len(idx.ranges), func(i int) bool { return idx.ranges[i].end > pc })
 	for ; i < len(idx.ranges) && idx.ranges[i].minBegin <= pc; i++ {
 		if r := idx.ranges[i]; r.begin <= pc && pc < r.end {
@@ -226,54 +297,22 @@ func (idx *unitIndex) unitFor(pc uint64) *unit {
 	return nil
 }
 
-// lineTable returns u's decoded line table, decoding it on first use.
-func (dw *dwarfData) lineTable(u *unit) (*lineTable, error) {
-	u.linesOnce.Do(func() {
-		defer u.probe.linesDone.Store(true)
-		defer func() {
-			if p := recover(); p != nil {
-				u.linesErr = fmt.Errorf("line table at 0x%x: panic: %v", u.stmtList, p)
-			}
-		}()
-		if u.stmtList < 0 {
-			u.linesErr = fmt.Errorf("unit at 0x%x has no line table", u.h.off)
-			return
-		}
-		sec := dw.secOf(&u.h) // the object's, or its dwz supplementary file's
-		u.lines, u.linesErr = decodeLineProgram(dw.lineInput(sec, u))
-		if u.linesErr != nil {
-			u.linesErr = fmt.Errorf("%s: %w", dw.debugPath, u.linesErr)
-		}
-		if u.lines != nil {
-			// Rows and file names are copied out: the program's bytes
-			// need not stay resident.
-			sec.releaseLine(uint64(u.stmtList), uint64(u.stmtList)+u.lines.size)
-		}
-	})
-	return u.lines, u.linesErr
-}
-
-// lineInput is what decoding u's line program from sec needs.
-func (dw *dwarfData) lineInput(sec *debugSections, u *unit) lineProgramInput {
-	line, base, size := sec.lineAt(uint64(u.stmtList))
-	return lineProgramInput{
-		line: line, lineBase: base, lineSize: size, str: sec.str, lineStr: sec.lineStr,
-		offset: uint64(u.stmtList), compDir: u.compDir, bo: dw.byteOrder, paths: &dw.paths,
-	}
-}
-
 // unitAt returns the unit whose DIEs contain the .debug_info offset off.
-func (idx *unitIndex) unitAt(off uint64) *unit {
-	i := sort.Search(len(idx.units), func(i int) bool { return idx.units[i].h.end > off })
-	if i < len(idx.units) && idx.units[i].h.dieOff <= off {
-		return idx.units[i]
+func (idx *unitIndex) unitAt(off uint64) *Unit { return unitHolding(idx.units, off) }
+
+// unitHolding returns the unit of units, in section order, whose DIEs
+// contain the offset off.
+func unitHolding(units []*Unit, off uint64) *Unit {
+	i := sort.Search(len(units), func(i int) bool { return units[i].h.end > off })
+	if i < len(units) && units[i].h.dieOff <= off {
+		return units[i]
 	}
 	return nil
 }
 
 // nextArangesUnit returns the first unit offset after off that a set of
 // .debug_aranges names; *units caches the sorted offsets (read once).
-func (dw *dwarfData) nextArangesUnit(off uint64, units *[]uint64) (uint64, bool) {
+func (dw *Data) nextArangesUnit(off uint64, units *[]uint64) (uint64, bool) {
 	if *units == nil {
 		*units = []uint64{}
 		if dw.aranges != nil {
@@ -310,4 +349,53 @@ func arangesUnitOffsets(sec []byte, bo binary.ByteOrder) []uint64 {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// UnitRef names u, a unit of the Data or of its supplementary file, in 32
+// bits (for a cache that keeps one per DIE): 0 for nil, i+1 for Units()[i],
+// -(i+1) for the supplementary file's i-th unit. false: u is in neither
+// list (or past int32 range), and cannot be named so.
+func (dw *Data) UnitRef(u *Unit) (int32, bool) {
+	if u == nil {
+		return 0, true
+	}
+	find := func(us []*Unit) (int32, bool) {
+		i := sort.Search(len(us), func(i int) bool { return us[i].h.off >= u.h.off })
+		if i < len(us) && us[i] == u && i < math.MaxInt32 {
+			return int32(i + 1), true
+		}
+		return 0, false
+	}
+	if i, ok := find(dw.units.units); ok {
+		return i, true
+	}
+	if dw.sup != nil {
+		if i, ok := find(dw.sup.units); ok {
+			return -i, true
+		}
+	}
+	return 0, false
+}
+
+// UnitOfRef returns the unit UnitRef named ref.
+func (dw *Data) UnitOfRef(ref int32) *Unit {
+	switch {
+	case ref > 0:
+		return dw.units.units[ref-1]
+	case ref < 0:
+		return dw.sup.units[-ref-1]
+	}
+	return nil
+}
+
+// UnitOfDIE returns the unit (of the DWARF or of its supplementary file)
+// holding the DIE at off, as a reference value names it.
+func (dw *Data) UnitOfDIE(off uint64) *Unit {
+	if off&supBit != 0 {
+		if dw.sup == nil {
+			return nil
+		}
+		return dw.sup.unitAt(off &^ supBit)
+	}
+	return dw.units.unitAt(off)
 }

@@ -1,10 +1,12 @@
-package symbolize
+package dwarf
 
 import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
@@ -14,90 +16,12 @@ import (
 // string; on a big C++ unit that allocation dominates both the first lookup
 // and the peak RSS. Here a DIE is walked straight from the section bytes:
 // attributes the engine does not need are skipped by size, and strings stay
-// section offsets (strRef) until a frame actually prints them.
+// section offsets (StrRef) until a frame actually prints them.
 
-// DWARF tags, attributes and forms the reader needs (DWARF 5, section 7).
-const (
-	tagVariable          = 0x34
-	tagCompileUnit       = 0x11
-	tagInlinedSubroutine = 0x1d
-	tagSubprogram        = 0x2e
-	tagPartialUnit       = 0x3c
-	tagSkeletonUnit      = 0x4a
-
-	atLocation         = 0x02
-	atName             = 0x03
-	atStmtList         = 0x10
-	atLowpc            = 0x11
-	atHighpc           = 0x12
-	atLanguage         = 0x13
-	atCompDir          = 0x1b
-	atAbstractOrigin   = 0x31
-	atDeclFile         = 0x3a
-	atDeclLine         = 0x3b
-	atSpecification    = 0x47
-	atRanges           = 0x55
-	atEntrypc          = 0x52
-	atCallColumn       = 0x57
-	atCallFile         = 0x58
-	atCallLine         = 0x59
-	atLinkageName      = 0x6e
-	atStrOffsetsBase   = 0x72
-	atAddrBase         = 0x73
-	atRnglistsBase     = 0x74
-	atMIPSLinkageName  = 0x2007
-	atGNUDiscriminator = 0x2136
-
-	formAddr          = 0x01
-	formFlag          = 0x0c
-	formRefAddr       = 0x10
-	formRef1          = 0x11
-	formRef2          = 0x12
-	formRef4          = 0x13
-	formRef8          = 0x14
-	formRefUdata      = 0x15
-	formIndirect      = 0x16
-	formSecOffset     = 0x17
-	formExprloc       = 0x18
-	formFlagPresent   = 0x19
-	formStrx          = 0x1a
-	formAddrx         = 0x1b
-	formRefSup4       = 0x1c
-	formStrpSup       = 0x1d
-	formRefSig8       = 0x20
-	formImplicitConst = 0x21
-	formLoclistx      = 0x22
-	formRnglistx      = 0x23
-	formRefSup8       = 0x24
-	formStrx1         = 0x25
-	formStrx2         = 0x26
-	formStrx3         = 0x27
-	formStrx4         = 0x28
-	formAddrx1        = 0x29
-	formAddrx2        = 0x2a
-	formAddrx3        = 0x2b
-	formAddrx4        = 0x2c
-	formGNUAddrIndex  = 0x1f01
-	formGNUStrIndex   = 0x1f02
-	formGNURefAlt     = 0x1f20
-	formGNUStrpAlt    = 0x1f21
-)
-
-// strRef names a NUL-terminated string without copying it: the section in
-// the top two bits, the offset below. noStr means absent (or empty).
-type strRef uint64
-
-const (
-	strSecStr     = 0 << 62
-	strSecLineStr = 1 << 62
-	strSecInfo    = 2 << 62
-	strSecExt     = 3 << 62 // the string space of split units' .dwo files (extStrings)
-	strOffMask    = 1<<62 - 1
-	noStr         = strRef(^uint64(0))
-)
-
-// cuHeader is a unit header plus the bases its root DIE declares.
-type cuHeader struct {
+// A Header is a unit header plus the bases its root DIE declares. Outside
+// this package it is a handle: a split unit's, as DWOUnit or PackageUnit
+// found it, handed back through a SplitOpener.
+type Header struct {
 	off       uint64 // of the unit header
 	end       uint64 // first byte after the unit
 	dieOff    uint64 // of the root DIE
@@ -114,7 +38,7 @@ type cuHeader struct {
 	// DWARF 4) read from a .dwo file: dwo is its sections (nil for the
 	// object's own units); .debug_addr stays the binary's. rangesBase is
 	// the skeleton's DW_AT_GNU_ranges_base, added to DWARF 4 range offsets.
-	dwo        *dwoSections
+	dwo        *DWO
 	rangesBase uint64
 	dwoID      uint64 // from a DWARF 5 skeleton or split unit header
 	// sup: a unit of the dwz supplementary file (dwo holds its sections);
@@ -122,7 +46,7 @@ type cuHeader struct {
 	sup bool
 }
 
-func (h *cuHeader) offSize() int {
+func (h *Header) offSize() int {
 	if h.dwarf64 {
 		return 8
 	}
@@ -130,8 +54,8 @@ func (h *cuHeader) offSize() int {
 }
 
 // parseUnitHeader reads the unit header at off in .debug_info.
-func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (cuHeader, error) {
-	h := cuHeader{off: off}
+func parseUnitHeader(info []byte, off uint64, bo binary.ByteOrder) (Header, error) {
+	h := Header{off: off}
 	if off >= uint64(len(info)) {
 		return h, fmt.Errorf(".debug_info unit at 0x%x: past the end of the section (0x%x)", off, len(info))
 	}
@@ -226,7 +150,7 @@ const (
 // skipPlan compiles attrs into skip steps: a DIE nobody needs is stepped
 // over with a few bounds checks instead of a readAttr call per attribute.
 // nil when a form needs readAttr (DW_FORM_indirect, unknown forms).
-func skipPlan(attrs []attrSpec, h *cuHeader) []skipStep {
+func skipPlan(attrs []attrSpec, h *Header) []skipStep {
 	var plan []skipStep
 	fixed := int32(0)
 	for _, s := range attrs {
@@ -236,17 +160,17 @@ func skipPlan(attrs []attrSpec, h *cuHeader) []skipStep {
 		}
 		st := skipStep{fixed: fixed}
 		switch s.form {
-		case formUdata, formSdata, formRefUdata, formStrx, formAddrx, formRnglistx, formLoclistx, formGNUAddrIndex, formGNUStrIndex:
+		case FormUdata, FormSdata, FormRefUdata, FormStrx, FormAddrx, FormRnglistx, FormLoclistx, FormGNUAddrIndex, FormGNUStrIndex:
 			st.kind = skipLEB
-		case formBlock, formExprloc:
+		case FormBlock, FormExprloc:
 			st.kind = skipBlock
-		case formBlock1:
+		case FormBlock1:
 			st.kind, st.width = skipBlockN, 1
-		case formBlock2:
+		case FormBlock2:
 			st.kind, st.width = skipBlockN, 2
-		case formBlock4:
+		case FormBlock4:
 			st.kind, st.width = skipBlockN, 4
-		case formString:
+		case FormString:
 			st.kind = skipString
 		default:
 			return nil
@@ -344,7 +268,7 @@ func (t *abbrevTable) get(code uint64) *abbrev {
 // abbrevKey identifies a parsed table: fixed form sizes depend on the unit
 // format as well as on the table.
 type abbrevKey struct {
-	dwo      *dwoSections // nil: the object's own .debug_abbrev
+	dwo      *DWO // nil: the object's own .debug_abbrev
 	off      uint64
 	addrSize int
 	dwarf64  bool
@@ -358,7 +282,7 @@ type abbrevCache struct {
 	m  map[abbrevKey]*abbrevTable
 }
 
-func (dw *dwarfData) abbrevs(h *cuHeader) (*abbrevTable, error) {
+func (dw *Data) abbrevs(h *Header) (*abbrevTable, error) {
 	k := abbrevKey{h.dwo, h.abbrevOff, h.addrSize, h.dwarf64, h.version}
 	c := &dw.abbrevCache
 	c.mu.Lock()
@@ -377,7 +301,7 @@ func (dw *dwarfData) abbrevs(h *cuHeader) (*abbrevTable, error) {
 	return t, nil
 }
 
-func parseAbbrevs(sec []byte, h *cuHeader, bo binary.ByteOrder) (*abbrevTable, error) {
+func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder) (*abbrevTable, error) {
 	if h.abbrevOff >= uint64(len(sec)) {
 		return nil, fmt.Errorf("abbreviation offset 0x%x beyond .debug_abbrev (size 0x%x)", h.abbrevOff, len(sec))
 	}
@@ -395,11 +319,11 @@ func parseAbbrevs(sec []byte, h *cuHeader, bo binary.ByteOrder) (*abbrevTable, e
 				break
 			}
 			s := attrSpec{attr: uint32(at), form: uint32(form), size: int32(fixedFormSize(uint32(form), h))}
-			if form == formImplicitConst {
+			if form == FormImplicitConst {
 				s.implicit = b.Sleb()
 			}
 			switch s.attr {
-			case atLowpc, atHighpc, atRanges:
+			case AttrLowpc, AttrHighpc, AttrRanges:
 				a.hasRanges = true
 			}
 			a.attrs = append(a.attrs, s)
@@ -432,27 +356,27 @@ func parseAbbrevs(sec []byte, h *cuHeader, bo binary.ByteOrder) (*abbrevTable, e
 }
 
 // fixedFormSize is the encoded size of form in unit h, -1 when it varies.
-func fixedFormSize(form uint32, h *cuHeader) int {
+func fixedFormSize(form uint32, h *Header) int {
 	switch form {
-	case formAddr:
+	case FormAddr:
 		return h.addrSize
-	case formData1, formRef1, formFlag, formStrx1, formAddrx1:
+	case FormData1, FormRef1, FormFlag, FormStrx1, FormAddrx1:
 		return 1
-	case formData2, formRef2, formStrx2, formAddrx2:
+	case FormData2, FormRef2, FormStrx2, FormAddrx2:
 		return 2
-	case formStrx3, formAddrx3:
+	case FormStrx3, FormAddrx3:
 		return 3
-	case formData4, formRef4, formStrx4, formAddrx4, formRefSup4:
+	case FormData4, FormRef4, FormStrx4, FormAddrx4, FormRefSup4:
 		return 4
-	case formData8, formRef8, formRefSig8, formRefSup8:
+	case FormData8, FormRef8, FormRefSig8, FormRefSup8:
 		return 8
-	case formData16:
+	case FormData16:
 		return 16
-	case formFlagPresent, formImplicitConst:
+	case FormFlagPresent, FormImplicitConst:
 		return 0
-	case formStrp, formLineStrp, formSecOffset, formStrpSup, formGNURefAlt, formGNUStrpAlt:
+	case FormStrp, FormLineStrp, FormSecOffset, FormStrpSup, FormGNURefAlt, FormGNUStrpAlt:
 		return h.offSize()
-	case formRefAddr:
+	case FormRefAddr:
 		if h.version <= 2 {
 			return h.addrSize
 		}
@@ -461,7 +385,7 @@ func fixedFormSize(form uint32, h *cuHeader) int {
 	return -1
 }
 
-// valKind says how to read an attrVal.
+// valKind says how to read an Value.
 type valKind uint8
 
 const (
@@ -471,7 +395,7 @@ const (
 	valAddr                    // v is an address
 	valAddrx                   // v is an index into .debug_addr
 	valRef                     // v is a .debug_info offset
-	valStr                     // v is a strRef
+	valStr                     // v is a StrRef
 	valStrx                    // v is an index into .debug_str_offsets
 	valSecOff                  // sec_offset
 	valRnglistx                // v is an index into the unit's range-list offsets
@@ -480,14 +404,39 @@ const (
 	valStrSup                  // v is an offset into the dwz supplementary file's .debug_str
 )
 
-type attrVal struct {
+// A Value is one attribute value of a DIE as read from .debug_info:
+// strings, addresses and range lists are resolved on demand (Str, Block,
+// Data's methods), constants and references are at hand.
+type Value struct {
 	kind valKind
 	n    uint32 // valBlock's length
 	v    uint64
 }
 
-// blockOf returns a block value's bytes, nil for other values.
-func (dw *dwarfData) blockOf(v attrVal) []byte {
+// Ref returns the .debug_info offset a reference value names; one into a
+// supplementary file carries a tag bit, and is passed back to Data as it
+// is.
+func (v Value) Ref() (uint64, bool) { return v.v, v.kind == valRef }
+
+// Const returns a constant value's bits; signed says the form is a signed
+// one (DW_FORM_sdata, DW_FORM_implicit_const), whose bits are an int64.
+func (v Value) Const() (bits uint64, signed, ok bool) {
+	return v.v, v.kind == valSigned, v.kind == valConst || v.kind == valSigned
+}
+
+// Int returns a constant value as an int64, def for other values.
+func (v Value) Int(def int64) int64 { return intOf(v, def) }
+
+// SectionOffset returns a DW_FORM_sec_offset value.
+func (v Value) SectionOffset() (uint64, bool) { return v.v, v.kind == valSecOff }
+
+// LoclistIndex returns a DW_FORM_loclistx value: an index into the unit's
+// location-list offsets (Data.LoclistOffset).
+func (v Value) LoclistIndex() (uint64, bool) { return v.v, v.kind == valLoclistx }
+
+// Block returns a block or expression value's bytes, nil for other
+// values.
+func (dw *Data) Block(v Value) []byte {
 	if v.kind != valBlock || v.v+uint64(v.n) > uint64(len(dw.sec.info)) {
 		return nil
 	}
@@ -495,135 +444,135 @@ func (dw *dwarfData) blockOf(v attrVal) []byte {
 }
 
 // block reads n bytes as a valBlock value.
-func block(b *dwarfbuf.Reader, n uint64) attrVal {
+func block(b *dwarfbuf.Reader, n uint64) Value {
 	if n > uint64(b.Left()) {
 		b.Fail("block beyond unit")
-		return attrVal{}
+		return Value{}
 	}
 	start := b.Offset()
 	b.Skip(int(n))
-	return attrVal{kind: valBlock, n: uint32(n), v: start}
+	return Value{kind: valBlock, n: uint32(n), v: start}
 }
 
 // indexKind is the kind of an index form's value: the string index forms
 // (strx*) and the address index forms (addrx*) are read alike.
 func indexKind(form uint32) valKind {
-	if form == formStrx || form == formGNUStrIndex || form >= formStrx1 && form <= formStrx4 {
+	if form == FormStrx || form == FormGNUStrIndex || form >= FormStrx1 && form <= FormStrx4 {
 		return valStrx
 	}
 	return valAddrx
 }
 
 // readAttr decodes one attribute value at b's position.
-func readAttr(b *dwarfbuf.Reader, form uint32, implicit int64, h *cuHeader) attrVal {
-	for form == formIndirect && b.Err() == nil {
+func readAttr(b *dwarfbuf.Reader, form uint32, implicit int64, h *Header) Value {
+	for form == FormIndirect && b.Err() == nil {
 		form = uint32(b.Uleb())
 	}
 	switch form {
-	case formAddr:
-		return attrVal{kind: valAddr, v: b.UintN(h.addrSize)}
-	case formData1, formFlag:
-		return attrVal{kind: valConst, v: uint64(b.U8())}
-	case formData2:
-		return attrVal{kind: valConst, v: uint64(b.U16())}
-	case formData4:
-		return attrVal{kind: valConst, v: uint64(b.U32())}
-	case formData8:
-		return attrVal{kind: valConst, v: b.U64()}
-	case formUdata:
-		return attrVal{kind: valConst, v: b.Uleb()}
-	case formSdata:
-		return attrVal{kind: valSigned, v: uint64(b.Sleb())}
-	case formImplicitConst:
-		return attrVal{kind: valSigned, v: uint64(implicit)}
-	case formFlagPresent:
-		return attrVal{kind: valConst, v: 1}
-	case formRef1:
+	case FormAddr:
+		return Value{kind: valAddr, v: b.UintN(h.addrSize)}
+	case FormData1, FormFlag:
+		return Value{kind: valConst, v: uint64(b.U8())}
+	case FormData2:
+		return Value{kind: valConst, v: uint64(b.U16())}
+	case FormData4:
+		return Value{kind: valConst, v: uint64(b.U32())}
+	case FormData8:
+		return Value{kind: valConst, v: b.U64()}
+	case FormUdata:
+		return Value{kind: valConst, v: b.Uleb()}
+	case FormSdata:
+		return Value{kind: valSigned, v: uint64(b.Sleb())}
+	case FormImplicitConst:
+		return Value{kind: valSigned, v: uint64(implicit)}
+	case FormFlagPresent:
+		return Value{kind: valConst, v: 1}
+	case FormRef1:
 		return h.ref(h.off + uint64(b.U8()))
-	case formRef2:
+	case FormRef2:
 		return h.ref(h.off + uint64(b.U16()))
-	case formRef4:
+	case FormRef4:
 		return h.ref(h.off + uint64(b.U32()))
-	case formRef8:
+	case FormRef8:
 		return h.ref(h.off + b.U64())
-	case formRefUdata:
+	case FormRefUdata:
 		return h.ref(h.off + b.Uleb())
-	case formRefAddr:
+	case FormRefAddr:
 		if h.version <= 2 {
 			return h.ref(b.UintN(h.addrSize))
 		}
 		return h.ref(b.UintN(h.offSize()))
-	case formGNURefAlt:
-		return attrVal{kind: valRef, v: supBit | b.UintN(h.offSize())&^supBit}
-	case formRefSup4:
-		return attrVal{kind: valRef, v: supBit | uint64(b.U32())}
-	case formRefSup8:
-		return attrVal{kind: valRef, v: supBit | b.U64()&^supBit}
-	case formGNUStrpAlt, formStrpSup:
-		return attrVal{kind: valStrSup, v: b.UintN(h.offSize())}
-	case formString:
+	case FormGNURefAlt:
+		return Value{kind: valRef, v: supBit | b.UintN(h.offSize())&^supBit}
+	case FormRefSup4:
+		return Value{kind: valRef, v: supBit | uint64(b.U32())}
+	case FormRefSup8:
+		return Value{kind: valRef, v: supBit | b.U64()&^supBit}
+	case FormGNUStrpAlt, FormStrpSup:
+		return Value{kind: valStrSup, v: b.UintN(h.offSize())}
+	case FormString:
 		start := b.Offset()
 		if b.SkipCString(); b.Err() != nil {
-			return attrVal{}
+			return Value{}
 		}
-		return attrVal{kind: valStr, v: uint64(strSecInfo) | start}
-	case formStrp:
-		return attrVal{kind: valStr, v: uint64(strSecStr) | b.UintN(h.offSize())&strOffMask}
-	case formLineStrp:
-		return attrVal{kind: valStr, v: uint64(strSecLineStr) | b.UintN(h.offSize())&strOffMask}
-	case formStrx, formGNUStrIndex, formAddrx, formGNUAddrIndex:
-		return attrVal{kind: indexKind(form), v: b.Uleb()}
-	case formStrx1, formAddrx1:
-		return attrVal{kind: indexKind(form), v: uint64(b.U8())}
-	case formStrx2, formAddrx2:
-		return attrVal{kind: indexKind(form), v: uint64(b.U16())}
-	case formStrx3, formAddrx3:
-		return attrVal{kind: indexKind(form), v: b.U24()}
-	case formStrx4, formAddrx4:
-		return attrVal{kind: indexKind(form), v: uint64(b.U32())}
-	case formSecOffset:
-		return attrVal{kind: valSecOff, v: b.UintN(h.offSize())}
-	case formRnglistx:
-		return attrVal{kind: valRnglistx, v: b.Uleb()}
-	case formLoclistx:
-		return attrVal{kind: valLoclistx, v: b.Uleb()}
-	case formData16:
+		return Value{kind: valStr, v: uint64(strSecInfo) | start}
+	case FormStrp:
+		return Value{kind: valStr, v: uint64(strSecStr) | b.UintN(h.offSize())&strOffMask}
+	case FormLineStrp:
+		return Value{kind: valStr, v: uint64(strSecLineStr) | b.UintN(h.offSize())&strOffMask}
+	case FormStrx, FormGNUStrIndex, FormAddrx, FormGNUAddrIndex:
+		return Value{kind: indexKind(form), v: b.Uleb()}
+	case FormStrx1, FormAddrx1:
+		return Value{kind: indexKind(form), v: uint64(b.U8())}
+	case FormStrx2, FormAddrx2:
+		return Value{kind: indexKind(form), v: uint64(b.U16())}
+	case FormStrx3, FormAddrx3:
+		return Value{kind: indexKind(form), v: b.U24()}
+	case FormStrx4, FormAddrx4:
+		return Value{kind: indexKind(form), v: uint64(b.U32())}
+	case FormSecOffset:
+		return Value{kind: valSecOff, v: b.UintN(h.offSize())}
+	case FormRnglistx:
+		return Value{kind: valRnglistx, v: b.Uleb()}
+	case FormLoclistx:
+		return Value{kind: valLoclistx, v: b.Uleb()}
+	case FormData16:
 		b.Bytes(16)
-	case formBlock1:
+	case FormBlock1:
 		return block(b, uint64(b.U8()))
-	case formBlock2:
+	case FormBlock2:
 		return block(b, uint64(b.U16()))
-	case formBlock4:
+	case FormBlock4:
 		return block(b, uint64(b.U32()))
-	case formBlock, formExprloc:
+	case FormBlock, FormExprloc:
 		return block(b, b.Uleb())
-	case formRefSig8:
+	case FormRefSig8:
 		b.U64()
 	default:
 		b.Fail(fmt.Sprintf("unknown attribute form 0x%x", form))
 	}
-	return attrVal{}
+	return Value{}
 }
 
 // ref is a reference to the DIE at .debug_info offset off of h's file.
-func (h *cuHeader) ref(off uint64) attrVal {
+func (h *Header) ref(off uint64) Value {
 	if h.sup {
 		off |= supBit
 	}
-	return attrVal{kind: valRef, v: off}
+	return Value{kind: valRef, v: off}
 }
 
 // dieReader walks the DIEs of one unit: it needs the unit's header, its
 // abbreviations and its bytes, nothing of the object.
 type dieReader struct {
-	h    *cuHeader
+	h    *Header
 	tab  *abbrevTable
 	big  bool // big-endian
 	b    dwarfbuf.Reader
-	vals []attrVal // the current DIE's values, aligned with its abbrev's attrs
+	vals []Value // the current DIE's values, aligned with its abbrev's attrs
 }
 
-func (dw *dwarfData) newDIEReader(h *cuHeader) (*dieReader, error) {
+func (dw *Data) newDIEReader(h *Header) (*dieReader, error) {
 	tab, err := dw.abbrevs(h)
 	if err != nil {
 		return nil, fmt.Errorf("unit at 0x%x: %w", h.off, err)
@@ -705,7 +654,7 @@ func (r *dieReader) attrs(a *abbrev, decode bool) {
 // where the DIE's code is is all a probe needs to know of most
 // subprograms. The reader ends where attrs leaves it, and fails where it
 // fails.
-func (r *dieReader) rangeVals(a *abbrev) (low, high, ranges attrVal) {
+func (r *dieReader) rangeVals(a *abbrev) (low, high, ranges Value) {
 	if !a.hasRanges {
 		r.attrs(a, false)
 		return
@@ -713,11 +662,11 @@ func (r *dieReader) rangeVals(a *abbrev) (low, high, ranges attrVal) {
 	b := &r.b
 	for _, s := range a.attrs {
 		switch s.attr {
-		case atLowpc:
+		case AttrLowpc:
 			low = readAttr(b, s.form, s.implicit, r.h)
-		case atHighpc:
+		case AttrHighpc:
 			high = readAttr(b, s.form, s.implicit, r.h)
-		case atRanges:
+		case AttrRanges:
 			ranges = readAttr(b, s.form, s.implicit, r.h)
 		default:
 			if s.size >= 0 {
@@ -756,10 +705,161 @@ func walkSubtree[S any](r *dieReader, want func(tag uint32) bool, top S, visit f
 	return nil
 }
 
-// strOf resolves a string value to a strRef; noStr when it is not a string
+// intOf returns a constant value as debug/dwarf's int64 would hold it.
+func intOf(v Value, def int64) int64 {
+	switch v.kind {
+	case valConst, valSigned:
+		return int64(v.v)
+	}
+	return def
+}
+
+// secOf returns the sections h's DIEs are read from.
+func (dw *Data) secOf(h *Header) *debugSections {
+	if h.dwo != nil {
+		return &h.dwo.debugSections
+	}
+	return dw.sec
+}
+
+// Subroutine resolves a reference from a DIE of fi (nil: from no index)
+// to the DIE at off: from fi when it holds it, else by decoding that one
+// DIE (a DW_FORM_ref_addr into another unit, the supplementary file, or a
+// DIE a probe left out).
+func (dw *Data) Subroutine(fi *FuncIndex, off uint64) (*Subroutine, bool) {
+	if fi != nil {
+		if i, ok := fi.byOff(off); ok {
+			return &fi.dies[i], true
+		}
+	}
+	var h *Header
+	switch {
+	case off&supBit != 0:
+		u := dw.UnitOfDIE(off)
+		if u == nil {
+			return nil, false
+		}
+		h = &u.h
+	case fi != nil && fi.h != nil && fi.h.dwo != nil:
+		// A split unit's references stay within its .dwo unit.
+		if off < fi.h.dieOff || off >= fi.h.end {
+			return nil, false
+		}
+		h = fi.h
+	default:
+		u := dw.units.unitAt(off)
+		if u == nil {
+			return nil, false
+		}
+		h = &u.h
+	}
+	r, err := dw.newDIEReader(h)
+	if err != nil {
+		return nil, false
+	}
+	r.seek(off &^ supBit)
+	_, a, _ := r.next(func(uint32) bool { return true })
+	if a == nil || r.b.Err() != nil {
+		return nil, false
+	}
+	di, _, _, _ := dw.readDieInfo(h, a, r.vals)
+	return &di, true
+}
+
+// readDieInfo extracts a DIE's naming and call-site attributes from its
+// decoded values; low, high and ranges are returned for dieRanges.
+func (dw *Data) readDieInfo(h *Header, a *abbrev, vals []Value) (di Subroutine, low, high, ranges Value) {
+	di = Subroutine{Name: NoStr, Linkage: NoStr, DeclFile: -1, DeclLine: -1, CallFile: -1, Inlined: a.tag == TagInlinedSubroutine}
+	for i, s := range a.attrs {
+		v := vals[i]
+		switch s.attr {
+		case AttrName:
+			di.Name = dw.strOf(h, v)
+		case AttrLinkageName, AttrMIPSLinkageName:
+			if r := dw.strOf(h, v); r != NoStr {
+				di.Linkage = r
+			}
+		case AttrSpecification:
+			if v.kind == valRef {
+				di.Spec = v.v
+			}
+		case AttrAbstractOrigin:
+			if v.kind == valRef {
+				di.Origin = v.v
+			}
+		case AttrDeclFile:
+			di.DeclFile = int32(intOf(v, -1))
+			if s.form == FormImplicitConst {
+				di.flags |= dieDeclFileImplicit
+			}
+		case AttrDeclLine:
+			di.DeclLine = int32(intOf(v, -1))
+		case AttrCallFile:
+			di.CallFile = int32(intOf(v, -1))
+		case AttrCallLine:
+			di.CallLine = int32(intOf(v, 0))
+		case AttrCallColumn:
+			di.CallColumn = int32(intOf(v, 0))
+		case AttrGNUDiscriminator:
+			di.Discriminator = int32(intOf(v, 0))
+		case AttrLowpc:
+			low = v
+			di.LowPC, di.HasLowPC = dw.addrOf(h, v)
+		case AttrHighpc:
+			high = v
+		case AttrRanges:
+			ranges = v
+			if s.form == FormRnglistx {
+				di.flags |= dieRangesIndexed
+			}
+		}
+	}
+	return di, low, high, ranges
+}
+
+// Ranges returns the address ranges of the DIE at off (of one of the
+// Data's own units), in the order its attributes give them: low and high
+// pc, or its range list in list order. Empty ranges are left out.
+func (dw *Data) Ranges(off uint64) [][2]uint64 {
+	u := dw.units.unitAt(off)
+	if u == nil {
+		return nil
+	}
+	r, err := dw.newDIEReader(&u.h)
+	if err != nil {
+		return nil
+	}
+	r.seek(off)
+	_, a, _ := r.next(func(uint32) bool { return true })
+	if a == nil || r.b.Err() != nil {
+		return nil
+	}
+	_, low, high, ranges := dw.readDieInfo(&u.h, a, r.vals)
+	return dw.dieRanges(&u.h, low, high, ranges, nil)
+}
+
+// A StrRef names a NUL-terminated string of the DWARF without copying it
+// (Str copies it): the section in the top two bits, the offset below.
+// Strings of .dwo and supplementary files share one extra space, so a
+// StrRef names one string among all the files of a Data and can key a
+// cache.
+type StrRef uint64
+
+// NoStr is the StrRef of an absent string.
+const NoStr = StrRef(^uint64(0))
+
+const (
+	strSecStr     = 0 << 62
+	strSecLineStr = 1 << 62
+	strSecInfo    = 2 << 62
+	strSecExt     = 3 << 62 // the string space of split units' .dwo files (extStrings)
+	strOffMask    = 1<<62 - 1
+)
+
+// strOf resolves a string value to a StrRef; NoStr when it is not a string
 // or cannot be resolved. The string's bytes are not touched here, so
 // indexing a unit does not page in .debug_str; nonEmpty checks them later.
-func (dw *dwarfData) strOf(h *cuHeader, v attrVal) strRef {
+func (dw *Data) strOf(h *Header, v Value) StrRef {
 	switch v.kind {
 	case valStr:
 	case valStrSup:
@@ -769,7 +869,7 @@ func (dw *dwarfData) strOf(h *cuHeader, v attrVal) strRef {
 		n := uint64(h.offSize())
 		p := h.strOffsetsBase + v.v*n
 		if p+n > uint64(len(offs)) || p < h.strOffsetsBase {
-			return noStr
+			return NoStr
 		}
 		var off uint64
 		if n == 8 {
@@ -779,21 +879,21 @@ func (dw *dwarfData) strOf(h *cuHeader, v attrVal) strRef {
 		}
 		v.v = uint64(strSecStr) | off&strOffMask
 	default:
-		return noStr
+		return NoStr
 	}
 	if h.dwo != nil {
 		return h.dwo.extRef(v.v)
 	}
-	sec, off := dw.strBytes(strRef(v.v))
+	sec, off := dw.strBytes(StrRef(v.v))
 	if off >= uint64(len(sec)) {
-		return noStr
+		return NoStr
 	}
-	return strRef(v.v)
+	return StrRef(v.v)
 }
 
-// nonEmpty reports whether s names a non-empty string.
-func (dw *dwarfData) nonEmpty(s strRef) bool {
-	if s == noStr {
+// NonEmpty reports whether s names a non-empty string.
+func (dw *Data) NonEmpty(s StrRef) bool {
+	if s == NoStr {
 		return false
 	}
 	if off, end, ok := dw.storedStr(s); ok {
@@ -804,7 +904,7 @@ func (dw *dwarfData) nonEmpty(s strRef) bool {
 }
 
 // strBytes returns the section s points into and its offset there.
-func (dw *dwarfData) strBytes(s strRef) ([]byte, uint64) {
+func (dw *Data) strBytes(s StrRef) ([]byte, uint64) {
 	off := uint64(s) & strOffMask
 	switch uint64(s) &^ strOffMask {
 	case strSecStr:
@@ -823,7 +923,7 @@ func (dw *dwarfData) strBytes(s strRef) ([]byte, uint64) {
 // .debug_str ends, when s is in a .debug_str stored uncompressed: its
 // bytes are then read from the file, not through the mapping (see
 // debugSections.strStored).
-func (dw *dwarfData) storedStr(s strRef) (off, end uint64, ok bool) {
+func (dw *Data) storedStr(s StrRef) (off, end uint64, ok bool) {
 	st := dw.sec.strStored
 	if uint64(s)&^strOffMask != strSecStr || st[1] <= st[0] {
 		return 0, 0, false
@@ -831,9 +931,9 @@ func (dw *dwarfData) storedStr(s strRef) (off, end uint64, ok bool) {
 	return st[0] + uint64(s)&strOffMask, st[1], true
 }
 
-// str copies the string s names; "" for noStr or a bad offset.
-func (dw *dwarfData) str(s strRef) string {
-	if s == noStr {
+// str copies the string s names; "" for NoStr or a bad offset.
+func (dw *Data) Str(s StrRef) string {
+	if s == NoStr {
 		return ""
 	}
 	if off, end, ok := dw.storedStr(s); ok {
@@ -845,9 +945,81 @@ func (dw *dwarfData) str(s strRef) string {
 	return v
 }
 
+// extRef turns a string value read from the .dwo (a StrRef tagged with the
+// .dwo's own section) into a reference in the Data's extended space.
+func (d *DWO) extRef(v uint64) StrRef {
+	off := v & strOffMask
+	switch v &^ strOffMask {
+	case strSecStr:
+		if off < uint64(len(d.str)) {
+			return StrRef(strSecExt | (d.strBase + off))
+		}
+	case strSecInfo:
+		if off < uint64(len(d.info)) {
+			return StrRef(strSecExt | (d.infoBase + off))
+		}
+	case strSecLineStr:
+		if off < uint64(len(d.lineStr)) {
+			return StrRef(strSecExt | (d.lineStrBase + off))
+		}
+	}
+	return NoStr
+}
+
+// extStrings gives the string-bearing sections of .dwo files one offset
+// space, so that a StrRef (and the name caches keyed by it) still names a
+// string in any of the Data's files. Segments are only ever added.
+type extStrings struct {
+	mu   sync.Mutex
+	next uint64
+	segs atomic.Pointer[[]extSeg]
+}
+
+type extSeg struct {
+	base uint64
+	data []byte
+}
+
+// add places data in the space and returns its base.
+func (e *extStrings) add(data []byte) uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	base := e.next
+	e.next += uint64(len(data)) + 1 // +1: an empty section still gets its own base
+	var segs []extSeg
+	if p := e.segs.Load(); p != nil {
+		segs = append(segs, *p...)
+	}
+	segs = append(segs, extSeg{base: base, data: data})
+	e.segs.Store(&segs)
+	return base
+}
+
+// find returns the section holding off and the offset in it.
+func (e *extStrings) find(off uint64) ([]byte, uint64) {
+	p := e.segs.Load()
+	if p == nil {
+		return nil, 0
+	}
+	segs := *p
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].base > off }) - 1
+	if i < 0 || off-segs[i].base >= uint64(len(segs[i].data)) {
+		return nil, 0
+	}
+	return segs[i].data, off - segs[i].base
+}
+
+// supStr resolves a DW_FORM_GNU_strp_alt or DW_FORM_strp_sup offset.
+func (dw *Data) supStr(off uint64) StrRef {
+	if dw.sup == nil || off >= uint64(len(dw.sup.sec.str)) {
+		return NoStr
+	}
+	return StrRef(strSecExt | (dw.sup.sec.strBase + off))
+}
+
 // addrOf resolves an address value (DW_FORM_addr or an index into
 // .debug_addr).
-func (dw *dwarfData) addrOf(h *cuHeader, v attrVal) (uint64, bool) {
+func (dw *Data) addrOf(h *Header, v Value) (uint64, bool) {
 	switch v.kind {
 	case valAddr:
 		return v.v, true
@@ -857,7 +1029,7 @@ func (dw *dwarfData) addrOf(h *cuHeader, v attrVal) (uint64, bool) {
 	return 0, false
 }
 
-func (dw *dwarfData) debugAddr(h *cuHeader, idx uint64) (uint64, bool) {
+func (dw *Data) debugAddr(h *Header, idx uint64) (uint64, bool) {
 	n := uint64(h.addrSize)
 	p := h.addrBase + idx*n
 	if idx > uint64(len(dw.sec.addr)) || p+n > uint64(len(dw.sec.addr)) || p < h.addrBase {
@@ -867,20 +1039,11 @@ func (dw *dwarfData) debugAddr(h *cuHeader, idx uint64) (uint64, bool) {
 	return b.UintN(int(n)), true
 }
 
-// intOf returns a constant value as debug/dwarf's int64 would hold it.
-func intOf(v attrVal, def int64) int64 {
-	switch v.kind {
-	case valConst, valSigned:
-		return int64(v.v)
-	}
-	return def
-}
-
 // rangesOf returns the address ranges of a DIE from its DW_AT_low_pc,
 // DW_AT_high_pc and DW_AT_ranges values, as debug/dwarf's Data.Ranges does
 // (low/high first, then the range list); empty ranges are kept for the
 // caller to drop.
-func (dw *dwarfData) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]uint64) ([][2]uint64, error) {
+func (dw *Data) rangesOf(h *Header, low, high, ranges Value, dst [][2]uint64) ([][2]uint64, error) {
 	rl := dw.rnglistsOf(h)
 	lo, loOK := dw.addrOf(h, low)
 	if loOK {
@@ -918,7 +1081,7 @@ func (dw *dwarfData) rangesOf(h *cuHeader, low, high, ranges attrVal, dst [][2]u
 	return dst, nil
 }
 
-func (dw *dwarfData) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
+func (dw *Data) dwarf2Ranges(h *Header, off uint64, dst [][2]uint64) ([][2]uint64, error) {
 	off += h.rangesBase
 	if off > uint64(len(dw.sec.ranges)) {
 		return nil, fmt.Errorf("invalid range offset %d (max %d)", off, len(dw.sec.ranges))
@@ -941,7 +1104,7 @@ func (dw *dwarfData) dwarf2Ranges(h *cuHeader, off uint64, dst [][2]uint64) ([][
 }
 
 // rnglist decodes the DWARF 5 range list at off in .debug_rnglists.
-func (dw *dwarfData) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uint64, error) {
+func (dw *Data) rnglist(h *Header, off uint64, dst [][2]uint64) ([][2]uint64, error) {
 	rl := dw.rnglistsOf(h)
 	if off > uint64(len(rl)) {
 		return nil, fmt.Errorf("invalid rnglist offset %d (max %d)", off, len(rl))
@@ -1002,19 +1165,43 @@ func (dw *dwarfData) rnglist(h *cuHeader, off uint64, dst [][2]uint64) ([][2]uin
 	}
 }
 
-// secOf returns the sections h's DIEs are read from.
-func (dw *dwarfData) secOf(h *cuHeader) *debugSections {
-	if h.dwo != nil {
-		return &h.dwo.debugSections
-	}
-	return dw.sec
-}
-
 // rnglistsOf returns the .debug_rnglists h's range lists are in: a split
 // unit's own (.debug_rnglists.dwo), else the object's.
-func (dw *dwarfData) rnglistsOf(h *cuHeader) []byte {
+func (dw *Data) rnglistsOf(h *Header) []byte {
 	if h.dwo != nil {
 		return h.dwo.rnglists
 	}
 	return dw.sec.rnglists
+}
+
+// dieRanges returns a DIE's non-empty address ranges: low_pc/high_pc when
+// both are present, else its range list.
+func (dw *Data) dieRanges(h *Header, low, high, ranges Value, dst [][2]uint64) [][2]uint64 {
+	if lo, ok := dw.addrOf(h, low); ok && high.kind != valNone {
+		var hi uint64
+		switch high.kind {
+		case valAddr, valAddrx:
+			hi, _ = dw.addrOf(h, high)
+		case valConst, valSigned:
+			hi = lo + high.v
+		}
+		if lo < hi {
+			return append(dst, [2]uint64{lo, hi})
+		}
+		return dst
+	}
+	if ranges.kind == valNone {
+		return dst
+	}
+	rs, err := dw.rangesOf(h, Value{}, Value{}, ranges, dst)
+	if err != nil {
+		return dst[:0]
+	}
+	out := rs[:0]
+	for _, r := range rs {
+		if r[0] < r[1] {
+			out = append(out, r)
+		}
+	}
+	return out
 }

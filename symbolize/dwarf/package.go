@@ -1,8 +1,8 @@
-package symbolize
+package dwarf
 
 import (
+	"encoding/binary"
 	"fmt"
-	"os"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 )
@@ -10,8 +10,7 @@ import (
 // A DWARF package (.dwp, made by dwp or llvm-dwp) holds the .dwo files of
 // a whole program: their sections concatenated, and .debug_cu_index saying
 // where each unit's contribution to each section starts, by DWO id (DWARF 5
-// section 7.3.5; version 2 is the GNU pre-standard layout). llvm-symbolizer
-// opens <debug file>.dwp, or the file --dwp names, before any .dwo.
+// section 7.3.5; version 2 is the GNU pre-standard layout).
 
 // Section identifiers in a unit index.
 const (
@@ -26,58 +25,26 @@ type dwpRow struct {
 	info, infoSize, abbrev, strOffsets, rnglists uint64
 }
 
-// dwpIndex maps DWO ids to rows.
-type dwpIndex struct {
+// A PackageIndex maps the DWO ids of a package's units to where their
+// contributions start.
+type PackageIndex struct {
 	version int
 	rows    map[uint64]dwpRow
 }
 
-// dwpState is an object's package, opened on the first split unit's lookup.
-type dwpState struct {
-	path string
-	d    *dwoSections
-	idx  *dwpIndex
-	err  error
+// PackageIndex returns the unit index of the package d
+// (.debug_cu_index).
+func (dw *Data) PackageIndex(d *DWO) (*PackageIndex, error) {
+	return parseCUIndex(d.cuIndex, dw.byteOrder)
 }
 
-// dwpPackage returns the object's DWARF package, nil (with a not-exist
-// error) when there is none.
-func (o *Object) dwpPackage() (*dwoSections, error) {
-	o.dwpOnce.Do(func() {
-		st := &o.dwp
-		st.path = o.finder.DWP(o.debugPath)
-		d, err := o.mapDWO(st.path)
-		if err != nil {
-			st.err = err
-			return
-		}
-		idx, err := parseCUIndex(d.cuIndex, o)
-		if err != nil && len(d.damage) > 0 {
-			err = fmt.Errorf("%w (%v)", err, newDamageError(d.damage))
-		}
-		if err != nil {
-			d.file.Close()
-			st.err = fmt.Errorf("%s: %w", st.path, err)
-			return
-		}
-		o.keepDWO(d)
-		st.d, st.idx = d, idx
-	})
-	if o.dwp.d == nil {
-		if o.dwp.err == nil {
-			return nil, os.ErrNotExist
-		}
-		return nil, o.dwp.err
-	}
-	return o.dwp.d, nil
-}
-
-// dwpUnit returns the header of u's unit in the package.
-func (o *Object) dwpUnit(d *dwoSections, u *unit) (*cuHeader, error) {
+// PackageUnit returns the header of the skeleton u's unit in the package
+// d, whose index is idx.
+func (dw *Data) PackageUnit(d *DWO, idx *PackageIndex, u *Unit) (*Header, error) {
 	if !u.dwo.hasID {
 		return nil, fmt.Errorf("%s: skeleton unit at 0x%x has no DWO id", d.path, u.h.off)
 	}
-	row, ok := o.dwp.idx.rows[u.dwo.id]
+	row, ok := idx.rows[u.dwo.id]
 	if !ok {
 		return nil, fmt.Errorf("%s: no unit with DWO id 0x%x", d.path, u.dwo.id)
 	}
@@ -85,42 +52,42 @@ func (o *Object) dwpUnit(d *dwoSections, u *unit) (*cuHeader, error) {
 	if end < row.info || end > uint64(len(d.info)) {
 		return nil, fmt.Errorf("%s: unit with DWO id 0x%x beyond .debug_info.dwo", d.path, u.dwo.id)
 	}
-	h, err := parseUnitHeader(d.info[:end], row.info, o.byteOrder)
+	h, err := parseUnitHeader(d.info[:end], row.info, dw.byteOrder)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.path, err)
 	}
 	h.dwo = d
 	h.abbrevOff += row.abbrev
-	id, hasID, err := o.splitUnitID(&h)
+	id, hasID, err := dw.splitUnitID(&h)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.path, err)
 	}
 	if !hasID || id != u.dwo.id {
 		return nil, fmt.Errorf("%s: the unit indexed under DWO id 0x%x has id 0x%x", d.path, u.dwo.id, id)
 	}
-	o.inheritSkeleton(&h, u, row)
+	dw.inheritSkeleton(&h, u, row)
 	return &h, nil
 }
 
 // parseCUIndex decodes a .debug_cu_index section.
-func parseCUIndex(sec []byte, o *Object) (*dwpIndex, error) {
+func parseCUIndex(sec []byte, bo binary.ByteOrder) (*PackageIndex, error) {
 	if len(sec) == 0 {
 		return nil, fmt.Errorf("no .debug_cu_index")
 	}
-	b := dwarfbuf.NewReader(".debug_cu_index", 0, sec, o.byteOrder)
-	idx := &dwpIndex{}
+	b := dwarfbuf.NewReader(".debug_cu_index", 0, sec, bo)
+	idx := &PackageIndex{}
 	// Version 5 is a 2-byte version and 2 bytes of padding; version 2 (GNU)
 	// a 4-byte version.
 	if len(sec) < 16 {
 		return nil, fmt.Errorf(".debug_cu_index: %d bytes, shorter than its header", len(sec))
 	}
 	switch {
-	case o.byteOrder.Uint16(sec) == 5:
+	case bo.Uint16(sec) == 5:
 		idx.version = 5
-	case o.byteOrder.Uint32(sec) == 2:
+	case bo.Uint32(sec) == 2:
 		idx.version = 2
 	default:
-		return nil, fmt.Errorf(".debug_cu_index: unsupported version 0x%x", o.byteOrder.Uint32(sec))
+		return nil, fmt.Errorf(".debug_cu_index: unsupported version 0x%x", bo.Uint32(sec))
 	}
 	b.U32()
 	cols, units, slots := uint64(b.U32()), uint64(b.U32()), uint64(b.U32())
