@@ -7,8 +7,8 @@ import (
 	"github.com/sanitrace/sanitrace/report"
 )
 
-// look is the frame layout of one producer. Sanitizer reports (and every
-// producer not named here) keep the sanitizer layout, "#N 0xPC in FUNC
+// look is the frame layout of one producer. Sanitizer reports (and a
+// report of no known producer) keep the sanitizer layout, "#N 0xPC in FUNC
 // FILE:LINE:COL"; the others print their frames as the producer does, a
 // frame sanitrace did not symbolize exactly as read, and a frame it did
 // symbolize in the producer's own layout with what it found, marked
@@ -52,26 +52,27 @@ func (lk look) asPrinted() bool {
 	return false
 }
 
-// lookOf is the look of a report by its tool, as package parse names the
-// producers (parse.ToolKernel, ...; render does not import parse).
-func lookOf(tool string) look {
-	switch tool {
-	case "Kernel":
-		return lookKernel
-	case "GoRaceDetector":
-		return lookGoRace
-	case "GoPanic":
-		return lookGoPanic
-	case "gdb":
-		return lookGDB
-	case "glibc":
-		return lookGlibc
-	case "Chromium":
-		return lookChromium
-	case "Rust":
-		return lookRust
-	case "boost::stacktrace":
-		return lookBoost
+// looks is the look of each producer's reports; every producer has a row
+// (TestLooks), so a new one cannot fall into the sanitizer layout unseen.
+var looks = map[report.Producer]look{
+	report.ProducerSanitizer: lookSanitizer,
+	report.ProducerLibFuzzer: lookSanitizer,
+	report.ProducerKernel:    lookKernel,
+	report.ProducerGoRace:    lookGoRace,
+	report.ProducerGoPanic:   lookGoPanic,
+	report.ProducerRust:      lookRust,
+	report.ProducerGDB:       lookGDB,
+	report.ProducerGlibc:     lookGlibc,
+	report.ProducerChromium:  lookChromium,
+	report.ProducerBoost:     lookBoost,
+	report.ProducerLWS:       lookSanitizer, // written by heapDump, not by the looks
+}
+
+// lookOf is the look of a report of producer p; a report of no known
+// producer (a model built by hand) is written as a sanitizer's.
+func lookOf(p report.Producer) look {
+	if lk, ok := looks[p]; ok {
+		return lk
 	}
 	return lookSanitizer
 }

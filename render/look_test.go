@@ -139,3 +139,13 @@ func FuzzLook(f *testing.F) {
 		}
 	})
 }
+
+// TestLooks: every producer has a look of its own choosing; one missing
+// from looks would be written in the sanitizer layout without a word.
+func TestLooks(t *testing.T) {
+	for _, p := range report.Producers() {
+		if _, ok := looks[p]; !ok {
+			t.Errorf("producer %v has no look", p)
+		}
+	}
+}

@@ -108,17 +108,21 @@ var fileMarkers = []classPrefix{
 // schedule, kthread, worker_thread) are ordinary names in a C program, so
 // these rules apply only to their producer's reports. Everything else is
 // classed as Frame.Class does.
-func ClassIn(tool string, f *Frame) FrameClass {
-	switch tool {
-	case ToolKernel:
+func ClassIn(tool string, f *Frame) FrameClass { return ProducerOf(tool).Class(f) }
+
+// Class says whose code f is in, in a report of p: Frame.Class with p's
+// own rules first (ClassIn).
+func (p Producer) Class(f *Frame) FrameClass {
+	switch p {
+	case ProducerKernel:
 		if kernelMachinery(f.Function) {
 			return Runtime
 		}
-	case ToolGoPanic, ToolGoRace:
+	case ProducerGoPanic, ProducerGoRace:
 		if goRuntime(f.Function) {
 			return Runtime
 		}
-	case ToolRust:
+	case ProducerRust:
 		if rustLibrary(f) {
 			return Runtime
 		}
@@ -127,7 +131,7 @@ func ClassIn(tool string, f *Frame) FrameClass {
 }
 
 // Class says whose code f is in, as ClassIn does for r's tool.
-func (r *Report) Class(f *Frame) FrameClass { return ClassIn(r.Tool, f) }
+func (r *Report) Class(f *Frame) FrameClass { return r.Producer().Class(f) }
 
 // kernelMachineryPrefixes start the names of the kernel functions a report
 // passes through on its way to being printed, or that every stack of a

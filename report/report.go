@@ -196,20 +196,9 @@ type InputRange struct {
 	LastLine  int
 }
 
-// Tools of the producers whose frames ClassIn reads by producer-specific
-// rules (the parsers name their reports with them).
-const (
-	ToolKernel  = "Kernel"
-	ToolGoRace  = "GoRaceDetector"
-	ToolGoPanic = "GoPanic"
-	ToolRust    = "Rust"
-)
-
-// Tool and Kind of a libwebsockets heap dump (runs of ~m#/~b# records).
-const (
-	ToolLWS      = "libwebsockets"
-	KindHeapDump = "heap dump"
-)
+// KindHeapDump is the Kind of a libwebsockets heap dump (runs of ~m#/~b#
+// records; its Tool is ToolLWS).
+const KindHeapDump = "heap dump"
 
 // IsHeapDump reports whether r is a libwebsockets heap dump: a record of
 // live allocations, not a bug report.
