@@ -9,13 +9,14 @@ import (
 
 // Reports that are not sanitizer reports: the Linux kernel's, Go's race
 // detector and runtime, gdb sessions, glibc, Rust, Chromium and
-// boost::stacktrace dumps. Each format is a grammar (kernel.go, golang.go,
-// gdb.go, glibc.go, rust.go, chromium.go, boost.go): a starter that
-// recognises a report's first line and a line handler that reads the rest.
-// The scanner drives them like its sanitizer reports: prefix noise is
-// removed, lines a grammar does not know are held back until a known line
-// confirms them, and a report ends at its closing line, at the next report,
-// or after too many unknown lines.
+// boost::stacktrace dumps. Each format has its grammar file (kernel.go,
+// golang.go, gdb.go, glibc.go, rust.go, chromium.go, boost.go) that
+// declares it (format.go): a starter that recognises a report's first line
+// and a grammar that reads the rest. The scanner drives them like its
+// sanitizer reports: prefix noise is removed, lines a grammar does not
+// know are held back until a known line confirms them, and a report ends
+// at its closing line, at the next report, or after too many unknown
+// lines.
 
 // verdict is what a grammar makes of one line of its open report.
 type verdict int
@@ -47,99 +48,6 @@ type withPrev interface{ includesPrev() bool }
 // noise prefix, prev the last non-blank line before it outside reports
 // (prefix removed). It returns nil when t does not start a report.
 type starter func(t, prev string) (grammar, *report.Report)
-
-// starters in the order they are tried: the most specific first.
-var starters = []starter{
-	kernelStart,
-	goStart,
-	rustStart,
-	glibcStart,
-	chromiumStart,
-	gdbStart,
-	boostStart,
-	backtraceStart,
-}
-
-// The tools the grammars name their reports with. Those whose frames
-// report.ClassIn reads by rules of their own are report's.
-const (
-	ToolKernel   = report.ToolKernel  // every kernel report
-	ToolGoRace   = report.ToolGoRace  // Go's race detector
-	ToolGoPanic  = report.ToolGoPanic // Go's panics and fatal errors
-	ToolRust     = report.ToolRust    // Rust panics
-	ToolGlibc    = "glibc"            // backtrace_symbols dumps and malloc's aborts
-	ToolChromium = "Chromium"         // Chromium's, Electron's and V8's dumps
-	ToolBoost    = "boost::stacktrace"
-)
-
-// maybeReport is the cheap test run on every line outside a report: could
-// it start one? A few byte searches, no allocation. Every headline but a
-// few has a colon after a known word ("ERROR:", "AddressSanitizer:",
-// "runtime error:", "BUG:", "panic:", "Call Trace:", ...), so one walk over
-// the colons replaces a substring search per marker; frames of dumps have
-// a '#' or end in "[0x...]"; the rest are matched by what they contain.
-func maybeReport(b []byte) bool {
-	n := len(b)
-	if n == 0 {
-		return false
-	}
-	for i := 0; i < n; {
-		c := bytes.IndexByte(b[i:], ':')
-		if c < 0 {
-			break
-		}
-		c += i
-		if colonWord(b, c) {
-			return true
-		}
-		i = c + 1
-	}
-	if bytes.IndexByte(b, '#') >= 0 { // gdb, Chromium, boost frames; kernel "[#1]"
-		return true
-	}
-	switch b[n-1] {
-	case ']':
-		return bytes.Contains(b, markBtSym)
-	case ')':
-		if bytes.Contains(b, markDoubleFree) {
-			return true
-		}
-	}
-	// Chromium's "Received signal 11", gdb's "received signal SIGSEGV":
-	// searched from their 'g', a rarer first byte than ' ' or 's'.
-	if i := bytes.Index(b, markSignal); i >= 3 && b[i-3] == ' ' && b[i-2] == 's' && b[i-1] == 'i' {
-		return true
-	}
-	return false
-}
-
-var (
-	markBtSym      = []byte("[0x")
-	markSignal     = []byte("gnal ")
-	markDoubleFree = []byte("double free or corruption")
-)
-
-// colonWord reports whether the word before the colon at b[c] is one that
-// starts a report ("ERROR:", "BUG:", "panic:", "Call Trace:", ...).
-func colonWord(b []byte, c int) bool {
-	j := c
-	for j > 0 && (isIdent(b[j-1])) {
-		j--
-	}
-	w := b[j:c]
-	switch string(w) {
-	case "ERROR", "WARNING", "error", "libFuzzer", "failed", // sanitizers, UBSan's "runtime error:", CHECK failed
-		"BUG", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace",
-		"panic", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGQUIT", "SIGTRAP",
-		"backtrace", "Backtrace", "rs":
-		return true
-	case "":
-		// glibc "*** Error in `prog': ..." and "free(): invalid pointer";
-		// "goroutine 1 [running]:", "*** stack smashing detected ***:".
-		return j > 0 && (b[j-1] == '\'' || b[j-1] == ')' || b[j-1] == ']' || b[j-1] == '*')
-	}
-	return bytes.HasSuffix(w, []byte("Sanitizer")) // "AddressSanitizer:", "LeakSanitizer:"
-}
 
 // detectDump recognises the first line of a dump report and returns its
 // builder, or nil.
@@ -178,12 +86,12 @@ func (s *Scanner) tryStarters(line []byte, pfx int, prev string, no int) *builde
 		ind++
 	}
 	t := string(line[pfx+ind:])
-	for _, st := range starters {
-		g, r := st(t, prev)
+	for _, f := range formats {
+		g, r := f.startLine(t, prev)
 		if g == nil {
 			continue
 		}
-		b := &builder{kind: kindDump, pfx: newPrefix(string(line[:pfx])), rep: r, g: g, indent: ind}
+		b := &builder{kind: kindDump, pfx: newPrefix(string(line[:pfx])), rep: r, g: g, f: f, indent: ind}
 		s.begin(b, line, no)
 		if n := len(r.Stacks); n > 0 {
 			b.stack = n - 1 // the starter read a frame on the first line

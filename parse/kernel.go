@@ -17,6 +17,16 @@ import (
 // that decode_stacktrace.sh or syzbot append ("func+0x1c/0x60 mm/slub.c:12",
 // "__dump_stack lib/dump_stack.c:88 [inline]").
 
+var kernelFormat = format{
+	producer: report.ProducerKernel,
+	start:    kernelStart,
+	frame:    ParseKernelFrame,
+	cues: cues{
+		words: []string{"BUG", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace", "WARNING"},
+		marks: []mark{{text: "#"}}, // "invalid opcode: 0000 [#1] SMP", the GPF's "[#1]"
+	},
+}
+
 type kernelGrammar struct {
 	rulerPrev bool   // a "=====" ruler came right before the headline
 	ruled     bool   // and the report closes with one (KASAN, KFENCE, UBSAN, ...)
@@ -46,7 +56,7 @@ func kernelStart(t, prev string) (grammar, *report.Report) {
 	}
 	g := &kernelGrammar{rulerPrev: isSeparator(prev, '='), cutHere: strings.HasPrefix(prev, "------------[ cut here ]")}
 	g.ruled = g.rulerPrev && (strings.Contains(kind, "SAN: ") || strings.HasPrefix(kind, "KFENCE: "))
-	r := &report.Report{Tool: ToolKernel, Kind: kind, Headline: s, Message: s, Kernel: &report.KernelInfo{CPU: -1}}
+	r := &report.Report{Kind: kind, Headline: s, Message: s, Kernel: &report.KernelInfo{CPU: -1}}
 	if strings.HasPrefix(prev, "kernel BUG at ") && strings.Contains(s, "[#") {
 		// "kernel BUG at mm/slub.c:12!" then "invalid opcode: 0000 [#1] SMP"
 		r.Kind, r.Headline, r.Message = "kernel BUG", prev, prev

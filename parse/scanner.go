@@ -329,6 +329,11 @@ func (s *Scanner) idle(line []byte, no int) {
 	s.lastIdleNo = no
 }
 
+// sanitizerCues are the sanitizer headlines' cues for maybeReport:
+// "==1==ERROR: AddressSanitizer:", "WARNING: ThreadSanitizer:", UBSan's
+// "runtime error:", "AddressSanitizer CHECK failed:", "ERROR: libFuzzer:".
+var sanitizerCues = cues{words: []string{"ERROR", "WARNING", "error", report.ToolLibFuzzer, "failed", "*Sanitizer"}}
+
 var (
 	// "Sanitizer: " and the pre-2014 "Sanitizer heap-..." / "Sanitizer CHECK failed"
 	markSanitizer = []byte("Sanitizer")
@@ -399,7 +404,7 @@ func sanitizerStart(line []byte) *builder {
 				msg = msg[:p]
 			}
 		}
-		if tool == "ThreadSanitizer" {
+		if tool == report.ToolTSan {
 			b.kind = kindTSan
 			r.Kind = msg
 		} else {
@@ -426,7 +431,7 @@ func sanitizerStart(line []byte) *builder {
 		}
 	}
 	msg := string(line[i+len(markUBSan):])
-	r := &report.Report{Tool: "UndefinedBehaviorSanitizer", Severity: "runtime error", Message: msg}
+	r := &report.Report{Tool: report.ToolUBSan, Severity: "runtime error", Message: msg}
 	r.Headline = string(line[pfx:])
 	r.Kind = ubsanCheck(msg)
 	return &builder{kind: kindUBSan, pfx: newPrefix(string(line[:pfx])), rep: r}
@@ -441,7 +446,7 @@ func cutTool(after []byte) (tool, msg string, ok bool) {
 		if strings.HasSuffix(tool, "Sanitizer") {
 			return canonicalTool(tool), string(after[c+2:]), true
 		}
-		if tool == "libFuzzer" {
+		if tool == report.ToolLibFuzzer {
 			return tool, string(after[c+2:]), true
 		}
 		return "", "", false
@@ -498,6 +503,7 @@ type builder struct {
 	kind   int
 	pfx    prefix
 	g      grammar // kindDump: the format's grammar
+	f      *format // kindDump: the format
 	indent int     // kindDump: blanks before the first line, removed from every line
 
 	stack      int // index of the open stack in rep.Stacks, -1 when none
@@ -680,7 +686,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.rep.Location = append(b.rep.Location, report.Location{Text: t})
 		return
 	}
-	if b.rep.Tool == "libFuzzer" && fuzzerLine(b.rep, t) {
+	if b.rep.Tool == report.ToolLibFuzzer && fuzzerLine(b.rep, t) {
 		b.confirm(str, no)
 		return
 	}
@@ -774,7 +780,7 @@ func (s *Scanner) checkPending() {
 
 // needsAbort: an ASan error report always ends with ==PID==ABORTING.
 func (b *builder) needsAbort() bool {
-	return b.kind == kindSanitizer && b.rep.Tool == "AddressSanitizer" && b.rep.Severity == "ERROR" &&
+	return b.kind == kindSanitizer && b.rep.Tool == report.ToolASan && b.rep.Severity == "ERROR" &&
 		b.rep.Kind != "detected memory leaks"
 }
 

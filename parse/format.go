@@ -1,0 +1,238 @@
+package parse
+
+import (
+	"bytes"
+
+	"github.com/sanitrace/sanitrace/report"
+)
+
+// format is one log format the scanner reads besides the sanitizer
+// runtimes' reports (scanner.go): the Linux kernel's, Go's, gdb's, ... Its
+// grammar file declares everything the scanner needs of it, and formats
+// lists it; nothing else names it. Adding a format is a grammar file and
+// its row in formats (and its Producer in package report).
+type format struct {
+	// producer names the format's reports: their Tool is producer.Tool().
+	producer report.Producer
+	// cues are what a line that starts a report of the format holds,
+	// which the per-line pre-filter (maybeReport) looks for: only lines
+	// with a cue of some format are shown to the starters.
+	cues cues
+	// start recognises a report's first line (start in dump.go).
+	start starter
+	// frame reads one frame line of the format, its report's prefix and
+	// indentation removed. unwrap.go joins a line that a wrapper broke
+	// when the joined line reads as a frame that says more.
+	frame func(t string) (report.Frame, bool)
+}
+
+// formats in the order their starters are tried: the most specific first.
+var formats = []*format{
+	&kernelFormat,
+	&goFormat,
+	&rustFormat,
+	&glibcFormat,
+	&chromiumFormat,
+	&gdbFormat,
+	&boostFormat,
+	&backtraceFormat,
+}
+
+// cues are what maybeReport looks for in a line, for one format: a few
+// byte searches per line, no allocation.
+type cues struct {
+	// words are the words right before a colon that start a report
+	// ("BUG" for "BUG: KASAN: ..."). "*Sanitizer" is any word that ends
+	// in "Sanitizer", "0x*" any that starts with "0x".
+	words []string
+	// before are bytes that may stand right before a colon where no word
+	// does: "'" for glibc's "*** Error in `prog': ...".
+	before string
+	// marks are texts anywhere in the line.
+	marks []mark
+}
+
+// mark is a text maybeReport searches a line for.
+type mark struct {
+	text string
+	// from: the search is for text[from:], and text[:from] must stand
+	// right before its first match; a rare first byte keeps the search
+	// fast (" signal " is searched as "gnal ", since ' ' starts many false
+	// candidates).
+	from int
+	// last, when not 0, is the byte the line must end with.
+	last byte
+}
+
+// prefilter is the cues of every format and of the sanitizers, arranged
+// for maybeReport.
+type prefilter struct {
+	// The exact words, in a hash table by length and first and last byte
+	// (wordHash): slot[h] is 1 + the index in words of the first word of
+	// hash h, next[i] 1 + that of the next one. Most words before a
+	// colon in a log ("2", "03", "java") find an empty slot.
+	slot     [wordSlots]uint8
+	words    []string
+	next     []uint8
+	suffixes []string // "*Sanitizer"
+	prefixes []string // "0x*"
+	before   [256]bool
+	// The marks: single bytes anywhere (bytes.IndexByte), those a line
+	// must end with a byte for (by that byte), and the other texts.
+	anyByte []byte
+	byLast  [256][]markSearch
+	marks   []markSearch
+}
+
+const wordSlots = 512
+
+// wordHash is the hash of a word of n bytes from first to last.
+func wordHash(n int, first, last byte) uint {
+	return (uint(n)*131 + uint(first)*31 + uint(last)) % wordSlots
+}
+
+// markSearch is a mark as maybeReport searches for it.
+type markSearch struct {
+	find []byte // text[from:]
+	head string // text[:from]
+}
+
+// in reports whether the mark is in b.
+func (m *markSearch) in(b []byte) bool {
+	i := bytes.Index(b, m.find)
+	return i >= len(m.head) && string(b[i-len(m.head):i]) == m.head
+}
+
+var cueFilter = newPrefilter(append([]cues{sanitizerCues}, formatCues()...))
+
+func formatCues() []cues {
+	cs := make([]cues, len(formats))
+	for i, f := range formats {
+		cs[i] = f.cues
+	}
+	return cs
+}
+
+func newPrefilter(all []cues) *prefilter {
+	pf := &prefilter{}
+	seen := map[string]bool{}
+	for _, c := range all {
+		for _, w := range c.words {
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			switch {
+			case len(w) > 1 && w[0] == '*':
+				pf.suffixes = append(pf.suffixes, w[1:])
+			case len(w) > 1 && w[len(w)-1] == '*':
+				pf.prefixes = append(pf.prefixes, w[:len(w)-1])
+			case w == "" || len(pf.words) == 255:
+				panic("parse: bad cue word or too many: " + w)
+			default:
+				h := wordHash(len(w), w[0], w[len(w)-1])
+				pf.words = append(pf.words, w)
+				pf.next = append(pf.next, pf.slot[h])
+				pf.slot[h] = uint8(len(pf.words))
+			}
+		}
+		for i := 0; i < len(c.before); i++ {
+			pf.before[c.before[i]] = true
+		}
+		for _, m := range c.marks {
+			if seen["\x00"+m.text+"\x00"+string(m.last)+string(rune('0'+m.from))] {
+				continue
+			}
+			seen["\x00"+m.text+"\x00"+string(m.last)+string(rune('0'+m.from))] = true
+			ms := markSearch{find: []byte(m.text[m.from:]), head: m.text[:m.from]}
+			switch {
+			case m.last != 0:
+				pf.byLast[m.last] = append(pf.byLast[m.last], ms)
+			case len(m.text) == 1:
+				pf.anyByte = append(pf.anyByte, m.text[0])
+			default:
+				pf.marks = append(pf.marks, ms)
+			}
+		}
+	}
+	return pf
+}
+
+// maybeReport is the cheap test run on every line outside a report: could
+// it start one? A few byte searches, no allocation. Most headlines have a
+// colon after a known word ("ERROR:", "AddressSanitizer:", "runtime
+// error:", "BUG:", "panic:", "Call Trace:", ...), so one walk over the
+// colons replaces a substring search per word; the marks are searched
+// for after it.
+func maybeReport(b []byte) bool {
+	n := len(b)
+	if n == 0 {
+		return false
+	}
+	pf := cueFilter
+	for i := 0; i < n; {
+		c := bytes.IndexByte(b[i:], ':')
+		if c < 0 {
+			break
+		}
+		c += i
+		if pf.colonWord(b, c) {
+			return true
+		}
+		i = c + 1
+	}
+	for _, c := range pf.anyByte {
+		if bytes.IndexByte(b, c) >= 0 {
+			return true
+		}
+	}
+	for k, ms := 0, pf.byLast[b[n-1]]; k < len(ms); k++ {
+		if ms[k].in(b) {
+			return true
+		}
+	}
+	for k := range pf.marks {
+		if pf.marks[k].in(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// colonWord reports whether the word before the colon at b[c] is a cue.
+func (pf *prefilter) colonWord(b []byte, c int) bool {
+	j := c
+	for j > 0 && isIdent(b[j-1]) {
+		j--
+	}
+	if j == c {
+		return j > 0 && pf.before[b[j-1]]
+	}
+	w := b[j:c]
+	for i := pf.slot[wordHash(len(w), w[0], w[len(w)-1])]; i != 0; i = pf.next[i-1] {
+		if pf.words[i-1] == string(w) {
+			return true
+		}
+	}
+	for _, s := range pf.suffixes {
+		if len(w) >= len(s) && string(w[len(w)-len(s):]) == s {
+			return true
+		}
+	}
+	for _, p := range pf.prefixes {
+		if len(w) >= len(p) && string(w[:len(p)]) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// startLine runs f's starter on t and names the report after f's
+// producer.
+func (f *format) startLine(t, prev string) (grammar, *report.Report) {
+	g, r := f.start(t, prev)
+	if g != nil && r.Tool == "" {
+		r.Tool = f.producer.Tool()
+	}
+	return g, r
+}
