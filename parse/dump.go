@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -181,11 +180,21 @@ func dropEmptyStacks(r *report.Report) {
 	r.Stacks = out
 }
 
+// isSpace is strings.TrimSpace's ASCII space.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
 // isSeparator reports whether t is a line of one repeated character
 // ("=====...", "------...") at least 16 long: the rulers around kernel,
 // TSan and Go race reports.
-func isSeparator(t string, c byte) bool {
-	t = strings.TrimSpace(t)
+func isSeparator[T string | []byte](t T, c byte) bool {
+	for len(t) > 0 && isSpace(t[0]) {
+		t = t[1:]
+	}
+	for len(t) > 0 && isSpace(t[len(t)-1]) {
+		t = t[:len(t)-1]
+	}
 	if len(t) < 16 {
 		return false
 	}

@@ -24,6 +24,14 @@ type format struct {
 	// indentation removed. unwrap.go joins a line that a wrapper broke
 	// when the joined line reads as a frame that says more.
 	frame func(t string) (report.Frame, bool)
+	// lead, when set, reports whether line, read outside reports (t: its
+	// known prefix and blanks removed), may turn out to be the first line
+	// of a report of the format recognised on one of the leadLines lines
+	// after it: the ruler before a Go race or a kernel report, the first
+	// piece of a wrapped headline. A passthrough holds such a line back
+	// until then.
+	lead      func(line, t []byte) bool
+	leadLines int
 }
 
 // formats in the order their starters are tried: the most specific first.

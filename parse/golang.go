@@ -18,6 +18,9 @@ var goFormat = format{
 	producer: report.ProducerGoPanic, // a race report names ProducerGoRace itself
 	start:    goStart,
 	frame:    parseGoFunc,
+	// the "=====" ruler before "WARNING: DATA RACE"
+	lead:      func(_, t []byte) bool { return isSeparator(t, '=') },
+	leadLines: 1,
 	cues: cues{
 		// "WARNING: DATA RACE", "panic:", "fatal error:", "SIGSEGV: segmentation
 		// violation", "goroutine 1 [running]:"

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -18,13 +19,25 @@ import (
 // "__dump_stack lib/dump_stack.c:88 [inline]").
 
 var kernelFormat = format{
-	producer: report.ProducerKernel,
-	start:    kernelStart,
-	frame:    ParseKernelFrame,
+	producer:  report.ProducerKernel,
+	start:     kernelStart,
+	frame:     ParseKernelFrame,
+	lead:      kernelLead,
+	leadLines: 1,
 	cues: cues{
 		words: []string{"BUG", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace", "WARNING"},
 		marks: []mark{{text: "#"}}, // "invalid opcode: 0000 [#1] SMP", the GPF's "[#1]"
 	},
+}
+
+// kernelLead reports whether line may be the first line of a kernel
+// report recognised on the next line: a "=====" ruler, "------------[ cut
+// here ]------------", "kernel BUG at file:line!" before its "invalid
+// opcode" line, or the first piece of a wrapped GPF headline
+// (detectBrokenStart).
+func kernelLead(line, t []byte) bool {
+	return isSeparator(t, '=') || bytes.HasPrefix(t, []byte("------------[ cut here ]")) ||
+		bytes.HasPrefix(t, []byte("kernel BUG at ")) || gpfStart(line)
 }
 
 type kernelGrammar struct {

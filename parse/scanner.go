@@ -61,8 +61,15 @@ type Scanner struct {
 	repairs    int  // damaged lines tried as headlines
 	nul        bool // the line readLine returned had a NUL
 
-	keepForeign bool  // KeepForeign was called (passthrough.go)
-	foreign     []int // lines skipped as another writer's, for TakeForeign
+	// KeepLines (passthrough.go): every line as read, until NextItem
+	// hands it out.
+	keep    bool
+	rawLong []byte       // a long line as read, capped at MaxLineLen+1
+	lines   lineQueue    // read, not handed out yet
+	block   []byte       // where the lines' copies are cut from
+	foreign map[int]bool // lines in a report's range that are not its own
+	span    []Line       // the last report item's lines
+	settled int          // lines below it are settled (settledBelow)
 }
 
 // qline is a line kept for later: a report's unconfirmed tail.
@@ -101,41 +108,7 @@ func (s *Scanner) Buffered() int { return s.r.Buffered() }
 // off by the end of the input is still returned, marked Truncated. Other
 // errors are read errors of the underlying reader, wrapped with its name.
 func (s *Scanner) Next() (*report.Report, error) {
-	for len(s.ready) == 0 {
-		if len(s.redo) > 0 {
-			q := s.redo[0]
-			s.redo = s.redo[1:]
-			s.feed([]byte(q.text), q.no)
-			continue
-		}
-		if s.eof {
-			if h := s.idleHeld; h != nil {
-				s.idleHeld = nil
-				s.feedNow([]byte(h.text), h.no)
-				continue
-			}
-			if h := s.held; h != nil {
-				s.held = nil
-				s.feedNow([]byte(h.text), h.no)
-				continue
-			}
-			if s.cur != nil {
-				s.finish(true, nil)
-				continue
-			}
-			if s.lws.rep != nil {
-				s.endDump()
-				continue
-			}
-			s.endOrphans()
-			break
-		}
-		line, ok := s.readLine()
-		if !ok {
-			s.eof = true
-			continue
-		}
-		s.feed(line, s.lineNo)
+	for len(s.ready) == 0 && s.step() {
 	}
 	if len(s.ready) > 0 {
 		r := s.ready[0]
@@ -149,6 +122,45 @@ func (s *Scanner) Next() (*report.Report, error) {
 	return nil, io.EOF
 }
 
+// step takes the next line in (one queued to be read again, else one read
+// from the input) or, at the end of the input, releases what it holds; it
+// reports false when there is nothing left to do.
+func (s *Scanner) step() bool {
+	if len(s.redo) > 0 {
+		q := s.redo[0]
+		s.redo = s.redo[1:]
+		s.feed([]byte(q.text), q.no)
+		return true
+	}
+	if s.eof {
+		switch {
+		case s.idleHeld != nil:
+			h := s.idleHeld
+			s.idleHeld = nil
+			s.feedNow([]byte(h.text), h.no)
+		case s.held != nil:
+			h := s.held
+			s.held = nil
+			s.feedNow([]byte(h.text), h.no)
+		case s.cur != nil:
+			s.finish(true, nil)
+		case s.lws.rep != nil:
+			s.endDump()
+		default:
+			s.endOrphans()
+			return false
+		}
+		return true
+	}
+	line, ok := s.readLine()
+	if !ok {
+		s.eof = true
+		return true
+	}
+	s.feed(line, s.lineNo)
+	return true
+}
+
 // readLine returns the next line without its line ending and terminal control
 // sequences (escape.go); the slice is valid until the next call.
 func (s *Scanner) readLine() ([]byte, bool) {
@@ -156,15 +168,24 @@ func (s *Scanner) readLine() ([]byte, bool) {
 		return nil, false
 	}
 	line, err := s.r.ReadSlice('\n')
+	raw, cut := line, false // the line as read, for KeepLines
 	if errors.Is(err, bufio.ErrBufferFull) {
 		s.long = append(s.long[:0], line...)
+		if s.keep {
+			s.rawLong = appendCapped(s.rawLong[:0], line, &cut)
+		}
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = s.r.ReadSlice('\n')
 			if room := MaxLineLen - len(s.long); room > 0 {
 				s.long = append(s.long, line[:min(room, len(line))]...)
 			}
+			if s.keep {
+				s.rawLong = appendCapped(s.rawLong, line, &cut)
+			}
 		}
-		line = s.long
+		line, raw = s.long, s.rawLong
+	} else if len(raw) > MaxLineLen+1 {
+		raw, cut = raw[:MaxLineLen+1], true
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		s.err = err
@@ -177,6 +198,9 @@ func (s *Scanner) readLine() ([]byte, bool) {
 		return nil, false
 	}
 	s.lineNo++
+	if s.keep {
+		s.keepLine(raw, cut)
+	}
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	s.nul = bytes.IndexByte(line, 0) >= 0
@@ -352,7 +376,7 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 
 func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
 	b.stack = -1
-	b.keepUnshown = s.keepForeign
+	b.keepUnshown = s.keep
 	b.rep.Input = report.InputRange{Name: s.name, FirstLine: no, LastLine: no}
 	body, _ := b.pfx.strip(line)
 	b.rep.Raw = append(b.rep.Raw, string(body))
@@ -556,9 +580,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 		return
 	}
 	if !carries && !b.isGrammar(t) {
-		if s.keepForeign {
-			s.foreign = append(s.foreign, no)
-		}
+		s.noteForeign(no)
 		return // another writer's line
 	}
 	switch {
@@ -857,8 +879,10 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 		r.Truncated = true
 	}
 	fillDerived(r)
-	if s.keepForeign {
-		s.foreign = append(s.foreign, unshownLines(b)...)
+	if s.keep {
+		for _, no := range unshownLines(b) {
+			s.noteForeign(no)
+		}
 	}
 	var redo []qline
 	redo = append(redo, b.pending...)
