@@ -25,6 +25,7 @@ const (
 	vUnknown                // not recognised: held back until a known line follows
 	vLast                   // the report's closing line
 	vNotMine                // not the report's: it ended before this line
+	vForeign                // another writer's line amid the report's: skipped
 )
 
 // grammar reads the lines of one open report after its first.
@@ -122,6 +123,7 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 		body = body[n:]
 	}
 	str := string(bytes.TrimRight(body, " \t"))
+	b.carried = ok
 	switch b.g.line(b, str) {
 	case vOwn:
 		b.confirm(str, no)
@@ -131,6 +133,8 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 		s.finish(false, nil)
 	case vNotMine:
 		s.finish(false, &qline{text: string(line), no: no})
+	case vForeign:
+		s.noteForeign(no)
 	case vUnknown:
 		b.pend(str, no)
 		if len(b.pending) > b.g.pendingLimit(b) || len(b.rep.Raw)+len(b.pending) > maxReportLines {
@@ -138,6 +142,67 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 		}
 	}
 }
+
+// startBack starts a report of a format found at its first frame
+// (format.back): the report begins on a line before line, and the lines
+// after that one, then line, are read again inside it.
+func (s *Scanner) startBack(line []byte, no int) bool {
+	r := &s.recent
+	// entry is the k-th line before line: outside reports, after the
+	// last one, and with no other line between (but the pieces of a line
+	// joined from wrapped ones, which count as one).
+	entry := func(k int) (int, bool) {
+		next := no
+		for j := 1; j <= k; j++ {
+			if j > r.n || j > recentMax {
+				return 0, false
+			}
+			i := (r.n - j) % recentMax
+			if r.no[i] >= next || next-r.no[i] > backGapMax || r.no[i] <= s.lastReportEnd {
+				return 0, false
+			}
+			next = r.no[i]
+		}
+		return (r.n - k) % recentMax, true
+	}
+	before := func(k int) ([]byte, bool) {
+		i, ok := entry(k)
+		if !ok {
+			return nil, false
+		}
+		return r.text[i], true
+	}
+	for _, f := range formats {
+		if f.back == nil {
+			continue
+		}
+		k, pfx, g, rep := f.back(line, before)
+		if k == 0 {
+			continue
+		}
+		h, _ := entry(k)
+		if rep.Tool == "" {
+			rep.Tool = f.producer.Tool()
+		}
+		b := &builder{kind: kindDump, pfx: newPrefix(string(r.text[h][:pfx])), rep: rep, g: g, f: f}
+		s.endOrphans()
+		s.endDump()
+		s.cur = s.begin(b, r.text[h], r.no[h])
+		again := make([]qline, 0, k)
+		for j := k - 1; j >= 1; j-- {
+			i, _ := entry(j)
+			again = append(again, qline{text: string(r.text[i]), no: r.no[i]})
+		}
+		again = append(again, qline{text: string(line), no: no})
+		s.redo = append(again, s.redo...)
+		return true
+	}
+	return false
+}
+
+// backGapMax bounds the lines one line before a first frame may stand for
+// (startBack): it and the pieces joined to it.
+const backGapMax = 4
 
 // openStack starts a new stack in the report and returns it.
 func (b *builder) openStack(title, role, detail string) *report.Stack {

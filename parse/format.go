@@ -32,6 +32,26 @@ type format struct {
 	// until then.
 	lead      func(line, t []byte) bool
 	leadLines int
+	// back, for a format whose first line has no cue of its own
+	// (Valgrind's "==1== Invalid read of size 4"; start is nil), finds a
+	// report at its first frame instead: line is a line the pre-filter
+	// passed, before(k) the k-th line before it outside reports (false
+	// past the last). It returns how many lines back the report starts
+	// (0: line is no first frame), the length of the prefix every line of
+	// the report carries there, its grammar and report (startBack).
+	back func(line []byte, before func(k int) ([]byte, bool)) (k, pfx int, g grammar, r *report.Report)
+	// headRest, when set, judges whether a line right after the report's
+	// first is its headline's wrapped rest, instead of the rules of
+	// unwrap.go: rest is the line without a paste's quote or indentation,
+	// last the length the wrapper saw of the first line (wrapLast),
+	// carries whether it carries the report's prefix. It returns the rest
+	// as joined to the headline, which it has updated; false when it is
+	// no rest.
+	headRest func(b *builder, rest []byte, last int, carries bool) (string, bool)
+	// wrapRest, when set, reports whether n is the wrapped rest of l, a
+	// line of the open report that is no frame (carries: n carries the
+	// report's prefix); the wrapper's lengths are checked already.
+	wrapRest func(l, n string, carries bool) bool
 }
 
 // formats in the order their starters are tried: the most specific first.
@@ -44,6 +64,7 @@ var formats = []*format{
 	&gdbFormat,
 	&boostFormat,
 	&backtraceFormat,
+	&valgrindFormat,
 }
 
 // cues are what maybeReport looks for in a line, for one format: a few
@@ -238,6 +259,9 @@ func (pf *prefilter) colonWord(b []byte, c int) bool {
 // startLine runs f's starter on t and names the report after f's
 // producer.
 func (f *format) startLine(t, prev string) (grammar, *report.Report) {
+	if f.start == nil {
+		return nil, nil
+	}
 	g, r := f.start(t, prev)
 	if g != nil && r.Tool == "" {
 		r.Tool = f.producer.Tool()

@@ -57,9 +57,11 @@ type Scanner struct {
 	recent     recentLines // the last lines outside reports
 	orphans    orphanRun   // frame lines outside reports, not yet named
 	onDamage   func(*Damage)
-	reportLine int  // the last line read inside a report
-	repairs    int  // damaged lines tried as headlines
-	nul        bool // the line readLine returned had a NUL
+	reportLine int // the last line read inside a report
+	// lastReportEnd is the last line of the last report finished.
+	lastReportEnd int
+	repairs       int  // damaged lines tried as headlines
+	nul           bool // the line readLine returned had a NUL
 
 	// KeepLines (passthrough.go): every line as read, until NextItem
 	// hands it out.
@@ -338,7 +340,7 @@ func (s *Scanner) idle(line []byte, no int) {
 			s.cur = b
 			return
 		}
-		if s.orphanFrame(line, no) {
+		if s.startBack(line, no) || s.orphanFrame(line, no) {
 			return
 		}
 	}
@@ -523,12 +525,15 @@ const (
 
 // builder holds the state of the report being read.
 type builder struct {
-	rep    *report.Report
-	kind   int
-	pfx    prefix
-	g      grammar // kindDump: the format's grammar
-	f      *format // kindDump: the format
-	indent int     // kindDump: blanks before the first line, removed from every line
+	rep  *report.Report
+	kind int
+	pfx  prefix
+	g    grammar // kindDump: the format's grammar
+	f    *format // kindDump: the format
+	// carried: the line the grammar is given carried the report's prefix
+	// (kindDump).
+	carried bool
+	indent  int // kindDump: blanks before the first line, removed from every line
 
 	stack      int // index of the open stack in rep.Stacks, -1 when none
 	title      string
@@ -861,6 +866,7 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 	b.closeStack()
 	r := b.rep
 	r.Input.LastLine = b.lastLine
+	s.lastReportEnd = max(s.lastReportEnd, b.lastLine)
 	if r.Access == nil && b.signalOp != "" {
 		r.Access = signalAccess(b.signalOp, r.Message)
 	}

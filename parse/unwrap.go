@@ -115,7 +115,7 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	if strings.HasPrefix(l, "SUMMARY: ") && strings.HasSuffix(held, " ") {
 		return "", false // "... in " ends UBSan's line: not broken there
 	}
-	if !wrapExtends(b, l, joined) {
+	if !wrapExtends(b, l, joined, carries) {
 		return "", false
 	}
 	// The wrapper dropped one blank at the break; blanks before it are
@@ -137,7 +137,7 @@ func userStart(t string) bool {
 		return true
 	}
 	for _, f := range formats {
-		if g, _ := f.start(t, ""); g != nil && f.producer != report.ProducerKernel {
+		if g, _ := f.startLine(t, ""); g != nil && f.producer != report.ProducerKernel {
 			return true
 		}
 	}
@@ -290,8 +290,8 @@ func lineFrame(b *builder, t string) (report.Frame, bool) {
 }
 
 // wrapExtends reports whether joined reads as the same kind of line as l,
-// saying more.
-func wrapExtends(b *builder, l, joined string) bool {
+// saying more (carries: the rest carries the report's prefix).
+func wrapExtends(b *builder, l, joined string, carries bool) bool {
 	n := joined[len(l)+1:]
 	if l[0] == '#' && strings.HasSuffix(l, "(BuildId:") {
 		_, ok := lineFrame(b, joined) // "... (BuildId:" and its id
@@ -384,7 +384,7 @@ func wrapExtends(b *builder, l, joined string) bool {
 			var f report.Frame
 			return goLocation(&f, l) && goLocationTail(joined[len(l)+1:])
 		}
-		return false
+		return b.f.wrapRest != nil && b.f.wrapRest(l, joined[len(l)+1:], carries)
 	}
 	if _, _, ok := classifyTitle(l); !ok && !isLocation(l) {
 		if _, _, ok := classifyTitle(joined); ok {
@@ -628,6 +628,18 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 		return false
 	}
 	q := pasteLen(b.pfx.text+b.rep.Raw[len(b.rep.Raw)-1], line)
+	if b.kind == kindDump && b.f.headRest != nil {
+		// The format judges its headline's rests itself.
+		_, carries := b.pfx.strip(line)
+		first := b.pfx.text + strings.TrimRight(b.rep.Raw[hl], " ")
+		n, ok := b.f.headRest(b, line[q:], wrapLast(len(first), b.headSeg, q), carries)
+		if !ok || len(first)+1+len(n) > wrapJoinMax {
+			return false
+		}
+		b.rep.Raw[hl] += " " + n
+		b.headSeg = len(line)
+		return true
+	}
 	n := strings.TrimSpace(b.bodyOf(line))
 	carries := true
 	if b.pfx.text != "" {

@@ -54,6 +54,7 @@ var modulePrefixes = []classPrefix{
 	{"libdl.", Libc}, {"librt.", Libc},
 	{"libstdc++.", CXXRuntime}, {"libc++.", CXXRuntime}, {"libc++abi.", CXXRuntime}, {"libgcc_s.", CXXRuntime},
 	{"ld-linux", Libc}, {"ld64.so", Libc}, {"libunwind.", CXXRuntime},
+	{"vgpreload_", Runtime}, // Valgrind's replacement malloc, string and pthread functions
 }
 
 // functionPrefixes are names of sanitizer entry points, interceptors and
@@ -88,8 +89,9 @@ var interceptedNames = map[string]bool{
 
 // startNames are the C runtime's entry points linked into every program
 // (crt1.o's _start from glibc's sysdeps/<arch>/start.S): in the program's
-// own module and often without a file, yet not the program's code.
-var startNames = map[string]bool{"_start": true, "__start": true, "_dl_start": true, "_dl_start_user": true}
+// own module and often without a file, yet not the program's code; and
+// Valgrind's name for whatever called main.
+var startNames = map[string]bool{"_start": true, "__start": true, "_dl_start": true, "_dl_start_user": true, "(below main)": true}
 
 // fileMarkers are path pieces of runtime and libc sources as the
 // symbolizers print them (glibc's relative "../sysdeps/..." names included).
@@ -98,6 +100,7 @@ var fileMarkers = []classPrefix{
 	{"libsanitizer/", Runtime}, {"/sanitizer_common/", Runtime}, {"/glibc", Libc}, {"glibc-", Libc},
 	{"/usr/include/c++/", CXXRuntime}, {"/include/c++/", CXXRuntime}, {"/libstdc++", CXXRuntime}, {"/libgcc/", CXXRuntime},
 	{"tsan_interceptors", Interceptor}, {"asan_malloc", Interceptor}, {"asan_new_delete", Runtime},
+	{"vg_replace_", Interceptor}, {"hg_intercepts.c", Interceptor}, {"drd_pthread_intercepts.c", Interceptor},
 }
 
 // ClassIn says whose code f is in, in a report of the given tool

@@ -33,6 +33,7 @@ const (
 	ProducerChromium  // Chromium's, Electron's and V8's in-process dumps
 	ProducerBoost     // boost::stacktrace
 	ProducerLWS       // libwebsockets heap dumps (~m#/~b# records)
+	ProducerValgrind  // Valgrind's Memcheck, Helgrind and DRD
 
 	producerCount
 )
@@ -70,6 +71,7 @@ var producerTools = [producerCount]string{
 	ProducerChromium:  "Chromium",
 	ProducerBoost:     "boost::stacktrace",
 	ProducerLWS:       ToolLWS,
+	ProducerValgrind:  "Valgrind",
 }
 
 // Tool is the Report.Tool of p's reports; "" for the sanitizers (each
