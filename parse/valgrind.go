@@ -298,34 +298,27 @@ func valgrindCut(t string) string {
 	return strings.TrimRight(t[:cut], " .,")
 }
 
-// helgrindAccess reads "read of size 4 at 0x10C060 by thread #3".
+// helgrindAccess reads "read of size 4 at 0x10C060 by thread #3" as
+// TSan's access lines are read, the thread "#3".
 func helgrindAccess(s string) *report.Access {
-	op, rest, ok := strings.Cut(s, " of size ")
-	if !ok {
-		return nil
+	a := parseAccess(s)
+	if a != nil {
+		a.Thread = strings.TrimPrefix(a.Thread, "thread ")
 	}
-	n, rest, _ := strings.Cut(rest, " at ")
-	size, err := strconv.Atoi(n)
-	if err != nil {
-		return nil
-	}
-	addr, who, _ := strings.Cut(rest, " by thread ")
-	return &report.Access{Op: op, Size: size, Address: addr, Thread: who}
+	return a
 }
 
 // drdAccess reads "load by thread 3 at 0x0010c060 size 4".
 func drdAccess(s string) *report.Access {
-	op, rest, ok := strings.Cut(s, " by thread ")
-	if !ok {
+	f := strings.Fields(s)
+	if len(f) != 8 || f[1] != "by" || f[2] != "thread" || f[4] != "at" || f[6] != "size" {
 		return nil
 	}
-	who, rest, ok := strings.Cut(rest, " at ")
-	if !ok {
+	size, err := strconv.Atoi(f[7])
+	if err != nil {
 		return nil
 	}
-	addr, n, _ := strings.Cut(rest, " size ")
-	size, _ := strconv.Atoi(n)
-	return &report.Access{Op: op, Size: size, Address: addr, Thread: who}
+	return &report.Access{Op: f[0], Size: size, Address: f[5], Thread: f[3]}
 }
 
 // valgrindHeadRest joins a report's message with its wrapped rest (a
