@@ -193,6 +193,15 @@ func (lq *lineQueue) pop() Line {
 
 const lineBlock = 64 << 10
 
+// keepRead keeps a line as ReadSlice returned it whole.
+func (s *Scanner) keepRead(line []byte) {
+	cut := len(line) > MaxLineLen+1
+	if cut {
+		line = line[:MaxLineLen+1]
+	}
+	s.keepLine(line, cut)
+}
+
 // appendCapped appends piece to dst, up to MaxLineLen+1 bytes in all; it
 // sets *cut when some of piece is left out.
 func appendCapped(dst, piece []byte, cut *bool) []byte {

@@ -67,6 +67,7 @@ type Scanner struct {
 	// hands it out.
 	keep    bool
 	rawLong []byte       // a long line as read, capped at MaxLineLen+1
+	rawCut  bool         // rawLong is cut
 	lines   lineQueue    // read, not handed out yet
 	block   []byte       // where the lines' copies are cut from
 	foreign map[int]bool // lines in a report's range that are not its own
@@ -110,7 +111,19 @@ func (s *Scanner) Buffered() int { return s.r.Buffered() }
 // off by the end of the input is still returned, marked Truncated. Other
 // errors are read errors of the underlying reader, wrapped with its name.
 func (s *Scanner) Next() (*report.Report, error) {
-	for len(s.ready) == 0 && s.step() {
+	for len(s.ready) == 0 {
+		if len(s.redo) > 0 || s.eof {
+			if !s.stepQueued() {
+				break
+			}
+			continue
+		}
+		line, ok := s.readLine()
+		if !ok {
+			s.eof = true
+			continue
+		}
+		s.feed(line, s.lineNo)
 	}
 	if len(s.ready) > 0 {
 		r := s.ready[0]
@@ -128,6 +141,26 @@ func (s *Scanner) Next() (*report.Report, error) {
 // from the input) or, at the end of the input, releases what it holds; it
 // reports false when there is nothing left to do.
 func (s *Scanner) step() bool {
+	if len(s.redo) > 0 || s.eof {
+		return s.stepQueued()
+	}
+	s.stepRead()
+	return true
+}
+
+// stepRead reads the next line and takes it in.
+func (s *Scanner) stepRead() {
+	line, ok := s.readLine()
+	if !ok {
+		s.eof = true
+		return
+	}
+	s.feed(line, s.lineNo)
+}
+
+// stepQueued takes in a line queued to be read again or, at the end of
+// the input, releases what the Scanner holds; false when nothing is left.
+func (s *Scanner) stepQueued() bool {
 	if len(s.redo) > 0 {
 		q := s.redo[0]
 		s.redo = s.redo[1:]
@@ -152,14 +185,7 @@ func (s *Scanner) step() bool {
 			s.endOrphans()
 			return false
 		}
-		return true
 	}
-	line, ok := s.readLine()
-	if !ok {
-		s.eof = true
-		return true
-	}
-	s.feed(line, s.lineNo)
 	return true
 }
 
@@ -170,11 +196,12 @@ func (s *Scanner) readLine() ([]byte, bool) {
 		return nil, false
 	}
 	line, err := s.r.ReadSlice('\n')
-	raw, cut := line, false // the line as read, for KeepLines
-	if errors.Is(err, bufio.ErrBufferFull) {
+	long := errors.Is(err, bufio.ErrBufferFull)
+	if long {
 		s.long = append(s.long[:0], line...)
 		if s.keep {
-			s.rawLong = appendCapped(s.rawLong[:0], line, &cut)
+			s.rawCut = false
+			s.rawLong = appendCapped(s.rawLong[:0], line, &s.rawCut)
 		}
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = s.r.ReadSlice('\n')
@@ -182,12 +209,10 @@ func (s *Scanner) readLine() ([]byte, bool) {
 				s.long = append(s.long, line[:min(room, len(line))]...)
 			}
 			if s.keep {
-				s.rawLong = appendCapped(s.rawLong, line, &cut)
+				s.rawLong = appendCapped(s.rawLong, line, &s.rawCut)
 			}
 		}
-		line, raw = s.long, s.rawLong
-	} else if len(raw) > MaxLineLen+1 {
-		raw, cut = raw[:MaxLineLen+1], true
+		line = s.long
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		s.err = err
@@ -201,7 +226,11 @@ func (s *Scanner) readLine() ([]byte, bool) {
 	}
 	s.lineNo++
 	if s.keep {
-		s.keepLine(raw, cut)
+		if long {
+			s.keepLine(s.rawLong, s.rawCut)
+		} else {
+			s.keepRead(line)
+		}
 	}
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
