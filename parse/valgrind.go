@@ -329,11 +329,16 @@ func valgrindHeadRest(b *builder, rest []byte, last int, carries bool) (string, 
 	if carries {
 		return "", false
 	}
-	// Any noise the log puts before the mark is on the rest too.
+	// Any noise the log puts before the mark is on the rest too; another
+	// writer's line behind its own prefix is no rest, but a "name: " may
+	// be one.
 	if s, _, _, ok := valgrindMark(b.pfx.text); ok && s > 0 {
 		if body, ok := newPrefix(b.pfx.text[:s]).strip(rest); ok {
 			rest = body
 		}
+	}
+	if m := knownPrefixAt(rest); m > 0 && !nameColon(rest[:m]) {
+		return "", false
 	}
 	n := strings.TrimSpace(string(rest))
 	if n == "" || !mayWrapLen(last, n) {
