@@ -11,8 +11,12 @@
 //   - LWS: ~m#/~b# records → decompress → (resolve.PCSymbolizer) → the ~b#
 //     line and its frames, or a heap map (decompress/lwsheap) written by
 //     render.
-//   - Core: a core file and its executable → resolve.Core → render.
-//   - CFI: each file's call frame information, dumped.
+//   - Core: a core file → resolve.Core (modules, CFI, unwinding, names) →
+//     render.WriteCore.
+//   - CFI: each ELF file's call frame information as readelf dumps it.
+//
+// Symbolize is what the symbolization flags say: it opens --obj and makes
+// decode's Resolver, so that the commands need neither resolve nor parse.
 //
 // Inputs are files or "-" for stdin, compressed or not (OpenLog). An
 // unreadable input costs a line on stderr and the others are still read;

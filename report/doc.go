@@ -10,10 +10,11 @@
 //
 // Producers fill a report once: package parse from logs, package core the
 // frames of core files. Package resolve completes frames the producer left
-// unsymbolized; package render and the batch bucketing read it. The model
-// holds no grammar and does no I/O: a consumer never needs to know how a
-// log spelled a report, and a producer never needs to know how it will be
-// shown. Lines that an output reproduces verbatim are kept as printed
+// unsymbolized; package render writes reports, package wire spells them as
+// the JSON documents, and batch buckets them by signature. The model holds
+// no grammar, does no I/O and has no JSON form (no json tags: the documents
+// are wire's): a consumer never needs to know how a log spelled a report,
+// and a producer never needs to know how it will be shown. Lines that an output reproduces verbatim are kept as printed
 // (Headline, Location and Summary Text, stack titles, Frame.Raw,
 // Report.Raw); nothing parses them again.
 package report
