@@ -136,7 +136,7 @@ var llvmOptions = sortOptions([]optInfo{
 	{"--", "debuginfod", optFlag, idDebuginfod},
 	{"--", "no-debuginfod", optFlag, idNoDebuginfod},
 	{"--", "filter-markup", optFlag, idFilterMarkup},
-	// Not in v14 (v14 rejects it); CONTRACT.md asks for it to be accepted.
+	// Not in v14 (v14 rejects it); docs/cli.md asks for it to be accepted.
 	{"--", "use-symbol-table", optFlag, idUseSymbolTable},
 	{"--", "use-symbol-table=true", optFlag, idUseSymbolTable},
 })

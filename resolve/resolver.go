@@ -578,7 +578,7 @@ func (r *Resolver) warnSplit(path string, obj modcache.Object) {
 }
 
 // subName names code that neither DWARF nor a symbol covers after the FDE
-// that does (CONTRACT.md, "Function names for code without symbols").
+// that does (docs/cli.md, "Function names for code without symbols").
 func subName(obj modcache.Object, addr uint64) (string, bool) {
 	start, ok := obj.FuncStart(addr)
 	if !ok {
