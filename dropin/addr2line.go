@@ -350,7 +350,7 @@ func (a *a2lSession) lookup(pc uint64) []symbolize.Frame {
 		Inlines:   a.cfg.inlines,
 		Demangle:  a.cfg.demangle,
 		Functions: symbolize.FunctionsLinkage,
-		Style:     symbolize.StyleGNU,
+		Policy:    symbolize.GNU240,
 	})
 	if err != nil || len(frames) == 0 {
 		return nil

@@ -289,7 +289,7 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	}
 	c.lookup.Demangle = p.hasFlag(idDemangle, idNoDemangle, true)
 	c.inlines = p.hasFlag(idInlines, idNoInlines, true)
-	c.lookup.Style = symbolize.StyleLLVM
+	c.lookup.Policy = symbolize.LLVM14
 	c.basenames = p.has(idBasenames)
 	// llvm-symbolizer: --basenames wins over --relativenames.
 	c.lookup.RelativeNames = p.has(idRelativeNames) && !c.basenames

@@ -29,11 +29,10 @@ type CoreOptions struct {
 // coreLookup is what core asks the engine: gdb's names (the DWARF's, then
 // the symbol tables'), inline chains, demangled.
 var coreLookup = symbolize.LookupOptions{
-	Inlines:    true,
-	Demangle:   true,
-	Functions:  symbolize.FunctionsLinkage,
-	Style:      symbolize.StyleLLVM,
-	DWARFNames: true,
+	Inlines:   true,
+	Demangle:  true,
+	Functions: symbolize.FunctionsLinkage,
+	Policy:    symbolize.GDB,
 }
 
 // coreModule is one file of NT_FILE with what was found for it.

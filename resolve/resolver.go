@@ -56,7 +56,7 @@ var lookup = symbolize.LookupOptions{
 	Inlines:   true,
 	Demangle:  true,
 	Functions: symbolize.FunctionsLinkage,
-	Style:     symbolize.StyleLLVM,
+	Policy:    symbolize.LLVM14,
 }
 
 // Resolver fills in report frames. It finds each module a log names once

@@ -5,4 +5,4 @@ package symbolize
 // style); any other name comes back as it is. It is for names that come
 // from elsewhere than an object, such as symbolizer markup's
 // {{{symbol:…}}} elements.
-func DemangleLLVM(name string) string { return demangleName(name, StyleLLVM) }
+func DemangleLLVM(name string) string { return demangleName(name, LLVM14.demangle) }
