@@ -1,7 +1,5 @@
 package symbolize
 
-import "strings"
-
 // Footprint estimates the bytes of memory the object can keep resident,
 // for a cache that bounds the modules it keeps open (modcache): the sizes
 // of the files it maps (the binary, its debug file, a dwz supplementary
@@ -21,14 +19,8 @@ func (o *Object) Footprint() int64 {
 		n += int64(len(f.Bytes()))
 	}
 	o.filesMu.Unlock()
-	if o.dwarfELF != nil {
-		for _, s := range o.dwarfELF.Sections {
-			// debug/elf gives a SHF_COMPRESSED section's unpacked
-			// size; a legacy .zdebug_ section counts as stored.
-			if strings.HasPrefix(s.Name, ".debug_") || strings.HasPrefix(s.Name, ".zdebug_") {
-				n += int64(s.Size)
-			}
-		}
+	if o.dw != nil {
+		n += o.dw.UnpackedSize()
 	}
 	return n
 }
