@@ -13,7 +13,8 @@ import (
 // accepted, rejected or split exactly as the real tool does it. cl::opt is
 // not involved: v14 parses its options with OptTable. The table is v14's
 // plus the options llvm-symbolizer 19 added that the face implements
-// (--build-id, --color, --debuginfod, --no-debuginfod, --filter-markup).
+// (--build-id, --cache-size, --color, --debuginfod, --no-debuginfod,
+// --filter-markup).
 
 type optKind int
 
@@ -58,6 +59,7 @@ const (
 	idUseSymbolTable // accepted and ignored; see docs/differences.md
 	// llvm-symbolizer 19's options.
 	idBuildID
+	idCacheSize
 	idColor
 	idColorEq
 	idDebuginfod
@@ -131,6 +133,8 @@ var llvmOptions = sortOptions([]optInfo{
 	// llvm-symbolizer 19's (issue 26); v14 rejects them.
 	{"--", "build-id=", optJoined, idBuildID},
 	{"--", "build-id", optSeparate, idBuildID},
+	{"--", "cache-size=", optJoined, idCacheSize},
+	{"--", "cache-size", optSeparate, idCacheSize},
 	{"--", "color", optFlag, idColor},
 	{"--", "color=", optJoined, idColorEq},
 	{"--", "debuginfod", optFlag, idDebuginfod},

@@ -107,6 +107,7 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 		Jobs:       fl.jobs,
 		Symbolize:  fl.symbolize,
 		Finder:     sym.Finder,
+		CacheBytes: sym.CacheBytes,
 		Stdin:      cmd.InOrStdin(),
 		Vmlinux:    sym.Vmlinux,
 		ModulesDir: sym.ModulesDir,
