@@ -146,7 +146,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	var sym symAt
 	outerOpts := opts
 	if opts.Functions == FunctionsLinkage && p.symbols == symbolsOverride {
-		if s, ok := o.syms.find(pc, nil); ok {
+		if s, ok := o.syms.lookup(pc, p.aliases); ok {
 			sym, outerOpts.Functions = s, FunctionsNone
 		}
 	}
@@ -162,12 +162,12 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		}
 	case symbolsFallback:
 		if opts.Functions == FunctionsLinkage && last.Function == "" {
-			if s, ok := o.syms.findGDB(pc); ok {
+			if s, ok := o.syms.lookup(pc, p.aliases); ok {
 				o.nameBySymbol(last, s, &o.syms, opts, p)
 			}
 		}
 		if opts.Functions != FunctionsNone && o.debugSyms != nil && last.Function == "" {
-			if s, ok := o.debugSyms.findGDB(pc); ok {
+			if s, ok := o.debugSyms.lookup(pc, p.aliases); ok {
 				o.nameBySymbol(last, s, o.debugSyms, opts, p)
 			}
 		}

@@ -304,6 +304,19 @@ func (t *symtab) secEnd(s *symbol) uint64 {
 	return 0
 }
 
+// lookup returns the symbol naming addr under rule: each tool's search
+// of the table, with its choice among symbols at one address.
+func (t *symtab) lookup(addr uint64, rule aliasRule) (symAt, bool) {
+	switch rule {
+	case aliasFirstLargest:
+		return t.findGNU(addr)
+	case aliasLastName:
+		return t.findGDB(addr)
+	default:
+		return t.find(addr, nil)
+	}
+}
+
 // findGDB is find with gdb's choice among aliases (minsyms.c: symbols at
 // one address are sorted by name and the last is taken): "raise" rather
 // than "gsignal", "__libc_start_main_impl" rather than "__libc_start_main".
@@ -321,12 +334,13 @@ func (t *symtab) findGDB(addr uint64) (symAt, bool) {
 	return s, true
 }
 
-// findData answers a DATA query: the data symbol containing addr.
+// findData answers a DATA query. llvm-symbolizer (14 and 19) answers it
+// from the same symbols as code (SymbolizableObjectFile::symbolizeData
+// calls getNameFromSymbolTable, whose table holds the functions and the
+// objects alike): "DATA 0x1090" inside main is "main", with main's start
+// and size.
 func (t *symtab) findData(addr uint64) (symAt, bool) {
-	return t.find(addr, func(s *symbol) bool {
-		k := s.typ()
-		return k == elf.STT_OBJECT || k == elf.STT_COMMON || k == elf.STT_NOTYPE
-	})
+	return t.find(addr, nil)
 }
 
 // findGNU finds the symbol naming addr as binutils 2.40's elf_find_function
