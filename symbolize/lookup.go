@@ -145,8 +145,9 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	// declaration is cached under the no-names key).
 	var sym symAt
 	outerOpts := opts
+	symTable := o.overrideSyms()
 	if opts.Functions == FunctionsLinkage && p.symbols == symbolsOverride {
-		if s, ok := o.syms.lookup(pc, p.aliases); ok {
+		if s, ok := symTable.lookup(pc, p.aliases); ok {
 			sym, outerOpts.Functions = s, FunctionsNone
 		}
 	}
@@ -155,9 +156,9 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	switch p.symbols {
 	case symbolsOverride:
 		if sym.symbol != nil { // looked up above
-			o.nameBySymbol(last, sym, &o.syms, opts, p)
+			o.nameBySymbol(last, sym, symTable, opts, p)
 			if last.File == "" && sym.local {
-				last.File, _ = o.syms.fileOf(sym.symbol)
+				last.File, _ = symTable.fileOf(sym.symbol)
 			}
 		}
 	case symbolsFallback:
@@ -177,6 +178,18 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		}
 	}
 	return frames
+}
+
+// overrideSyms is the table symbolsOverride names frames from: the
+// binary's own, or its separate debug file's where that one is richer
+// (symtab.richerThan). llvm-symbolizer 14 reads only the binary's, so on
+// a stripped binary it answers as on the full one only with this
+// (docs/differences.md).
+func (o *Object) overrideSyms() *symtab {
+	if o.debugSyms != nil && o.debugSyms.richerThan(&o.syms) {
+		return o.debugSyms
+	}
+	return &o.syms
 }
 
 // unitAnswer is what a lookup reads of the unit holding its address: the

@@ -157,10 +157,14 @@ var (
 		name:            "gdb",
 		readsZdebug:     true,
 		readsSplitUnits: true,
-		paths:           dwarf.PathFull,
-		symbols:         symbolsFallback,
-		aliases:         aliasLastName,
-		demangle:        demangleGDB,
+		// A backtrace shows a symtab's filename (dwarf.PathGDB):
+		// "./nptl/pthread_kill.c" where the full path is
+		// "./nptl/./nptl/pthread_kill.c", "mt_abort.c" for the
+		// program's own unit.
+		paths:    dwarf.PathGDB,
+		symbols:  symbolsFallback,
+		aliases:  aliasLastName,
+		demangle: demangleGDB,
 	}
 )
 
