@@ -145,7 +145,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	// declaration is cached under the no-names key).
 	var sym symAt
 	outerOpts := opts
-	symTable := o.overrideSyms()
+	symTable := o.overrideSyms(len(chain) == 0)
 	if opts.Functions == FunctionsLinkage && p.symbols == symbolsOverride {
 		if s, ok := symTable.lookup(pc, p.aliases); ok {
 			sym, outerOpts.Functions = s, FunctionsNone
@@ -180,13 +180,17 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	return frames
 }
 
-// overrideSyms is the table symbolsOverride names frames from: the
-// binary's own, or its separate debug file's where that one is richer
-// (symtab.richerThan). llvm-symbolizer 14 reads only the binary's, so on
-// a stripped binary it answers as on the full one only with this
-// (docs/differences.md).
-func (o *Object) overrideSyms() *symtab {
-	if o.debugSyms != nil && o.debugSyms.richerThan(&o.syms) {
+// overrideSyms is the table symbolsOverride names a frame from: the
+// binary's own (llvm-symbolizer 14 reads no other), but for an answer
+// from the symbol tables alone (symbolOnly: no DWARF function holds the
+// address) its separate debug file's where that one is richer
+// (symtab.richerThan), so that such an answer is llvm-symbolizer's on
+// the full binary: its name, and its STT_FILE's (docs/differences.md).
+// Where the DWARF names the function, the answer stays llvm-symbolizer
+// 14's on the binary as it is (the DWARF's name where .dynsym has none,
+// not the debug file's "getdelim.cold").
+func (o *Object) overrideSyms(symbolOnly bool) *symtab {
+	if symbolOnly && o.debugSyms != nil && o.debugSyms.richerThan(&o.syms) {
 		return o.debugSyms
 	}
 	return &o.syms

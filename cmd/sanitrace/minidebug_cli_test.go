@@ -165,20 +165,7 @@ func TestMiniDebugInfoDamaged(t *testing.T) {
 		// libmini.so with eight bytes of its xz stream overwritten.
 		lib := filepath.Join(t.TempDir(), "libmini.so")
 		fixture.Copy(t, filepath.Join(mdiDir, "libmini.so"), lib)
-		f := fixture.OpenELF(t, lib)
-		s := f.Section(".gnu_debugdata")
-		f.Close()
-		if s == nil {
-			t.Fatal("libmini.so has no .gnu_debugdata")
-		}
-		b, err := os.ReadFile(lib)
-		if err != nil {
-			t.Fatal(err)
-		}
-		copy(b[s.Offset+200:], "\xff\xff\xff\xff\xff\xff\xff\xff")
-		if err := os.WriteFile(lib, b, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		corruptMiniDebug(t, lib)
 		in, addrs := readAddrs(t, filepath.Join(mdiDir, "libmini.so.addrs.txt"))
 		exported := map[string]bool{}
 		ef := fixture.OpenELF(t, lib)
@@ -302,6 +289,27 @@ func TestDecodeMiniDebugInfo(t *testing.T) {
 		t.Errorf("%d frames of tsan decoded, want 3", seen)
 	}
 
+	// A corrupt xz stream: one warning naming the file and its
+	// .gnu_debugdata, however many names of the module the report
+	// prints, and the frames as without MiniDebugInfo.
+	bad := t.TempDir()
+	fixture.Copy(t, filepath.Join(dir, "tsan"), filepath.Join(bad, "tsan"))
+	corruptMiniDebug(t, filepath.Join(bad, "tsan"))
+	out, stderr, _ = runCLI(t, "", "decode", "--format", "json", "--binary-dir", bad, filepath.Join(san, "tsan-race-unsymbolized.log"))
+	if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 ||
+		!strings.Contains(lines[0], filepath.Join(bad, "tsan")+": .gnu_debugdata (MiniDebugInfo): xz: ") {
+		t.Errorf("corrupt: stderr %q, want one warning naming the file and its .gnu_debugdata", stderr)
+	}
+	for _, r := range parseDecodeJSON(t, out).Reports {
+		for _, s := range r.Stacks {
+			for _, f := range s.Frames {
+				if filepath.Base(str(f.Module)) == "tsan" && str(f.Function) == want[str(f.Offset)] && str(f.Function) != "pthread_create" {
+					t.Errorf("corrupt: tsan+%s named %q", str(f.Offset), str(f.Function))
+				}
+			}
+		}
+	}
+
 	// batch, over an artifact directory holding the log and the binary.
 	art := t.TempDir()
 	fixture.Copy(t, filepath.Join(dir, "tsan"), filepath.Join(art, "tsan"))
@@ -336,5 +344,26 @@ func TestDecodeMiniDebugInfo(t *testing.T) {
 	walk(doc)
 	if seen < 3 {
 		t.Errorf("batch: %d frames of tsan, want at least 3", seen)
+	}
+}
+
+// corruptMiniDebug overwrites eight bytes of the xz stream in the
+// .gnu_debugdata of the file at path (at offset 200, as the Makefile
+// makes variants/prog.corrupt-xz).
+func corruptMiniDebug(t *testing.T, path string) {
+	t.Helper()
+	f := fixture.OpenELF(t, path)
+	s := f.Section(".gnu_debugdata")
+	f.Close()
+	if s == nil || s.FileSize < 208 {
+		t.Fatalf("%s has no .gnu_debugdata of 208 bytes", path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(b[s.Offset+200:], "\xff\xff\xff\xff\xff\xff\xff\xff")
+	if err := os.WriteFile(path, b, 0o755); err != nil {
+		t.Fatal(err)
 	}
 }
