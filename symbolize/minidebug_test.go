@@ -1,11 +1,14 @@
 package symbolize
 
 import (
+	"bytes"
+	"debug/elf"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/elfbuild"
 	fx "github.com/sanitrace/sanitrace/internal/fixture"
 )
 
@@ -88,5 +91,41 @@ func FuzzXZDictSize(f *testing.F) {
 		if n, ok := xzDictSize(b); ok && n == 0 {
 			t.Errorf("%q: a dictionary of 0 bytes", b)
 		}
+	})
+}
+
+// FuzzMiniDebug: whatever a .gnu_debugdata section holds, opening the
+// file neither panics nor inflates past the bound; seeded with the
+// fixtures' payloads (a valid one, and one with damaged bytes).
+func FuzzMiniDebug(f *testing.F) {
+	for _, name := range []string{"prog", "libmini.so"} {
+		root, err := fx.Root()
+		if err != nil {
+			f.Fatal(err)
+		}
+		path := filepath.Join(root, "testdata", "minidebuginfo", name)
+		file, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		ef, err := elf.NewFile(bytes.NewReader(file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if s := ef.Section(miniDebugSection); s != nil {
+			p := file[s.Offset : s.Offset+s.FileSize]
+			f.Add(p)
+			bad := bytes.Clone(p)
+			copy(bad[len(bad)/2:], "\xff\xff\xff\xff")
+			f.Add(bad)
+		}
+	}
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		data := elfbuild.Build(elfbuild.Section{Name: miniDebugSection, Type: elf.SHT_PROGBITS, Data: payload})
+		ef, err := elf.NewFile(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		_, _, _ = readMiniDebug(ef, data)
 	})
 }
