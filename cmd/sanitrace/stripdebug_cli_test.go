@@ -1,11 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // stripDir holds testdata/stripdebug: prog (DWARF for main.c, helper.c
@@ -69,29 +70,8 @@ func TestStripDebugSymbolTable(t *testing.T) {
 			// ... and the JSON from its directory, as --obj=prog.
 			out = strings.ReplaceAll(out, `"ModuleName":"/build/ci/stripdebug/prog"`, `"ModuleName":"prog"`)
 			if out != tt.want {
-				t.Errorf("answers differ from the reference:\n%s", lineDiff(out, tt.want))
+				t.Errorf("answers differ from the reference:\n%s", golden.FirstDiff(tt.want, out))
 			}
 		})
 	}
-}
-
-// lineDiff shows the first lines where got and want differ.
-func lineDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(g), len(w)) && shown < 8; i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			shown++
-			fmt.Fprintf(&b, "  line %d: got %q, want %q\n", i+1, gl, wl)
-		}
-	}
-	return b.String()
 }
