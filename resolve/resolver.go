@@ -452,10 +452,16 @@ func (r *Resolver) moduleWarn(name, buildID string, ctx context, warn bool) *mod
 }
 
 // remember records the resolution of a printed name and warns about a
-// failure.
+// failure. What was left out of a file that still answers is said once
+// per file, however many printed names lead to it (a TSan report names
+// its module with and without a build-id).
 func (r *Resolver) remember(key moduleKey, name string, m *module) {
 	r.modules[key] = m
-	if m.err != nil && r.opts.Warn != nil {
+	switch {
+	case m.err == nil || r.opts.Warn == nil:
+	case m.usable && m.path != "":
+		r.warnOnce("damage:"+m.path, name+": "+m.err.Error())
+	default:
 		r.opts.Warn(name + ": " + m.err.Error())
 	}
 }

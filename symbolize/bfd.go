@@ -64,7 +64,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *dwarf.Fu
 		// No DWARF function: the symbol's name, and its STT_FILE when the
 		// line table had nothing.
 		st := o.gnuSymtab()
-		if s, ok := st.findGNU(pc); ok {
+		if s, ok := st.lookup(pc, p.aliases); ok {
 			inner.Function = demangle(s.name)
 			if inner.File == "" {
 				inner.File, inner.FileKnown = st.fileOf(s.symbol)
@@ -91,7 +91,7 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *dwarf.Fu
 	g := state(chain[0])
 	if !g.linkage {
 		st := o.gnuSymtab()
-		if s, ok := st.findGNU(pc); ok {
+		if s, ok := st.lookup(pc, p.aliases); ok {
 			inner.Function = demangle(s.name)
 			if inner.File == "" {
 				inner.File, inner.FileKnown = st.fileOf(s.symbol)

@@ -145,8 +145,9 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	// declaration is cached under the no-names key).
 	var sym symAt
 	outerOpts := opts
+	symTable := o.overrideSyms(len(chain) == 0)
 	if opts.Functions == FunctionsLinkage && p.symbols == symbolsOverride {
-		if s, ok := o.syms.find(pc, nil); ok {
+		if s, ok := symTable.lookup(pc, p.aliases); ok {
 			sym, outerOpts.Functions = s, FunctionsNone
 		}
 	}
@@ -155,19 +156,19 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	switch p.symbols {
 	case symbolsOverride:
 		if sym.symbol != nil { // looked up above
-			o.nameBySymbol(last, sym, &o.syms, opts, p)
+			o.nameBySymbol(last, sym, symTable, opts, p)
 			if last.File == "" && sym.local {
-				last.File, _ = o.syms.fileOf(sym.symbol)
+				last.File, _ = symTable.fileOf(sym.symbol)
 			}
 		}
 	case symbolsFallback:
 		if opts.Functions == FunctionsLinkage && last.Function == "" {
-			if s, ok := o.syms.findGDB(pc); ok {
+			if s, ok := o.syms.lookup(pc, p.aliases); ok {
 				o.nameBySymbol(last, s, &o.syms, opts, p)
 			}
 		}
 		if opts.Functions != FunctionsNone && o.debugSyms != nil && last.Function == "" {
-			if s, ok := o.debugSyms.findGDB(pc); ok {
+			if s, ok := o.debugSyms.lookup(pc, p.aliases); ok {
 				o.nameBySymbol(last, s, o.debugSyms, opts, p)
 			}
 		}
@@ -177,6 +178,22 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		}
 	}
 	return frames
+}
+
+// overrideSyms is the table symbolsOverride names a frame from: the
+// binary's own (llvm-symbolizer 14 reads no other), but for an answer
+// from the symbol tables alone (symbolOnly: no DWARF function holds the
+// address) its separate debug file's where that one is richer
+// (symtab.richerThan), so that such an answer is llvm-symbolizer's on
+// the full binary: its name, and its STT_FILE's (docs/differences.md).
+// Where the DWARF names the function, the answer stays llvm-symbolizer
+// 14's on the binary as it is (the DWARF's name where .dynsym has none,
+// not the debug file's "getdelim.cold").
+func (o *Object) overrideSyms(symbolOnly bool) *symtab {
+	if symbolOnly && o.debugSyms != nil && o.debugSyms.richerThan(&o.syms) {
+		return o.debugSyms
+	}
+	return &o.syms
 }
 
 // unitAnswer is what a lookup reads of the unit holding its address: the

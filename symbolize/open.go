@@ -109,6 +109,11 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (*Obj
 		// In file order: after the binary's own damage, before its DWARF's.
 		o.damage = slices.Insert(o.damage, symDamage, fmt.Errorf("%s: %w", path, fmt.Errorf(".symtab: %w; symbol table ignored", serr)))
 	}
+	if mini, found, merr := readMiniDebug(ef, f.Bytes()); merr != nil {
+		o.damage = slices.Insert(o.damage, symDamage, fmt.Errorf("%s: %w", path, merr))
+	} else if found {
+		o.syms = o.syms.withMiniDebug(mini)
+	}
 	if o.dw == nil && len(o.syms.syms) == 0 {
 		if len(o.damage) > 0 {
 			return o, fmt.Errorf("symbolize: open %s: %w: %v", path, ErrNoDebugInfo, o.Damage())

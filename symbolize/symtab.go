@@ -51,6 +51,18 @@ type symtab struct {
 	files     []string                  // the STT_FILE names, in table order (symbol.file)
 	secs      []allocSection            // SHF_ALLOC sections in header order, for GNU240
 	demangled []atomic.Pointer[symName] // one per mangled name (symbol.slot), filled on use
+	dynamic   bool                      // the symbols are .dynsym's: the file has no readable .symtab
+}
+
+// richerThan reports whether t names more than u, the table of the same
+// program in another file: t is a .symtab where u is only .dynsym (strip
+// --strip-all), or t keeps STT_FILE symbols u lost (objcopy
+// --strip-debug drops them with the DWARF; the debug file keeps them).
+func (t *symtab) richerThan(u *symtab) bool {
+	if len(t.syms) == 0 || t.dynamic {
+		return false
+	}
+	return u.dynamic || len(u.syms) == 0 || len(t.files) > len(u.files)
 }
 
 // allocSection is a loaded section's address range.
@@ -133,9 +145,10 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 			err = rerr // says which part lies where
 		}
 	}
+	dynamic := false
 	if err != nil || len(syms) == 0 {
 		if dyn, derr := f.DynamicSymbols(); derr == nil {
-			syms = dyn
+			syms, dynamic = dyn, true
 		}
 	}
 	if len(syms) > maxSymbols {
@@ -143,7 +156,7 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 		err = errors.Join(err, fmt.Errorf("%d symbols: only the first %d are read", len(syms), maxSymbols))
 		syms = syms[:maxSymbols]
 	}
-	t := symtab{syms: make([]symbol, 0, len(syms)), addrs: make([]uint64, 0, len(syms)), secEnds: make([]uint64, len(f.Sections))}
+	t := symtab{syms: make([]symbol, 0, len(syms)), addrs: make([]uint64, 0, len(syms)), secEnds: make([]uint64, len(f.Sections)), dynamic: dynamic}
 	for i, sec := range f.Sections {
 		t.secEnds[i] = sec.Addr + sec.Size
 	}
@@ -190,6 +203,13 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 			t.secs = append(t.secs, allocSection{addr: sec.Addr, size: sec.Size, idx: elf.SectionIndex(i)})
 		}
 	}
+	t.finish()
+	return t, err
+}
+
+// finish sorts t's symbols, held in table order, by address (sortSymbols)
+// and gives the mangled ones their demangled-name slots.
+func (t *symtab) finish() {
 	sortSymbols(t.syms, t.addrs)
 	// Slots for the mangled names only: none in a C or Go binary.
 	n := int32(0)
@@ -201,7 +221,6 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 		}
 	}
 	t.demangled = make([]atomic.Pointer[symName], n)
-	return t, err
 }
 
 // sortSymbols sorts syms, in table order (order is the index), and
@@ -304,6 +323,19 @@ func (t *symtab) secEnd(s *symbol) uint64 {
 	return 0
 }
 
+// lookup returns the symbol naming addr under rule: each tool's search
+// of the table, with its choice among symbols at one address.
+func (t *symtab) lookup(addr uint64, rule aliasRule) (symAt, bool) {
+	switch rule {
+	case aliasFirstLargest:
+		return t.findGNU(addr)
+	case aliasLastName:
+		return t.findGDB(addr)
+	default:
+		return t.find(addr, nil)
+	}
+}
+
 // findGDB is find with gdb's choice among aliases (minsyms.c: symbols at
 // one address are sorted by name and the last is taken): "raise" rather
 // than "gsignal", "__libc_start_main_impl" rather than "__libc_start_main".
@@ -321,12 +353,13 @@ func (t *symtab) findGDB(addr uint64) (symAt, bool) {
 	return s, true
 }
 
-// findData answers a DATA query: the data symbol containing addr.
+// findData answers a DATA query. llvm-symbolizer (14 and 19) answers it
+// from the same symbols as code (SymbolizableObjectFile::symbolizeData
+// calls getNameFromSymbolTable, whose table holds the functions and the
+// objects alike): "DATA 0x1090" inside main is "main", with main's start
+// and size.
 func (t *symtab) findData(addr uint64) (symAt, bool) {
-	return t.find(addr, func(s *symbol) bool {
-		k := s.typ()
-		return k == elf.STT_OBJECT || k == elf.STT_COMMON || k == elf.STT_NOTYPE
-	})
+	return t.find(addr, nil)
 }
 
 // findGNU finds the symbol naming addr as binutils 2.40's elf_find_function

@@ -31,6 +31,8 @@ type coreTruth struct {
 			Physical bool    `json:"physical"`
 			PC       string  `json:"pc"`
 			Function *string `json:"function"`
+			File     *string `json:"file"`
+			Line     int     `json:"line"`
 			CFA      *string `json:"cfa"`
 		} `json:"frames"`
 	} `json:"threads"`
@@ -84,7 +86,8 @@ func corePhysical(fs []wire.CoreFrame) []wire.CoreFrame {
 
 // TestCoreCorpus: every thread of every core in ../shared/corpus/cores
 // unwinds to gdb's physical frames (pc sequence, signal trampoline
-// included, CFAs), each named as gdb names it, with gdb's inline frames;
+// included, CFAs), each named as gdb names it at gdb's file and line,
+// with gdb's inline frames;
 // code gdb could not name (libstdc++ stripped to .dynsym) is sub_<FDE
 // start>.
 func TestCoreCorpus(t *testing.T) {
@@ -157,6 +160,13 @@ func TestCoreCorpus(t *testing.T) {
 						if str(g.PC) != w.PC || g.Kind != w.Kind || (w.Function != nil && w.Kind != "sigtramp" && withoutParams(str(g.Function)) != withoutParams(*w.Function)) {
 							t.Errorf("thread %d frame %d: %s %s %q, gdb %s %s %q", tt.LWP, k, str(g.PC), g.Kind, str(g.Function), w.PC, w.Kind, str(w.Function))
 						}
+						// The file and line as gdb's backtrace prints them
+						// (its symtab's filename, not the full name), but
+						// where gdb picks another of several line rows
+						// (gdbLineRows).
+						if w.Kind != "sigtramp" && (str(g.File) != str(w.File) || g.Line != w.Line) && !gdbLineRows[e.Name()+" "+w.PC] {
+							t.Errorf("thread %d frame %d (%s): at %s:%d, gdb at %s:%d", tt.LWP, k, w.PC, str(g.File), g.Line, str(w.File), w.Line)
+						}
 					}
 				}
 				mine := corePhysical(th.Frames)
@@ -199,6 +209,18 @@ func TestCoreCorpus(t *testing.T) {
 	if n == 0 {
 		t.Fatalf("no case with truth.json under %s", root)
 	}
+}
+
+// gdbLineRows are the frames of the core corpus where gdb 13 prints
+// another of the line rows at the pc than sanitrace (and llvm-symbolizer
+// 14) does: at 0x11b0 segv_chain's line table has rows for lines 22 and
+// 23 (is_stmt) and 24 (not), and gdb takes the last is_stmt one, 23,
+// where the row that holds the address last is 24's; at 0x...acf7 gdb
+// prints the inlined allocator's line for a caller frame. Listed in
+// docs/differences.md; the file names agree at both.
+var gdbLineRows = map[string]bool{
+	"segv-chain-O2 0x555f1d5421b0":    true,
+	"cxx-terminate-O2 0x563dc82eacf7": true,
 }
 
 // functionBounds is the cxx-terminate-O2 case's function-bounds.json.

@@ -25,7 +25,7 @@ type gdbFrame struct {
 }
 
 var (
-	gdbThreadRE = regexp.MustCompile(`^Thread \d+ \(.*\(LWP (\d+)\)`)
+	gdbThreadRE = regexp.MustCompile(`^Thread \d+ \((?:.*\()?LWP (\d+)\)`)
 	gdbFrameRE  = regexp.MustCompile(`^#\d+\s+(?:0x0*([0-9a-f]+) in )?(\S+)`)
 )
 

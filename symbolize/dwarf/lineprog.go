@@ -929,6 +929,16 @@ const (
 	// PathRelative leaves out the compilation directory (and DWARF 5's
 	// directory 0, which is it).
 	PathRelative
+	// PathGDB is the file name gdb's backtraces print (a symtab's
+	// filename): PathRelative, but a DWARF 5 file in a relative directory
+	// 0 keeps that directory. gdb puts each file's directory entry before
+	// its name and never the compilation directory
+	// (dwarf2_start_subfile); a file whose path is then the unit's own
+	// file under an absolute compilation directory keeps the unit's
+	// name (buildsym's start_subfile): "mt_abort.c", but
+	// "./nptl/pthread_kill.c" for libc's unit in "./nptl" (its full path
+	// "./nptl/./nptl/pthread_kill.c").
+	PathGDB
 )
 
 // dir0Path is a file's PathFullDir0 name where it is not its PathFull one.
@@ -946,11 +956,14 @@ func (t *LineTable) FileName(i uint32, form PathForm) (string, bool) {
 	switch form {
 	case PathRelative:
 		return t.rel[i], true
-	case PathFullDir0:
+	case PathFullDir0, PathGDB:
 		for _, d := range t.dir0 {
 			if d.file == i {
 				return d.path, true
 			}
+		}
+		if form == PathGDB {
+			return t.rel[i], true
 		}
 	}
 	return t.files[i], true
