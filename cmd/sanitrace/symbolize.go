@@ -52,7 +52,14 @@ func faceCmd(face func([]string, dropin.Env) int, use, short, long string, opts 
 // runLLVMSymbolizer and runAddr2line are the faces invoked through their
 // argv[0] (a link named llvm-symbolizer* or addr2line).
 func runLLVMSymbolizer(args []string, stdin *os.File, stdout, stderr *os.File) int {
-	return dropin.RunLLVMSymbolizer(args, faceEnv(stdin, stdout, stderr))
+	env := faceEnv(stdin, stdout, stderr)
+	if len(os.Args) > 0 {
+		// A link named llvm-symbolizer-19 answers as llvm-symbolizer 19
+		// does, and names itself as invoked, as llvm does.
+		env.LLVMVersion = dropin.VersionOfName(filepath.Base(os.Args[0]))
+		env.LLVMName = os.Args[0]
+	}
+	return dropin.RunLLVMSymbolizer(args, env)
 }
 
 func runAddr2line(args []string, stdin *os.File, stdout, stderr *os.File) int {
