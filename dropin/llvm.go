@@ -129,6 +129,9 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	defer out.Flush()
 	if p.has(idFilterMarkup) {
 		// v19 filters before it looks at --build-id, --obj or addresses.
+		// The filter is llvm-symbolizer 19's whatever version the face
+		// answers queries as: 14 has none.
+		s.cfg.lookup.Policy = symbolize.LLVM19
 		s.filterMarkup(env.Stdin, out, env.Stderr, markupColors(p, env), llvmHasColors(env.Stderr, env.getenv))
 		return 0
 	}
@@ -448,6 +451,9 @@ func (s *llvmSession) reply(p printer, cmd command, r request, mod modcache.Obje
 			d, _ = mod.Data(addr)
 			if s.cfg.version >= 19 {
 				d.DeclFile, d.DeclLine, d.HasDecl = mod.DataDecl(addr)
+				if d.Demangled != "" {
+					d.Demangled = symbolize.DemangleLLVM19(d.Name)
+				}
 			}
 		}
 		if s.cfg.lookup.Demangle && d.Demangled != "" {

@@ -182,3 +182,18 @@ func TestLLVM19ErrorsLive(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterMarkupSpellsAs19Live: --filter-markup is llvm-symbolizer 19's
+// whatever version the face answers queries as, so C++ names in symbol
+// elements take 19's ">>".
+func TestFilterMarkupSpellsAs19Live(t *testing.T) {
+	needLLVM19(t)
+	in := "a {{{symbol:_ZNSt6vectorIS_IiSaIiEESaIS1_EE9push_backERKS1_}}} b\n{{{symbol:_ZN3fooI3barIiEE3bazEv}}}\n"
+	want, _, _ := reftool.Run(t, llvmSymbolizer19, []string{"--filter-markup"}, in)
+	for _, args := range [][]string{{"--filter-markup"}, {"--llvm-version=14", "--filter-markup"}} {
+		got, _, _ := faceRunFace(t, "llvm-symbolizer", args, in)
+		if got != want {
+			t.Errorf("%q: %q, llvm-symbolizer-19 %q", args, got, want)
+		}
+	}
+}

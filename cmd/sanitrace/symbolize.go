@@ -22,7 +22,7 @@ import (
 
 func newSymbolizeCmd() *cobra.Command {
 	return faceCmd(dropin.RunLLVMSymbolizer, "symbolize [options] [addresses...]",
-		"Symbolize addresses: a drop-in for llvm-symbolizer 14",
+		"Symbolize addresses: a drop-in for llvm-symbolizer 14 (or 19: --llvm-version=19)",
 		dropin.LLVMSymbolizerHelp(), symbolizeOptions)
 }
 
@@ -139,13 +139,14 @@ var symbolizeOptions = faceOptions{
 	names: []string{"--addresses", "--adjust-vma=", "--basenames", "--build-id=", "--color", "--color=",
 		"--debug-file-directory=", "--debuginfod", "--demangle", "--no-debuginfod", "--no-demangle", "--dwp=",
 		"--exe=", "--fallback-debug-path=", "--filter-markup", "--functions", "--functions=", "--help",
-		"--inlines", "--no-inlines", "--obj=", "--output-style=", "--pretty-print", "--print-address",
+		"--inlines", "--no-inlines", "--llvm-version=", "--obj=", "--output-style=", "--pretty-print", "--print-address",
 		"--print-source-context-lines=", "--relativenames", "--verbose", "--version"},
 	values: map[string][]string{
 		"--output-style": {"LLVM", "GNU", "JSON"},
 		"--functions":    {"linkage", "short", "none"},
 		"-f":             {"linkage", "short", "none"},
 		"--color":        {"always", "auto", "never"},
+		"--llvm-version": {"14", "19"},
 	},
 	files: []string{"--obj", "--exe", "-e", "--dwp"},
 	dirs:  []string{"--debug-file-directory", "--fallback-debug-path"},
