@@ -31,7 +31,7 @@ func TestConcurrentLookups(t *testing.T) {
 				{Functions: FunctionsShort, Inlines: true},
 			}
 			// The GNU style is order-dependent by design (bfd's naming
-			// state, gnunames.go): it is run for the race detector only.
+			// state, bfd.go): it is run for the race detector only.
 			gnu := LookupOptions{Inlines: true, Demangle: true, Policy: GNU240}
 			seq := openObject(t, path, nil)
 			want := map[string][]Frame{}

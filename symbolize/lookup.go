@@ -41,7 +41,7 @@ func (o *Object) Symbolize(addr uint64, opts LookupOptions) (frames []Frame, err
 func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
 	out := make([][]Frame, len(addrs))
 	if opts.policy().stateful() {
-		// bfd's naming depends on the order of queries (gnunames.go):
+		// bfd's naming depends on the order of queries (bfd.go):
 		// answer them one by one in input order, as addr2line does.
 		for i, a := range addrs {
 			out[i], _ = o.Symbolize(a, opts)

@@ -70,7 +70,7 @@ const (
 	// debug file's (gdb reads both: clone3 and __restore_rt in a stripped
 	// library are named from the latter).
 	symbolsFallback
-	// symbolsBFD: bfd 2.40's naming (gnunames.go): a DWARF function with
+	// symbolsBFD: bfd 2.40's naming (bfd.go): a DWARF function with
 	// a linkage name is named from the DWARF, another from the symbol
 	// table, which then renames it; the answer depends on the queries
 	// before it.
