@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sanitrace/sanitrace/markup"
 	"github.com/sanitrace/sanitrace/report"
@@ -85,7 +86,11 @@ func (s *Scanner) markupWarn(e *markup.Error, text string, no int) {
 		}
 	}
 	if len(el) > 80 {
-		el = el[:80] + "…"
+		cut := 80
+		for cut > 0 && !utf8.RuneStart(el[cut]) {
+			cut--
+		}
+		el = el[:cut] + "…"
 	}
 	if e.Code == markup.ErrTruncated || e.Code == markup.ErrUnknownElement || e.Code == markup.ErrEmptyTag {
 		el = "" // the message quotes it

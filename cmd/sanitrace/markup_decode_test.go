@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/debuginfodtest"
 	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/wire"
 )
@@ -324,3 +325,40 @@ func jsonOf(t *testing.T, v any) string {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestDecodeMarkupFindsModules: a markup log's modules are found by
+// build-id on a real debuginfod server (nothing on disk) and, in
+// --binary-dir, by the base name of the path the module line names (the
+// file's build-id checked), as well as in --debug-file-directory trees
+// (the tests above).
+func TestDecodeMarkupFindsModules(t *testing.T) {
+	tree := fixture.GunzipTree(t, filepath.Join(markupDir, "debug"))
+	const asanID = "03659bb429b64d8786338021f8e0e7270d6f50de"
+	log := filepath.Join(markupDir, "logs", "asan-uaf.markup.log")
+	check := func(t *testing.T, args ...string) {
+		t.Helper()
+		out, errOut, _ := runCLI(t, "", append(append([]string{"decode", "--format=json"}, args...), log)...)
+		rs := parseDecodeJSON(t, out).Reports
+		if len(rs) != 1 || len(rs[0].Stacks) == 0 || len(rs[0].Stacks[0].Frames) < 2 ||
+			str(rs[0].Stacks[0].Frames[0].Function) != "read_id" || str(rs[0].Stacks[0].Frames[0].File) != "/build/ci/samples/src/markup/asan.c" {
+			t.Errorf("%q: the access stack's frames are not symbolized (stderr %q)", args, errOut)
+		}
+	}
+	t.Run("debuginfod", func(t *testing.T) {
+		s := debuginfodtest.Start(t, filepath.Join(tree, ".build-id"), 5)
+		debuginfodEnv(t, filepath.Join(t.TempDir(), "cache"), s.URL)
+		check(t, "--debug-file-directory="+t.TempDir())
+	})
+	t.Run("binary-dir", func(t *testing.T) {
+		t.Setenv("DEBUGINFOD_URLS", "")
+		dir := t.TempDir()
+		b, err := os.ReadFile(filepath.Join(tree, ".build-id", asanID[:2], asanID[2:]+".debug"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "asan"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		check(t, "--debug-file-directory="+t.TempDir(), "--binary-dir="+dir)
+	})
+}
