@@ -192,10 +192,16 @@ func (f *Finder) moduleByID(id string) (Module, bool) {
 		return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec}, true
 	}
 	if len(id) > 2 {
-		for _, d := range f.debugDirs() {
-			p := filepath.Join(d, ".build-id", id[:2], id[2:])
-			if pr, ok := f.look(p, id, true); ok {
-				return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec}, true
+		// The binary where distributions link it next to its debug
+		// file, else the debug file alone: its symbol table and DWARF
+		// answer for the module, as llvm-symbolizer's lookup by build-id
+		// does (a symbolizer-markup log names modules by build-id only).
+		for _, suffix := range []string{"", ".debug"} {
+			for _, d := range f.debugDirs() {
+				p := filepath.Join(d, ".build-id", id[:2], id[2:]+suffix)
+				if pr, ok := f.look(p, id, true); ok {
+					return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec}, true
+				}
 			}
 		}
 	}
@@ -205,7 +211,9 @@ func (f *Finder) moduleByID(id string) (Module, bool) {
 	}
 	file, err := f.fetch(raw, true)
 	if err != nil {
-		return Module{}, false
+		if file, err = f.fetch(raw, false); err != nil {
+			return Module{}, false
+		}
 	}
 	f.Keep(file)
 	return Module{Path: file.Path, BuildID: id, Exec: file.Exec()}, true

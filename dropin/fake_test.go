@@ -32,6 +32,8 @@ func (m *fakeModule) Data(addr uint64) (symbolize.DataSymbol, bool) {
 	return d, ok
 }
 
+func (m *fakeModule) DataDecl(uint64) (string, uint64, bool) { return "", 0, false }
+
 func (m *fakeModule) SymbolizeMany(addrs []uint64, opts symbolize.LookupOptions) [][]symbolize.Frame {
 	out := make([][]symbolize.Frame, len(addrs))
 	for i, a := range addrs {

@@ -314,11 +314,11 @@ func (f *markupFilter) node(n *markup.Node) {
 // through whatever --demangle says: an Itanium or Rust name, or one with
 // an extra leading underscore (Mach-O's), demangled.
 func demangleMarkup(name string) string {
-	if d := symbolize.DemangleLLVM(name); d != name {
+	if d := symbolize.DemangleLLVM19(name); d != name {
 		return d
 	}
 	if rest, ok := strings.CutPrefix(name, "_"); ok {
-		if d := symbolize.DemangleLLVM(rest); d != rest {
+		if d := symbolize.DemangleLLVM19(rest); d != rest {
 			return d
 		}
 	}

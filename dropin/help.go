@@ -93,9 +93,17 @@ Accepted for compatibility, with no effect on x86-64 ELF files:
   --relative-address (an ELF file's image base counts as 0, as in
   llvm-symbolizer 14), --untag-addresses, --no-untag-addresses
 
+Which llvm-symbolizer to answer as:
+  --llvm-version=14|19  14 (the default) or 19: 19 spells nested templates
+                        ">>", prints a DATA answer's declaration FILE:LINE,
+                        names itself and the module in error lines, and
+                        ends the run when --obj cannot be read; a link
+                        named llvm-symbolizer-19 answers as 19
+
 And:
   -h, --help            this help
-  -v, --version         the version
+  -v, --version         the version, and the llvm-symbolizer version
+                        answered as
   @FILE                 more options, read from FILE
   LLVM_SYMBOLIZER_OPTS  options read before the command line's
 
@@ -105,7 +113,7 @@ The options and query forms llvm-symbolizer 19 added (--build-id,
 as version 19 does.
 sanitrace behaves as this command when it is run through a link whose name
 starts with llvm-symbolizer, so ASAN_SYMBOLIZER_PATH can point at it.
-Differences from llvm-symbolizer 14: sanitrace's docs/differences.md.
+Differences from llvm-symbolizer 14 and 19: sanitrace's docs/differences.md.
 `
 
 // LLVMSymbolizerHelp is the llvm-symbolizer face's --help text.

@@ -26,6 +26,13 @@ type Env struct {
 	Open    Opener
 	Version string
 	Name    string // program name in addr2line's messages (its argv[0]); "" means "addr2line"
+	// LLVMVersion is the llvm-symbolizer major version the face answers
+	// as unless --llvm-version says otherwise (version.go): 0 means 14.
+	// A link named llvm-symbolizer-19 sets it to 19.
+	LLVMVersion int
+	// LLVMName is the face's name in llvm-symbolizer 19's messages (its
+	// argv[0] as invoked); "" means "llvm-symbolizer".
+	LLVMName string
 	// Fetch gets debug files by build-id when the local rules find none
 	// (a debuginfod client); nil means none.
 	Fetch debuginfo.Fetcher
@@ -50,6 +57,7 @@ func (e *Env) getenv(k string) string {
 
 // llvmConfig is what an llvm-symbolizer command line asks for.
 type llvmConfig struct {
+	version   int // the llvm-symbolizer version answered as (version.go)
 	obj       string
 	style     outputStyle
 	lookup    symbolize.LookupOptions
@@ -91,11 +99,17 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		io.WriteString(env.Stdout, llvmHelp)
 		return 0
 	}
+	v, msg := llvmVersion(p, env.LLVMVersion)
+	if msg != "" {
+		io.WriteString(env.Stderr, msg)
+		return 1
+	}
 	if p.has(idVersion) {
-		fmt.Fprintf(env.Stdout, "llvm-symbolizer\nsanitrace %s (llvm-symbolizer 14 drop-in)\n", env.Version)
+		fmt.Fprintf(env.Stdout, "llvm-symbolizer\nsanitrace %s (llvm-symbolizer %d drop-in)\n", env.Version, v)
 		return 0
 	}
 	cfg, msg := llvmConfigFrom(p)
+	cfg.setVersion(v, env.LLVMName)
 	if msg != "" {
 		io.WriteString(env.Stderr, msg) // v14 prints no newline here
 		return 1
@@ -118,6 +132,9 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	defer out.Flush()
 	if p.has(idFilterMarkup) {
 		// v19 filters before it looks at --build-id, --obj or addresses.
+		// The filter is llvm-symbolizer 19's whatever version the face
+		// answers queries as: 14 has none.
+		s.cfg.lookup.Policy = symbolize.LLVM19
 		s.filterMarkup(env.Stdin, out, env.Stderr, markupColors(p, env), llvmHasColors(env.Stderr, env.getenv))
 		return 0
 	}
@@ -125,7 +142,10 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		io.WriteString(env.Stderr, msg)
 		return 1
 	}
-	s.printer = newPrinter(cfg.print, out, env.Stderr)
+	if s.openObjFirst(out, env.Stderr) {
+		return 1
+	}
+	s.printer = newPrinter(s.cfg.print, out, env.Stderr)
 
 	if len(cfg.inputs) > 0 {
 		s.printer.listBegin()
@@ -441,6 +461,12 @@ func (s *llvmSession) reply(p printer, cmd command, r request, mod modcache.Obje
 		var d symbolize.DataSymbol
 		if mod != nil {
 			d, _ = mod.Data(addr)
+			if s.cfg.version >= 19 {
+				d.DeclFile, d.DeclLine, d.HasDecl = mod.DataDecl(addr)
+				if d.Demangled != "" {
+					d.Demangled = symbolize.DemangleLLVM19(d.Name)
+				}
+			}
 		}
 		if s.cfg.lookup.Demangle && d.Demangled != "" {
 			// llvm-symbolizer demangles DATA names too (--demangle).

@@ -39,6 +39,10 @@ type printConfig struct {
 	functions    bool // print function names (--functions is not "none")
 	contextLines int
 	readSource   func(path string) (io.ReadCloser, error)
+	// v19: print as llvm-symbolizer 19 (version.go); prog is its name in
+	// error lines.
+	v19  bool
+	prog string
 }
 
 type printer interface {
@@ -188,6 +192,14 @@ func (p *plainPrinter) data(r request, d symbolize.DataSymbol) {
 		name = "??"
 	}
 	fmt.Fprintf(p.b, "%s\n%d %d\n", name, d.Start, d.Size)
+	if p.cfg.v19 {
+		// llvm-symbolizer 15+: the declaration (DIGlobal::DeclFile).
+		if d.HasDecl {
+			fmt.Fprintf(p.b, "%s:%d\n", d.DeclFile, d.DeclLine)
+		} else {
+			p.b.WriteString("??:?\n")
+		}
+	}
 	p.footer()
 	p.flush()
 }
@@ -198,6 +210,10 @@ func (p *plainPrinter) invalid(r request, line string) {
 }
 
 func (p *plainPrinter) moduleError(r request, msg string) bool {
+	if p.cfg.v19 {
+		io.WriteString(p.errOut, llvm19Error(p.cfg.prog, r.module, msg))
+		return true
+	}
 	fmt.Fprintf(p.errOut, "LLVMSymbolizer: error reading file: %s\n", msg)
 	return true
 }

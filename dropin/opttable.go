@@ -65,6 +65,8 @@ const (
 	idDebuginfod
 	idNoDebuginfod
 	idFilterMarkup
+	// sanitrace's: which llvm-symbolizer to answer as (version.go).
+	idLLVMVersion
 )
 
 type optInfo struct {
@@ -140,6 +142,8 @@ var llvmOptions = sortOptions([]optInfo{
 	{"--", "debuginfod", optFlag, idDebuginfod},
 	{"--", "no-debuginfod", optFlag, idNoDebuginfod},
 	{"--", "filter-markup", optFlag, idFilterMarkup},
+	// sanitrace's own: the llvm-symbolizer version the face answers as.
+	{"--", "llvm-version=", optJoined, idLLVMVersion},
 	// Not in v14 (v14 rejects it); docs/cli.md asks for it to be accepted.
 	{"--", "use-symbol-table", optFlag, idUseSymbolTable},
 	{"--", "use-symbol-table=true", optFlag, idUseSymbolTable},

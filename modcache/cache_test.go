@@ -39,6 +39,7 @@ func (o *fakeObject) SymbolizeMany(addrs []uint64, opts symbolize.LookupOptions)
 	return out
 }
 func (o *fakeObject) Data(uint64) (symbolize.DataSymbol, bool) { return symbolize.DataSymbol{}, false }
+func (o *fakeObject) DataDecl(uint64) (string, uint64, bool)   { return "", 0, false }
 func (o *fakeObject) Frame(uint64) ([]symbolize.Local, error)  { return nil, nil }
 func (o *fakeObject) FuncStart(uint64) (uint64, bool)          { return 0, false }
 func (o *fakeObject) CFI() *cfi.Table                          { return nil }

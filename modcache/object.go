@@ -20,6 +20,9 @@ type Object interface {
 	SymbolizeMany(addrs []uint64, opts symbolize.LookupOptions) [][]symbolize.Frame
 	// Data returns the global containing addr, from the symbol table.
 	Data(addr uint64) (symbolize.DataSymbol, bool)
+	// DataDecl is where the global at addr is declared, as llvm-symbolizer
+	// 15+ prints it after a DATA answer (ok false: "??:?").
+	DataDecl(addr uint64) (file string, line uint64, ok bool)
 	// Frame lists the locals of the function at addr (llvm-symbolizer's
 	// FRAME query).
 	Frame(addr uint64) ([]symbolize.Local, error)

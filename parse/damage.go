@@ -45,12 +45,20 @@ type Damage struct {
 	First, Last int    // 1-based lines
 	Frames      int    // frame lines in First..Last (lost runs)
 	Repaired    string // the header word the damaged line was read with
+	// Markup is bad symbolizer markup on line First (markup.go).
+	Markup *MarkupError
 }
 
 func (d *Damage) Error() string {
 	name := d.Input
 	if name == "-" {
 		name = "<stdin>"
+	}
+	if m := d.Markup; m != nil {
+		if m.Element == "" {
+			return fmt.Sprintf("%s:%d:%d: bad symbolizer markup: %s (the rest is still decoded)", name, d.First, m.Col, m.Msg)
+		}
+		return fmt.Sprintf("%s:%d:%d: bad symbolizer markup: %s: %s (the rest is still decoded)", name, d.First, m.Col, m.Msg, m.Element)
 	}
 	if d.Repaired != "" {
 		return fmt.Sprintf("%s:%d: damaged report header (NUL or invalid UTF-8) read as %q from the stack frames after it", name, d.First, d.Repaired)

@@ -27,7 +27,7 @@ var dumpLeftOut = map[string]bool{
 // dumpOmitEmpty are the fields most producers never set, which the dump
 // leaves out when they are zero.
 var dumpOmitEmpty = map[string]bool{
-	"Report.Fuzzer": true, "Report.Kernel": true,
+	"Report.Fuzzer": true, "Report.Kernel": true, "Report.Markup": true,
 	"Frame.SymbolSize": true, "Frame.HasSymbolSize": true, "Frame.Unreliable": true, "Frame.Context": true, "Frame.Problem": true,
 }
 

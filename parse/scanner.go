@@ -51,7 +51,8 @@ type Scanner struct {
 	redo     []qline // lines to process again, in input order
 	ready    []*report.Report
 
-	lws lwsDump // libwebsockets heap-dump lines (lws.go)
+	lws lwsDump      // libwebsockets heap-dump lines (lws.go)
+	mk  markupReader // symbolizer markup's context (markup.go)
 
 	// Damaged headers and lost frames (damage.go).
 	recent     recentLines // the last lines outside reports
@@ -377,6 +378,9 @@ func (s *Scanner) idle(line []byte, no int) {
 		s.recent.add(nil, no, false) // kept as an empty line: see recentLines
 		return
 	}
+	if line[len(line)-1] == '}' {
+		s.idleMarkup(line, no)
+	}
 	if s.orphans.frames > 0 && no-s.orphans.last > orphanGapMax {
 		s.endOrphans()
 	}
@@ -612,6 +616,13 @@ func (s *Scanner) inReport(line []byte, no int) {
 		}
 		s.finish(false, &qline{text: string(line), no: no})
 		return
+	}
+	if (carries || strings.HasPrefix(t, "{{{")) && hasMarkup(t) {
+		taken, rest := s.markupInReport(b, str, t, no)
+		if taken {
+			return
+		}
+		str, t = rest, strings.TrimSpace(rest)
 	}
 	if !carries && !b.isGrammar(t) {
 		s.noteForeign(no)
@@ -914,6 +925,7 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 		r.Truncated = true
 	}
 	fillDerived(r)
+	s.markupFinish(r)
 	if s.keep {
 		for _, no := range unshownLines(b) {
 			s.noteForeign(no)

@@ -83,6 +83,9 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	if len(nb) == 0 || !mayWrapLen(last, nb) || len(held)+1+len(nb) > wrapJoinMax {
 		return "", false
 	}
+	if bytes.HasPrefix(nb, []byte("{{{")) {
+		return "", false // symbolizer markup starts its own line (markup.go)
+	}
 	n := string(nb)
 	l := strings.TrimSpace(b.bodyOf([]byte(held)))
 	if l == "" {

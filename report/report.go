@@ -41,6 +41,13 @@ type Report struct {
 	Input InputRange
 	Raw   []string // the report's own lines as read, noise prefixes removed
 
+	// Markup is set when the runtime printed the report's frames as
+	// symbolizer markup ({{{bt:N:0xPC}}} elements, LLVM 18+ runtimes with
+	// enable_symbolizer_markup=1): such a runtime symbolizes nothing
+	// itself, and a resolver that names the frames prints them as that
+	// runtime's classic report would.
+	Markup bool
+
 	// Truncated is set when the report ended before its closing line
 	// (==PID==ABORTING, TSan's ==== line, ...), e.g. because the input ended.
 	Truncated bool

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"path"
 
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -22,7 +23,7 @@ func (r *Resolver) globals(rep *report.Report, ctx context) {
 			continue
 		}
 		off := l.ModuleOffset
-		obj := r.object(r.module(l.Module, "", ctx))
+		obj := r.object(r.module(l.Module, moduleBuildID(rep, l.Module), ctx))
 		if obj == nil {
 			continue
 		}
@@ -41,4 +42,18 @@ func (r *Resolver) globals(rep *report.Report, ctx context) {
 		l.Name, l.Size, l.HasSize, l.Begin = name, g.Size, true, at
 		l.Text = fmt.Sprintf("Location is global '%s' of size %d at %s (%s+0x%x)%s", name, g.Size, at.Text, l.Module, off, l.Tail)
 	}
+}
+
+// moduleBuildID is the build-id a frame of rep prints for module (by path,
+// or by base name as TSan prints modules), "" when none does: a global's
+// location names its module without one.
+func moduleBuildID(rep *report.Report, module string) string {
+	for _, s := range rep.Stacks {
+		for _, f := range s.Frames {
+			if f.BuildID != "" && (f.Module == module || path.Base(f.Module) == module) {
+				return f.BuildID
+			}
+		}
+	}
+	return ""
 }

@@ -260,6 +260,9 @@ func (r *Resolver) Report(rep *report.Report) {
 	for si := range rep.Stacks {
 		expandStack(&rep.Stacks[si], si, answers)
 	}
+	if rep.Markup {
+		asLLVM18Runtime(rep)
+	}
 	summary(rep)
 	if rep.Tool == "ThreadSanitizer" {
 		stripInterceptorPrefix(rep)

@@ -40,6 +40,8 @@ func (o *fakeObject) SymbolizeMany(addrs []uint64, _ symbolize.LookupOptions) []
 	return out
 }
 
+func (o *fakeObject) DataDecl(uint64) (string, uint64, bool) { return "", 0, false }
+
 func (o *fakeObject) Data(addr uint64) (symbolize.DataSymbol, bool) {
 	g, ok := o.globals[addr]
 	return g, ok

@@ -6,3 +6,7 @@ package symbolize
 // from elsewhere than an object, such as symbolizer markup's
 // {{{symbol:…}}} elements.
 func DemangleLLVM(name string) string { return demangleName(name, LLVM14.demangle) }
+
+// DemangleLLVM19 is DemangleLLVM in llvm-symbolizer 19's spelling (">>"
+// between template closers).
+func DemangleLLVM19(name string) string { return demangleName(name, LLVM19.demangle) }

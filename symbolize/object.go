@@ -44,6 +44,9 @@ type Object struct {
 	looked []atomic.Bool
 	probes atomic.Int32
 	syms   symtab
+	// globals: the DWARF's global variables, for DATA declarations
+	// (datadecl.go), read on the first query that asks.
+	globals globalsIndex
 	// debugSyms is the separate debug file's symbol table: binutils names
 	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
 	debugSyms *symtab

@@ -7,7 +7,8 @@ import "github.com/sanitrace/sanitrace/symbolize/dwarf"
 // names and how file names are joined, which name each frame of an inline
 // chain shows (the DWARF's or the ELF symbol table's), and how names are
 // demangled. Each field is one rule; lookup consults them in one place.
-// The tools sanitrace answers as are the values LLVM14, GNU240 and GDB.
+// The tools sanitrace answers as are the values LLVM14, LLVM19, GNU240 and
+// GDB.
 type Policy struct {
 	name string
 
@@ -121,6 +122,10 @@ const (
 	// demangleGDB: libiberty's, without a template function's return type
 	// (gdb computes the name from the DWARF, which has none).
 	demangleGDB
+	// demangleLLVM19: llvm-cxxfilt 19's, which is 14's but for the space
+	// 14 writes between two template closers (">>", not "> >";
+	// TemplateArgs::printLeft).
+	demangleLLVM19
 )
 
 // The reference tools' policies.
@@ -168,20 +173,20 @@ var (
 	}
 )
 
-// llvm19 is llvm-symbolizer 19 where sanitrace knows its answers: as 14,
-// but a DWARF 5 file in directory 0 is not put after the compilation
+// LLVM19 is llvm-symbolizer 19 (Debian's 19.1.7) where its answers
+// differ from 14's (docs/differences.md, "llvm-symbolizer 19 versus 14"):
+// a DWARF 5 file in directory 0 is not put after the compilation
 // directory a second time ("./a.go", not "././a.go"; Go's DWARF names
-// directory 0 "."). Its demangler spells ">>" where 14 spells "> >",
-// which cxxfilt has no style for yet: until it has, this value names
-// C++ template frames as 14 does, and no face offers it.
-var llvm19 = &Policy{
+// directory 0 "."), legacy .zdebug_ sections are no longer read, and its
+// demangler closes nested template argument lists without a space
+// (">>", where 14 writes "> >").
+var LLVM19 = &Policy{
 	name:            "llvm-symbolizer 19",
-	readsZdebug:     true,
 	readsSplitUnits: true,
 	paths:           dwarf.PathFullDir0,
 	symbols:         symbolsOverride,
 	aliases:         aliasLastLargest,
-	demangle:        demangleLLVM14,
+	demangle:        demangleLLVM19,
 }
 
 // String returns the name of the tool p answers as.

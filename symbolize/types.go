@@ -65,4 +65,10 @@ type DataSymbol struct {
 	Demangled string // Name demangled as llvm-symbolizer --demangle prints it
 	Start     uint64
 	Size      uint64
+	// Where it is declared (Object.DataDecl), for the answers that print
+	// it (llvm-symbolizer 15+); HasDecl false: unknown. Data leaves them
+	// unset.
+	DeclFile string
+	DeclLine uint64
+	HasDecl  bool
 }

@@ -40,6 +40,12 @@ and --format is not given. Frames sanitrace symbolized end in
 the frames outside the program's code, -q prints nothing (the exit status
 tells). Several inputs get a header each and a closing count.
 
+Reports printed as symbolizer markup (LLVM 18+ runtimes with
+enable_symbolizer_markup=1: {{{module}}}/{{{mmap}}} lines, then a
+{{{bt:N:0xPC}}} line per frame) decode as the classic reports they stand
+for: each frame's module, build-id and offset come from the markup, and
+bad markup is one warning naming the line.
+
 libwebsockets heap dumps are recognised too: runs of "~m#" records (and
 "~b#" lines, as lws's decoder tool prints them), anywhere on their lines,
 become one report each with one allocation stack per record. Their pcs name

@@ -161,15 +161,30 @@ func buildSanitraceAs(t *testing.T, dir, name string) string {
 // runSanitized runs bin with the runtime's external symbolizer set to sym.
 func runSanitized(t *testing.T, bin, tool, sym string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
-	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = []string{
+	return runSanitizedArgs(t, []string{bin}, []string{
 		"PATH=/usr/local/bin:/usr/bin:/bin",
 		tool + "_SYMBOLIZER_PATH=" + sym,
 		tool + "_OPTIONS=symbolize=1:color=never:external_symbolizer_path=" + sym,
+	})
+}
+
+// runSanitizedArgs runs argv (the program in its directory) in the
+// environment env (which names the external symbolizer last) and returns
+// what it printed.
+func runSanitizedArgs(t *testing.T, argv, env []string) string {
+	t.Helper()
+	sym := env[len(env)-1][strings.LastIndexByte(env[len(env)-1], '=')+1:]
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bin := argv[0]
+	for _, a := range argv {
+		if filepath.IsAbs(a) {
+			bin = a // the program, after a wrapper (setarch)
+		}
 	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = filepath.Dir(bin)
+	cmd.Env = env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

@@ -22,7 +22,7 @@ import (
 
 func newSymbolizeCmd() *cobra.Command {
 	return faceCmd(dropin.RunLLVMSymbolizer, "symbolize [options] [addresses...]",
-		"Symbolize addresses: a drop-in for llvm-symbolizer 14",
+		"Symbolize addresses: a drop-in for llvm-symbolizer 14 (or 19: --llvm-version=19)",
 		dropin.LLVMSymbolizerHelp(), symbolizeOptions)
 }
 
@@ -52,7 +52,14 @@ func faceCmd(face func([]string, dropin.Env) int, use, short, long string, opts 
 // runLLVMSymbolizer and runAddr2line are the faces invoked through their
 // argv[0] (a link named llvm-symbolizer* or addr2line).
 func runLLVMSymbolizer(args []string, stdin *os.File, stdout, stderr *os.File) int {
-	return dropin.RunLLVMSymbolizer(args, faceEnv(stdin, stdout, stderr))
+	env := faceEnv(stdin, stdout, stderr)
+	if len(os.Args) > 0 {
+		// A link named llvm-symbolizer-19 answers as llvm-symbolizer 19
+		// does, and names itself as invoked, as llvm does.
+		env.LLVMVersion = dropin.VersionOfName(filepath.Base(os.Args[0]))
+		env.LLVMName = os.Args[0]
+	}
+	return dropin.RunLLVMSymbolizer(args, env)
 }
 
 func runAddr2line(args []string, stdin *os.File, stdout, stderr *os.File) int {
@@ -132,13 +139,14 @@ var symbolizeOptions = faceOptions{
 	names: []string{"--addresses", "--adjust-vma=", "--basenames", "--build-id=", "--color", "--color=",
 		"--debug-file-directory=", "--debuginfod", "--demangle", "--no-debuginfod", "--no-demangle", "--dwp=",
 		"--exe=", "--fallback-debug-path=", "--filter-markup", "--functions", "--functions=", "--help",
-		"--inlines", "--no-inlines", "--obj=", "--output-style=", "--pretty-print", "--print-address",
+		"--inlines", "--no-inlines", "--llvm-version=", "--obj=", "--output-style=", "--pretty-print", "--print-address",
 		"--print-source-context-lines=", "--relativenames", "--verbose", "--version"},
 	values: map[string][]string{
 		"--output-style": {"LLVM", "GNU", "JSON"},
 		"--functions":    {"linkage", "short", "none"},
 		"-f":             {"linkage", "short", "none"},
 		"--color":        {"always", "auto", "never"},
+		"--llvm-version": {"14", "19"},
 	},
 	files: []string{"--obj", "--exe", "-e", "--dwp"},
 	dirs:  []string{"--debug-file-directory", "--fallback-debug-path"},

@@ -399,3 +399,6 @@ func (dw *Data) UnitOfDIE(off uint64) *Unit {
 	}
 	return dw.units.unitAt(off)
 }
+
+// DebugAddr is entry idx of u's .debug_addr table (a DW_OP_addrx operand).
+func (dw *Data) DebugAddr(u *Unit, idx uint64) (uint64, bool) { return dw.debugAddr(&u.h, idx) }
