@@ -75,4 +75,3 @@ func similarKey(b *wire.Bucket) (string, bool) {
 	}
 	return b.Tool + "\x00" + b.Kind + "\x00" + strings.Join(fs[:SimilarFrames], "\x00"), true
 }
-

@@ -13,9 +13,9 @@ import (
 type glob struct {
 	src string
 	// Fast forms of the common patterns; re is the general one.
-	kind   globKind
-	lit    string
-	re     *regexp.Regexp
+	kind     globKind
+	lit      string
+	re       *regexp.Regexp
 	pathLike bool // matched against a foldPath'd value; without "/" against its base name too
 }
 
