@@ -32,7 +32,6 @@ func userFrames(r *wire.BatchReport, rs *rules.Set) {
 		rs = rules.Defaults()
 	}
 	p := report.ProducerOf(r.Tool)
-	fam := rules.FamilyOf(p)
 	str := func(s *string) string {
 		if s == nil {
 			return ""
@@ -43,7 +42,7 @@ func userFrames(r *wire.BatchReport, rs *rules.Set) {
 		fs := r.Stacks[si].Frames
 		for fi := range fs {
 			f := report.Frame{Function: str(fs[fi].Function), File: str(fs[fi].File), Module: str(fs[fi].Module)}
-			fs[fi].User = rs.Apply(rules.Frame{Family: fam, Class: p.Class(&f), Function: f.Function, Module: f.Module, Path: f.File}).InApp
+			fs[fi].User = rs.InApp(p, &f)
 		}
 	}
 }

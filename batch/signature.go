@@ -63,7 +63,6 @@ func sign(r *report.Report, rs *rules.Set, corrupted string) Sig {
 	}
 	var out Sig
 	p := r.Producer()
-	fam := rules.FamilyOf(p)
 	verdicts := make([][]rules.Verdict, len(r.Stacks))
 	out.user = make([][]bool, len(r.Stacks))
 	for si := range r.Stacks {
@@ -72,7 +71,7 @@ func sign(r *report.Report, rs *rules.Set, corrupted string) Sig {
 		out.user[si] = make([]bool, len(fs))
 		for fi := range fs {
 			f := &fs[fi]
-			v := rs.Apply(rules.Frame{Family: fam, Class: p.Class(f), Function: f.Function, Module: f.Module, Path: f.File})
+			v := rs.Apply(rules.FrameOf(p, f))
 			verdicts[si][fi] = v
 			out.user[si][fi] = v.InApp
 		}

@@ -64,7 +64,7 @@ func groupSimilar(doc *wire.Batch, isNew func(id string) bool) {
 
 // similarKey is the key buckets agree on to be joined; ok is false for a
 // bucket that is never joined (a signature of fewer than SimilarFrames
-// frames, or not made of in-app frames).
+// named frames, or not made of in-app frames).
 func similarKey(b *wire.Bucket) (string, bool) {
 	if b.SignatureFrom != FromInApp {
 		return "", false
@@ -72,6 +72,11 @@ func similarKey(b *wire.Bucket) (string, bool) {
 	fs := b.Frames()
 	if len(fs) < SimilarFrames {
 		return "", false
+	}
+	for _, f := range fs[:SimilarFrames] {
+		if strings.HasPrefix(f, "[") {
+			return "", false // "[module]": no function known, nothing to compare
+		}
 	}
 	return b.Tool + "\x00" + b.Kind + "\x00" + strings.Join(fs[:SimilarFrames], "\x00"), true
 }

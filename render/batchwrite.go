@@ -78,6 +78,12 @@ func WriteBatchText(w io.Writer, doc *wire.Batch) error {
 		if fs := b.Frames(); len(fs) > 0 {
 			fmt.Fprintf(bw, "           %s\n", termsafe.Line(strings.Join(fs, " <- ")))
 		}
+		if note := signatureNote(&b); note != "" {
+			fmt.Fprintf(bw, "           (%s)\n", termsafe.Line(note))
+		}
+		for _, m := range b.Merged {
+			fmt.Fprintf(bw, "           joined: %s %dx  %s\n", m.ID, m.Count, termsafe.Line(m.Signature))
+		}
 		if len(b.Reports) > 0 && b.Reports[0] < len(doc.Reports) {
 			fmt.Fprintf(bw, "           %s\n", termsafe.Line(doc.Reports[b.Reports[0]].Headline))
 		}
@@ -90,6 +96,20 @@ func WriteBatchText(w io.Writer, doc *wire.Batch) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// signatureNote says how a bucket's signature was made when it was not
+// from in-app frames, "" when it was.
+func signatureNote(b *wire.Bucket) string {
+	switch b.SignatureFrom {
+	case "fallback":
+		return "no in-app frame: signature from the top frames outside the runtimes"
+	case "headline":
+		return "no frame: signature from the headline's file"
+	case "corrupted":
+		return "corrupted: " + b.Corrupted
+	}
+	return ""
 }
 
 func plural(n int, what string) string {

@@ -196,11 +196,15 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 
 // loadRules reads --rules: the built-in rules followed by the file's; nil
 // without --rules (the built-in rules alone).
-func (o *batchOutput) loadRules() (*rules.Set, error) {
-	if o.rules == "" {
+func (o *batchOutput) loadRules() (*rules.Set, error) { return loadRules(o.rules) }
+
+// loadRules reads a --rules file: the built-in rules followed by the
+// file's; nil without one (the built-in rules alone).
+func loadRules(file string) (*rules.Set, error) {
+	if file == "" {
 		return nil, nil
 	}
-	user, err := rules.ReadFile(o.rules)
+	user, err := rules.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("--rules: %w", err)
 	}

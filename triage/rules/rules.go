@@ -38,7 +38,7 @@ func FamilyOf(p report.Producer) Family {
 // classNames are the values of class:, one per report.FrameClass.
 var classNames = map[string]report.FrameClass{
 	"user": report.User, "runtime": report.Runtime, "interceptor": report.Interceptor,
-	"libc": report.Libc, "cxx": report.CXXRuntime, "nocode": report.NoCode,
+	"libc": report.Libc, "cxx": report.CXXRuntime, "nocode": report.NoCode, "excluded": report.Excluded,
 }
 
 // Frame is what rules see of a frame.
@@ -48,6 +48,20 @@ type Frame struct {
 	Function string            // as printed or symbolized, demangled
 	Module   string            // the module's path or base name
 	Path     string            // the source file
+}
+
+// FrameOf is what rules see of f, a frame of a report of p.
+func FrameOf(p report.Producer, f *report.Frame) Frame {
+	return Frame{Family: FamilyOf(p), Class: p.Class(f), Function: f.Function, Module: f.Module, Path: f.File}
+}
+
+// InApp says whether f, a frame of a report of p, is in-app under s (nil:
+// Defaults).
+func (s *Set) InApp(p report.Producer, f *report.Frame) bool {
+	if s == nil {
+		s = Defaults()
+	}
+	return s.Apply(FrameOf(p, f)).InApp
 }
 
 // Verdict is what the rules decided for a frame.
