@@ -17,7 +17,7 @@ var batchFormats = byName[func(io.Writer, *wire.Batch, BatchOptions) error]{
 	{"json", func(w io.Writer, d *wire.Batch, o BatchOptions) error { return WriteBatchJSONJobs(w, d, o.Jobs) }},
 	{"sarif", WriteSARIF},
 	{"markdown", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteMarkdown(w, d) }},
-	{"html", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteHTML(w, d) }},
+	{"html", WriteHTML},
 	{"text", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteBatchText(w, d) }},
 }
 
@@ -31,6 +31,12 @@ type BatchOptions struct {
 	SourceRoot string
 	// Version is sanitrace's version, named in SARIF's tool description.
 	Version string
+	// Baseline says that the run had a baseline: the page marks the
+	// buckets it knew as known.
+	Baseline bool
+	// SourcePath maps a frame's source file to where it can be read here
+	// (the page's source lines); nil means the identity.
+	SourcePath func(string) string
 	// Jobs is how many goroutines encode the JSON document's elements
 	// (batch's -j); <= 0 means one per CPU.
 	Jobs int

@@ -42,7 +42,10 @@ type batchOutput struct {
 	sourceRoot string
 	group      string
 	rules      string
-	jobs       int // batch's -j, for encoding the JSON; 0 (merge): one per CPU
+	jobs       int
+	// sourcePath finds the sources of the page's source lines (batch's
+	// finder); nil: as named.
+	sourcePath func(string) string // batch's -j, for encoding the JSON; 0 (merge): one per CPU
 }
 
 func (o *batchOutput) register(cmd *cobra.Command, failDefault string) {
@@ -182,6 +185,10 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 		return usage(err)
 	}
 	fl.output.jobs = fl.jobs
+	if fl.output.format == "html" {
+		// Quietly: a source not found has no lines on the page.
+		fl.output.sourcePath = func(p string) string { q, _ := sym.Finder.SourcePath(p); return q }
+	}
 	if err := fl.output.write(cmd.OutOrStdout(), doc); err != nil {
 		return usage(err)
 	}
@@ -239,7 +246,8 @@ func (o *batchOutput) write(stdout io.Writer, doc *wire.Batch) error {
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	err := render.WriteBatch(bw, o.format, doc, render.BatchOptions{SourceRoot: o.sourceRoot, Version: version, Jobs: o.jobs})
+	err := render.WriteBatch(bw, o.format, doc, render.BatchOptions{SourceRoot: o.sourceRoot, Version: version, Jobs: o.jobs,
+		Baseline: o.baseline != "", SourcePath: o.sourcePath})
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
