@@ -91,7 +91,8 @@ func WriteMarkdown(w io.Writer, doc *wire.Batch) error {
 						text += "\n    ... " + plural(len(s.Frames)-j, "more frame")
 						break
 					}
-					text += "\n    " + frameLine(j, f)
+					// The frame in its producer's layout, each line indented.
+					text += "\n    " + strings.ReplaceAll(batchFrame(r.Tool, j, f), "\n", "\n    ")
 				}
 			}
 			bw.WriteString(mdBlock(text))

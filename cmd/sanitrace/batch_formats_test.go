@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -493,5 +495,80 @@ func TestBatchHTMLScale(t *testing.T) {
 	dom, consoleErrs := renderInChromium(t, chromium, page)
 	if !strings.Contains(dom, `data-ready="11"`) || !strings.Contains(dom, `<pre id="js-errors" hidden=""></pre>`) || len(consoleErrs) > 0 {
 		t.Errorf("the page's script did not run cleanly: %q", consoleErrs)
+	}
+}
+
+// TestBatchProducerLayouts: Markdown and SARIF show kernel, Go, Rust, gdb
+// and glibc frames in their producers' layouts, and each SARIF result
+// carries the hash of its bucket's signature as a partial fingerprint;
+// the SARIF still passes the multitool.
+func TestBatchProducerLayouts(t *testing.T) {
+	var logs []string
+	for _, l := range []string{"kernel_kasan_uaf.log", "go_nil_deref.log", "rust_panic.log", "gdb_bt.log", "glibc_backtrace_symbols.log"} {
+		logs = append(logs, filepath.Join(repoRoot, "testdata", "reports", l))
+	}
+	layouts := []string{
+		" ring_pop+0x7e/0x130 [ringbuf]",
+		"main.walk(...)\n    \t/build/sanitrace/src/stacks/gopanic/main.go:15",
+		"   3: main::pick\n                 at /build/sanitrace/src/stacks/rustpanic/main.rs:4:5",
+		"#1  0x0000555555555161 in measure () at g.c:3",
+		"(+0x",
+	}
+	md, stderr, code := runCLI(t, "", append([]string{"batch", "--symbolize=false", "--format", "markdown"}, logs...)...)
+	if code != 1 {
+		t.Fatalf("markdown: exit %d: %s", code, stderr)
+	}
+	for _, want := range layouts {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown: no %q in\n%s", want, md)
+		}
+	}
+
+	out, stderr, code := runCLI(t, "", append([]string{"batch", "--symbolize=false", "--format", "sarif"}, logs...)...)
+	if code != 1 {
+		t.Fatalf("sarif: exit %d: %s", code, stderr)
+	}
+	doc := runBatchJSON(t, 1, append([]string{"batch", "--symbolize=false"}, logs...)...)
+	var s struct {
+		Runs []struct {
+			Results []struct {
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+				Stacks              []struct {
+					Frames []struct {
+						Location struct{ Message struct{ Text string } }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	var messages []string
+	for i, r := range s.Runs[0].Results {
+		sum := sha256.Sum256([]byte(doc.Buckets[i].Signature))
+		if got := r.PartialFingerprints["sanitraceSignature/v1"]; got != hex.EncodeToString(sum[:]) {
+			t.Errorf("result %d: signature fingerprint %q", i, got)
+		}
+		for _, st := range r.Stacks {
+			for _, f := range st.Frames {
+				messages = append(messages, f.Location.Message.Text)
+			}
+		}
+	}
+	all := strings.Join(messages, "\n")
+	for _, want := range []string{"ring_pop+0x7e/0x130 \\[ringbuf\\]", "main.walk(...)\n\t/build/sanitrace/src/stacks/gopanic/main.go:15", "3: main::pick\n             at ", "#1  0x"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("sarif frame messages: no %q", want)
+		}
+	}
+	tool, gh := sarifMultitool()
+	if tool == "" {
+		t.Skip("sarif-multitool not installed (.ci/run installs it): the SARIF is not validated")
+	}
+	file := filepath.Join(t.TempDir(), "producers.sarif")
+	os.WriteFile(file, []byte(out), 0o644)
+	if errs := sarifErrors(t, tool, gh, file); len(errs) > 0 {
+		t.Errorf("multitool: %q", errs)
 	}
 }
