@@ -16,7 +16,8 @@ type glob struct {
 	kind     globKind
 	lit      string
 	re       *regexp.Regexp
-	pathLike bool // matched against a foldPath'd value; without "/" against its base name too
+	need     string // globRegexp: the longest literal run, which a match holds
+	pathLike bool   // matched against a foldPath'd value; without "/" against its base name too
 }
 
 type globKind uint8
@@ -26,6 +27,7 @@ const (
 	globPrefix
 	globSuffix
 	globAny
+	globContains
 	globRegexp
 )
 
@@ -50,6 +52,17 @@ func compileGlob(p string, pathLike bool) (*glob, error) {
 		!pathLike && strings.HasPrefix(p, "*") && !meta(strings.TrimPrefix(p, "*")):
 		g.kind, g.lit = globSuffix, strings.TrimLeft(p, "*")
 		return g, nil
+	}
+	if inner, ok := strings.CutPrefix(p, "**"); ok {
+		if inner, ok = strings.CutSuffix(inner, "**"); ok && inner != "" && !meta(inner) {
+			g.kind, g.lit = globContains, inner
+			return g, nil
+		}
+	}
+	for _, run := range strings.FieldsFunc(p, func(r rune) bool { return r == '*' || r == '?' }) {
+		if len(run) > len(g.need) {
+			g.need = run
+		}
 	}
 	var b strings.Builder
 	b.WriteString(`^(?s:`)
@@ -98,8 +111,10 @@ func (g *glob) match(s string) bool {
 		return strings.HasSuffix(s, g.lit)
 	case globAny:
 		return true
+	case globContains:
+		return strings.Contains(s, g.lit)
 	}
-	return g.re.MatchString(s)
+	return strings.Contains(s, g.need) && g.re.MatchString(s)
 }
 
 // foldPath is a path as path-like patterns match it: lower case, "/"

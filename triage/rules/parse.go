@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -103,6 +104,9 @@ func parseRule(text string) (r rule, ok bool, msg string) {
 		}
 		r.matchers = append(r.matchers, m)
 	}
+	// The cheap matchers first: a rule stops at its first miss, and most
+	// rules of a set miss most frames on their family or class.
+	sort.SliceStable(r.matchers, func(i, j int) bool { return r.matchers[i].glob == nil && r.matchers[j].glob != nil })
 	switch {
 	case len(r.matchers) == 0:
 		return rule{}, false, "no matcher before the actions (want e.g. function:NAME -app)"

@@ -3,6 +3,7 @@ package rules
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -75,7 +76,17 @@ type Verdict struct {
 // A Set is read-only once built and safe for concurrent use.
 type Set struct {
 	rules []rule
+
+	// memo holds the verdicts of frames seen before: a run's logs print
+	// the same frames again and again, and the rules cost a few
+	// microseconds a frame where a lookup costs tens of nanoseconds. At
+	// most memoMax entries, so that hostile input cannot grow it.
+	mu   sync.RWMutex
+	memo map[Frame]Verdict
 }
+
+// memoMax bounds Set.memo: a few MB at most.
+const memoMax = 1 << 14
 
 // Len is the number of rules.
 func (s *Set) Len() int {
@@ -168,10 +179,29 @@ func matchPath(g *glob, full, base string) bool {
 
 // Apply runs the rules over f: in-app and grouped unless a rule says not.
 func (s *Set) Apply(f Frame) Verdict {
-	out := Verdict{InApp: true, Group: true}
 	if s == nil || len(s.rules) == 0 {
+		return Verdict{InApp: true, Group: true}
+	}
+	s.mu.RLock()
+	out, ok := s.memo[f]
+	s.mu.RUnlock()
+	if ok {
 		return out
 	}
+	out = s.apply(f)
+	s.mu.Lock()
+	if s.memo == nil {
+		s.memo = make(map[Frame]Verdict)
+	}
+	if len(s.memo) < memoMax {
+		s.memo[f] = out
+	}
+	s.mu.Unlock()
+	return out
+}
+
+func (s *Set) apply(f Frame) Verdict {
+	out := Verdict{InApp: true, Group: true}
 	v := newView(f)
 next:
 	for i := range s.rules {

@@ -149,3 +149,43 @@ func TestGlob(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDefaults: the built-in rules over the frames of an ASan
+// report's stack (batch applies them to every frame of every report).
+func BenchmarkDefaults(b *testing.B) {
+	d := Defaults()
+	frames := []Frame{
+		{Class: report.Interceptor, Function: "__interceptor_free", Module: "/usr/lib/x86_64-linux-gnu/libasan.so.8", Path: "../../../../src/libsanitizer/asan/asan_malloc_linux.cpp"},
+		{Function: "session_close", Module: "/build/ci/prog", Path: "/build/ci/src/use_after_free.c"},
+		{Function: "main", Module: "/build/ci/prog", Path: "/build/ci/src/use_after_free.c"},
+		{Class: report.Libc, Function: "__libc_start_call_main", Path: "../sysdeps/nptl/libc_start_call_main.h"},
+		{Function: "_start", Module: "/build/ci/prog"},
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, f := range frames {
+			d.Apply(f)
+		}
+	}
+}
+
+func TestGlobForms(t *testing.T) {
+	for _, tc := range []struct {
+		pat  string
+		s    string
+		want bool
+	}{
+		{"**/googletest/src/**", "/x/googletest/src/gtest.cc", true},
+		{"**/googletest/src/**", "/x/googletest/gtest.cc", false},
+		{"**/lib/fuzzer/Fuzzer*.cpp", "/llvm/compiler-rt/lib/fuzzer/FuzzerLoop.cpp", true},
+		{"**/lib/fuzzer/Fuzzer*.cpp", "/llvm/compiler-rt/lib/fuzzer/sub/FuzzerLoop.cpp", false},
+	} {
+		g, err := compileGlob(tc.pat, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.match(foldPath(tc.s)); got != tc.want {
+			t.Errorf("%q on %q: %v", tc.pat, tc.s, got)
+		}
+	}
+}
