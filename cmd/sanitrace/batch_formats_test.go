@@ -572,3 +572,30 @@ func TestBatchProducerLayouts(t *testing.T) {
 		t.Errorf("multitool: %q", errs)
 	}
 }
+
+// TestBatchHTMLSourceLines: the representative report's in-app frames show
+// their source lines when the sources are found (--prefix-map), the
+// frame's own line marked; without the sources, no lines.
+func TestBatchHTMLSourceLines(t *testing.T) {
+	log := filepath.Join(repoRoot, "testdata", "batch", "uaf_gcc_O0", "symbolized.log")
+	src, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "batch", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "", "batch", "--symbolize=false", "--format", "html", "--prefix-map", "src="+src, log)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	line, err := os.ReadFile(filepath.Join(src, "uaf.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<tr class="cur"><td class="no">8</td><td>` + html.EscapeString(strings.Split(string(line), "\n")[7]) + `</td></tr>`
+	if !strings.Contains(out, want) {
+		t.Errorf("no %q in the page", want)
+	}
+	out, _, _ = runCLI(t, "", "batch", "--symbolize=false", "--format", "html", log)
+	if strings.Contains(out, `<table class="src">`) {
+		t.Errorf("source lines without the sources")
+	}
+}
