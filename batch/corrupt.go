@@ -2,6 +2,7 @@ package batch
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -14,15 +15,24 @@ import (
 // without print_stacktrace, a libwebsockets heap dump) is not corrupted.
 func corruption(r *report.Report) string {
 	if report.IsHeapDump(r) || len(r.Stacks) == 0 {
-		if r.Truncated && len(r.Stacks) == 0 && headlineFile(r.Headline) == "" && stackExpected(r) {
+		switch {
+		case report.IsHeapDump(r) || headlineFile(r.Headline) != "" || !stackExpected(r):
+		case r.Truncated:
 			return "the log ends before the report's stack trace"
+		case goroutineHeader(r):
+			// GOTRACEBACK=none prints no goroutine at all; a goroutine's
+			// header without a frame is a traceback cut off.
+			return "the goroutine's traceback has no frames"
 		}
 		return ""
 	}
 	first := &r.Stacks[0]
 	if len(first.Frames) == 0 {
-		if r.Truncated {
+		switch {
+		case r.Truncated:
 			return "the log ends before the first stack's frames"
+		case stackExpected(r):
+			return "the first stack has no frames"
 		}
 		return ""
 	}
@@ -64,6 +74,20 @@ func stackExpected(r *report.Report) bool {
 		return r.Tool != report.ToolUBSan
 	case report.ProducerGoRace, report.ProducerGoPanic, report.ProducerRust:
 		return true
+	}
+	return false
+}
+
+// goroutineHeader reports whether a Go report printed a "goroutine N
+// [...]:" line.
+func goroutineHeader(r *report.Report) bool {
+	if p := r.Producer(); p != report.ProducerGoPanic && p != report.ProducerGoRace {
+		return false
+	}
+	for _, l := range r.Raw {
+		if strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(strings.TrimSpace(l), ":") {
+			return true
+		}
 	}
 	return false
 }

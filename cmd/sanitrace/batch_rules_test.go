@@ -61,6 +61,27 @@ func TestBatchRules(t *testing.T) {
 	}
 }
 
+// TestBatchRulesFamilies: family: makes a rule apply to one producer's
+// reports only: a kernel report's and a Go report's signatures change, an
+// ASan report's does not.
+func TestBatchRulesFamilies(t *testing.T) {
+	dir := t.TempDir()
+	rules := writeFile(t, dir, "r.rules", "family:kernel function:ring_pop -group\nfamily:go function:main.walk -app\nfamily:kernel,go function:session_id -app\n")
+	for _, tc := range []struct{ log, before, after string }{
+		{"kernel_kasan_uaf.log", "Kernel:KASAN: slab-use-after-free:ring_pop|ring_drain_work", "Kernel:KASAN: slab-use-after-free:ring_drain_work"},
+		{"go_nil_deref.log", "GoPanic:invalid memory address or nil pointer dereference:main.walk|main.main", "GoPanic:invalid memory address or nil pointer dereference:main.main"},
+		{"asan_use_after_free_gcc_O0.symbolized.log", "AddressSanitizer:heap-use-after-free:session_id|audit|main", "AddressSanitizer:heap-use-after-free:session_id|audit|main"},
+	} {
+		log := repoRoot + "/testdata/reports/" + tc.log
+		if got := runBatchJSON(t, 1, "batch", "--symbolize=false", log).Buckets[0].Signature; got != tc.before {
+			t.Errorf("%s: %q, want %q", tc.log, got, tc.before)
+		}
+		if got := runBatchJSON(t, 1, "batch", "--symbolize=false", "--rules", rules, log).Buckets[0].Signature; got != tc.after {
+			t.Errorf("%s with rules: %q, want %q", tc.log, got, tc.after)
+		}
+	}
+}
+
 // TestBatchRulesErrors: a malformed rules file is a usage error naming the
 // file, the line and what is wrong, and nothing is decoded.
 func TestBatchRulesErrors(t *testing.T) {
@@ -119,6 +140,23 @@ func TestBatchCorrupted(t *testing.T) {
 	out, _, _ := runCLI(t, "", "batch", "--symbolize=false", "--format", "text", dir)
 	if !strings.Contains(out, "corrupted: frame #2 follows #0") {
 		t.Errorf("text output does not flag the corrupted bucket:\n%s", out)
+	}
+
+	// Logs cut off before their first frame: an ASan report after its
+	// access line, a Go panic after its goroutine's header.
+	goLog, err := os.ReadFile(repoRoot + "/testdata/reports/go_nil_deref.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"asan", strings.Join(strings.SplitAfter(text, "\n")[:3], ""), "the log ends before the report's stack trace"},
+		{"go", strings.Join(strings.SplitAfter(string(goLog), "\n")[:4], ""), "the goroutine's traceback has no frames"},
+	} {
+		p := writeFile(t, t.TempDir(), tc.name+".log", tc.text)
+		doc := runBatchJSON(t, 1, "batch", "--symbolize=false", p)
+		if len(doc.Buckets) != 1 || doc.Buckets[0].Corrupted != tc.want || !strings.HasPrefix(doc.Buckets[0].Signature, "corrupted:") {
+			t.Errorf("%s cut off: buckets %+v, want one corrupted: %q", tc.name, doc.Buckets, tc.want)
+		}
 	}
 }
 
