@@ -97,6 +97,12 @@ func WriteMarkdown(w io.Writer, doc *wire.Batch) error {
 			}
 			bw.WriteString(mdBlock(text))
 		}
+		if note := signatureNote(b); note != "" {
+			fmt.Fprintf(bw, "Signature: %s.\n\n", mdCode(clip(termsafe.Line(note), mdMaxLine)))
+		}
+		for _, m := range b.Merged {
+			fmt.Fprintf(bw, "Joined by `--group similar`: %s, %s.\n\n", mdCode(m.ID), plural(m.Count, "report"))
+		}
 		fmt.Fprintf(bw, "First seen in %s line %d.\n\n</details>\n\n", mdCode(b.First.Name()), b.First.FirstLine)
 	}
 	if len(doc.Errors) > 0 {
