@@ -14,6 +14,7 @@ import (
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/resolve"
+	"github.com/sanitrace/sanitrace/triage/rules"
 	"github.com/sanitrace/sanitrace/wire"
 )
 
@@ -46,15 +47,28 @@ type Options struct {
 	// module cache, once.
 	Vmlinux, ModulesDir string
 
+	// Rules decide which frames are in-app and in groups (signatures,
+	// the documents' user frames): the built-in rules followed by a
+	// user's file; nil means rules.Defaults.
+	Rules *rules.Set
+	// GroupSimilar joins buckets of one tool and kind whose signatures
+	// share their first SimilarFrames in-app frames (--group similar).
+	GroupSimilar bool
+
 	// Baseline holds the bucket ids of a previous run; a bucket absent from
 	// it is new. nil: no baseline, nothing is new.
 	Baseline map[string]bool
 
 	// Stdin is the input "-".
 	Stdin io.Reader
-	// Warn receives each distinct message about an unusable module, from
-	// one goroutine at a time. nil drops them.
+	// Warn receives each distinct message about a damaged log, from one
+	// goroutine at a time. nil drops them.
 	Warn func(string)
+	// ModuleNote receives each distinct message about a module that
+	// cannot be used or verified (the resolvers' notes), from one
+	// goroutine at a time; nil sends them to Warn. (batch's -q and
+	// --warnings=summary act on these.)
+	ModuleNote func(string)
 	// Progress, when set, is told the number of logs to decode and each
 	// one decoded.
 	Progress Progress
@@ -82,8 +96,9 @@ type Progress interface {
 // once by the worker that parsed it, so that a run holds no parsed report.
 // Merge makes items of documents read back, their signatures the shards'.
 type item struct {
-	rep wire.BatchReport
-	sig string
+	rep  wire.BatchReport
+	sig  string
+	from string // Sig.From
 }
 
 // run is the state of one Run.
@@ -154,7 +169,7 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 			Finder:     finder,
 			Cache:      cache,
 			Shipped:    shipped.find,
-			Warn:       r.warn,
+			Warn:       r.note,
 			BarePCs:    opts.BarePCs,
 			Vmlinux:    opts.Vmlinux,
 			ModulesDir: opts.ModulesDir,
@@ -210,17 +225,29 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 	if walkErr != nil {
 		return nil, walkErr
 	}
-	return assemble(inputs, r.items, r.errs, baselineNew(opts.Baseline)), nil
+	return assemble(inputs, r.items, r.errs, baselineNew(opts.Baseline), opts.GroupSimilar), nil
 }
 
-func (r *run) warn(msg string) {
+func (r *run) warn(msg string) { r.once(msg, r.opts.Warn) }
+
+// note passes on a resolver's note about a module (Options.ModuleNote).
+func (r *run) note(msg string) {
+	if r.opts.ModuleNote != nil {
+		r.once(msg, r.opts.ModuleNote)
+		return
+	}
+	r.warn(msg)
+}
+
+// once calls to with msg the first time the run sees msg.
+func (r *run) once(msg string, to func(string)) {
 	r.warnMu.Lock()
 	defer r.warnMu.Unlock()
-	if r.warned[msg] || r.opts.Warn == nil {
+	if r.warned[msg] || to == nil {
 		return
 	}
 	r.warned[msg] = true
-	r.opts.Warn(msg)
+	to(msg)
 }
 
 func sourceOf(s artifact.Source) wire.Source {
@@ -287,7 +314,13 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
 		sc = parse.NewScanner(rc, name)
 	}
 	sc.OnRecordError(func(re *parse.RecordError) { r.warn(re.Error()) })
-	sc.OnDamage(func(e *parse.Damage) { r.warn(e.Error()) })
+	var repaired []int // lines of report headers the scanner repaired
+	sc.OnDamage(func(e *parse.Damage) {
+		r.warn(e.Error())
+		if e.Repaired != "" {
+			repaired = append(repaired, e.First)
+		}
+	})
 	for {
 		rep, err := sc.Next()
 		if err == io.EOF {
@@ -303,12 +336,20 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
 		if r.opts.decoded != nil {
 			r.opts.decoded(rep)
 		}
-		sig := r.intern.str(Signature(rep))
+		damaged := ""
+		for _, l := range repaired {
+			if l >= rep.Input.FirstLine && l <= rep.Input.LastLine {
+				damaged = fmt.Sprintf("the report's header (line %d) is damaged: NUL or invalid UTF-8", l)
+			}
+		}
+		sig := sign(rep, r.opts.Rules, damaged)
+		key := r.intern.str(sig.Key)
 		src := sourceOf(e.Source)
 		src.FirstLine, src.LastLine = rep.Input.FirstLine, rep.Input.LastLine
-		br := wire.BatchReportOf(rep, src, r.intern.str(BucketID(sig)))
+		br := wire.BatchReportOf(rep, src, r.intern.str(BucketID(key)), sig.userOf)
+		br.Corrupted = sig.Corrupted
 		r.intern.report(&br.Report)
-		*items = append(*items, item{rep: br, sig: sig})
+		*items = append(*items, item{rep: br, sig: key, from: sig.From})
 	}
 }
 
@@ -320,8 +361,9 @@ func unwrapPathErr(err error) string {
 }
 
 // assemble orders the reports and errors and builds the buckets: the one
-// place both Run and Merge make a document, so that they agree.
-func assemble(inputs int, items []item, errs []wire.BatchError, isNew func(id string) bool) *wire.Batch {
+// place both Run and Merge make a document, so that they agree. similar
+// joins similar buckets (groupSimilar).
+func assemble(inputs int, items []item, errs []wire.BatchError, isNew func(id string) bool, similar bool) *wire.Batch {
 	sort.SliceStable(items, func(i, j int) bool { return sourceLess(items[i].rep.Source, items[j].rep.Source) })
 	sort.SliceStable(errs, func(i, j int) bool {
 		a, b := errs[i], errs[j]
@@ -347,8 +389,8 @@ func assemble(inputs int, items []item, errs []wire.BatchError, isNew func(id st
 		id := it.rep.Bucket
 		b := byID[id]
 		if b == nil {
-			b = &wire.Bucket{ID: id, Signature: it.sig, Tool: it.rep.Tool, Kind: it.rep.Kind, First: it.rep.Source,
-				New: isNew(id)}
+			b = &wire.Bucket{ID: id, Signature: it.sig, SignatureFrom: it.from, Tool: it.rep.Tool, Kind: it.rep.Kind,
+				Corrupted: it.rep.Corrupted, First: it.rep.Source, New: isNew(id)}
 			byID[id] = b
 			order = append(order, id)
 		}
@@ -359,14 +401,22 @@ func assemble(inputs int, items []item, errs []wire.BatchError, isNew func(id st
 	for _, id := range order {
 		doc.Buckets = append(doc.Buckets, *byID[id])
 	}
-	sort.SliceStable(doc.Buckets, func(i, j int) bool {
-		a, b := doc.Buckets[i], doc.Buckets[j]
+	sortBuckets(doc.Buckets)
+	if similar {
+		groupSimilar(doc, isNew)
+	}
+	return doc
+}
+
+// sortBuckets orders buckets by count, most first, then by signature.
+func sortBuckets(bs []wire.Bucket) {
+	sort.SliceStable(bs, func(i, j int) bool {
+		a, b := bs[i], bs[j]
 		if a.Count != b.Count {
 			return a.Count > b.Count
 		}
 		return a.Signature < b.Signature
 	})
-	return doc
 }
 
 // baselineNew says which buckets are new against a baseline's ids: those

@@ -9,38 +9,120 @@ import (
 	"sync"
 
 	"github.com/sanitrace/sanitrace/report"
+	"github.com/sanitrace/sanitrace/triage/rules"
 )
 
 // SignatureFrames is how many frames a signature holds (ClusterFuzz's
 // crash state holds three too).
 const SignatureFrames = 3
 
-// Signature is the bucket key of a report (docs/json.md, "Buckets"):
-// "<tool>:<kind>:<f1>|<f2>|<f3>", the frames being the first frames of the
-// report's first stack that are not sanitizer runtime, interceptor, libc or
-// C++ runtime code, each reduced to a bare qualified function name. When
-// the report has no such frame (UBSan without print_stacktrace), the source
-// file the headline names stands in, as "@file.c".
-func Signature(r *report.Report) string {
+// Signature is the bucket key of a report under the built-in rules
+// (Sign with rules.Defaults).
+func Signature(r *report.Report) string { return Sign(r, nil).Key }
+
+// How a signature was made (Sig.From, the bucket's "signature_from").
+const (
+	FromInApp    = "in-app"    // from the report's in-app frames
+	FromFallback = "fallback"  // no in-app frame: from the top frames the rules keep in groups
+	FromHeadline = "headline"  // no frame at all: from the file the headline names
+	FromNone     = "none"      // nothing to make it from: tool and kind only
+	FromCorrupt  = "corrupted" // the report's stacks could not be read (Sig.Corrupted)
+)
+
+// Sig is a report's signature and how it was made.
+type Sig struct {
+	// Key is the bucket key (docs/json.md, "Buckets"):
+	// "<tool>:<kind>:<f1>|<f2>|<f3>", the frames being the first in-app
+	// frames of the report's first stack that are in groups (package
+	// rules: the built-in rules and a --rules file), each reduced to a bare
+	// qualified function name. When no frame is in-app, the first frames
+	// in groups stand in (the built-in rules keep C library and C++
+	// runtime frames in groups but no runtime's); when there is no frame at
+	// all (UBSan without print_stacktrace), the source file the headline
+	// names, as "@file.c". A corrupted report's key is
+	// "corrupted:<tool>:<kind>", apart from every real bucket.
+	Key string
+	// From says which of these made Key (FromInApp, ...).
+	From string
+	// Corrupted says why the report's stacks could not be read; "" when
+	// they could (corruption).
+	Corrupted string
+	// user is each frame's in-app verdict, stack by stack (userOf).
+	user [][]bool
+}
+
+// Sign is r's signature under rs (the built-in rules followed by a
+// user's; nil: rules.Defaults alone).
+func Sign(r *report.Report, rs *rules.Set) Sig { return sign(r, rs, "") }
+
+// sign is Sign of a report that corrupted, when not "", already says is
+// corrupted (a damaged header the scanner repaired).
+func sign(r *report.Report, rs *rules.Set, corrupted string) Sig {
+	if rs == nil {
+		rs = rules.Defaults()
+	}
+	var out Sig
+	p := r.Producer()
+	verdicts := make([][]rules.Verdict, len(r.Stacks))
+	out.user = make([][]bool, len(r.Stacks))
+	for si := range r.Stacks {
+		fs := r.Stacks[si].Frames
+		verdicts[si] = make([]rules.Verdict, len(fs))
+		out.user[si] = make([]bool, len(fs))
+		for fi := range fs {
+			f := &fs[fi]
+			v := rs.Apply(rules.FrameOf(p, f))
+			verdicts[si][fi] = v
+			out.user[si][fi] = v.InApp
+		}
+	}
+	if corrupted == "" {
+		corrupted = corruption(r)
+	}
+	if corrupted != "" {
+		out.Key, out.From, out.Corrupted = "corrupted:"+r.Tool+":"+r.Kind, FromCorrupt, corrupted
+		return out
+	}
+	frames := signatureFrames(r, verdicts, true)
+	out.From = FromInApp
+	if len(frames) == 0 {
+		frames = signatureFrames(r, verdicts, false)
+		out.From = FromFallback
+	}
+	if len(frames) == 0 {
+		out.From = FromNone
+		if file := headlineFile(r.Headline); file != "" {
+			frames = append(frames, "@"+file)
+			out.From = FromHeadline
+		}
+	}
+	out.Key = r.Tool + ":" + r.Kind + ":" + strings.Join(frames, "|")
+	return out
+}
+
+// signatureFrames are the signature's frames: the first in-app frames in
+// groups, or with inApp false the first frames in groups.
+func signatureFrames(r *report.Report, verdicts [][]rules.Verdict, inApp bool) []string {
 	var frames []string
-	stacks := r.Stacks
-	if len(stacks) > 1 && stacks[0].FromRegisters() {
+	n := len(r.Stacks)
+	if n > 1 && r.Stacks[0].FromRegisters() {
 		// An oops or WARNING's first "stack" is the faulting pc from the
 		// register dump; its callers are the call trace after it.
-		stacks = stacks[:2]
-	} else if len(stacks) > 0 {
-		stacks = stacks[:1]
+		n = 2
+	} else if n > 0 {
+		n = 1
 	}
-	for _, s := range stacks {
-		before := len(frames) // the frames taken from the stacks before s
-		for _, f := range s.Frames {
+	for si := 0; si < n; si++ {
+		before := len(frames) // the frames taken from the stacks before this one
+		for fi, f := range r.Stacks[si].Frames {
 			if len(frames) == SignatureFrames {
 				break
 			}
 			// A kernel frame printed with "? " is a stale return address
 			// the unwinder found on the stack, not a caller: it differs
 			// between runs of one bug.
-			if r.Class(&f) != report.User || libcFrame(f) || f.Unreliable {
+			v := verdicts[si][fi]
+			if !v.Group || (inApp && !v.InApp) || f.Unreliable {
 				continue
 			}
 			name := frameKey(r.Tool, f.Function)
@@ -57,12 +139,12 @@ func Signature(r *report.Report) string {
 			frames = append(frames, name)
 		}
 	}
-	if len(frames) == 0 {
-		if file := headlineFile(r.Headline); file != "" {
-			frames = append(frames, "@"+file)
-		}
-	}
-	return r.Tool + ":" + r.Kind + ":" + strings.Join(frames, "|")
+	return frames
+}
+
+// userOf says whether frame fi of stack si is in-app (wire.BatchReportOf).
+func (s *Sig) userOf(si, fi int) bool {
+	return si < len(s.user) && fi < len(s.user[si]) && s.user[si][fi]
 }
 
 // frameKey is a signature frame's function name: C, C++ and Rust names
@@ -103,36 +185,6 @@ func NormalizeGoFunction(name string) string {
 		}
 	}
 	return s
-}
-
-// glibcSourceDirs are glibc's top-level source directories: glibc is built
-// with relative file names, so its frames read "nptl/pthread_create.c:442"
-// when the runtime symbolizes them and name no module.
-var glibcSourceDirs = map[string]bool{
-	"assert": true, "csu": true, "ctype": true, "debug": true, "dirent": true, "dlfcn": true, "elf": true,
-	"iconv": true, "io": true, "libio": true, "locale": true, "login": true, "malloc": true, "misc": true,
-	"nptl": true, "nss": true, "posix": true, "resolv": true, "setjmp": true, "signal": true, "socket": true,
-	"stdio-common": true, "stdlib": true, "string": true, "sysdeps": true, "time": true, "wcsmbs": true,
-}
-
-// libcFrames are C library functions that start threads and processes,
-// which runtimes print with or without a module or file.
-var libcFrames = map[string]bool{
-	"start_thread": true, "clone": true, "clone3": true, "__clone": true, "__clone3": true,
-	"__libc_start_main": true, "__libc_start_call_main": true, "_start": true,
-}
-
-// libcFrame catches the C library frames that report.ClassIn leaves as
-// user code when the log printed them without their module.
-func libcFrame(f report.Frame) bool {
-	if libcFrames[f.Function] {
-		return true
-	}
-	if f.File == "" || strings.HasPrefix(f.File, "/") {
-		return false
-	}
-	dir, _, ok := strings.Cut(strings.TrimPrefix(f.File, "../"), "/")
-	return ok && glibcSourceDirs[dir]
 }
 
 // shortName is the last component of a qualified name ("ui::area_of" ->

@@ -93,7 +93,7 @@ var mdOwnTags = map[string]bool{"<details>": true, "<summary>": true, "</summary
 func init() {
 	// The tags of a page of plain text are the template's own.
 	var b bytes.Buffer
-	WriteHTML(&b, fuzzDoc("AddressSanitizer", "heap-use-after-free", "ERROR: x", "f", "a.c", "run.log"))
+	WriteHTML(&b, fuzzDoc("AddressSanitizer", "heap-use-after-free", "ERROR: x", "f", "a.c", "run.log"), BatchOptions{})
 	for _, tag := range regexp.MustCompile(`<[a-zA-Z!/][^>]*>`).FindAllString(b.String(), -1) {
 		htmlOwnTags[tagName(tag)] = true
 	}

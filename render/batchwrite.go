@@ -17,7 +17,7 @@ var batchFormats = byName[func(io.Writer, *wire.Batch, BatchOptions) error]{
 	{"json", func(w io.Writer, d *wire.Batch, o BatchOptions) error { return WriteBatchJSONJobs(w, d, o.Jobs) }},
 	{"sarif", WriteSARIF},
 	{"markdown", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteMarkdown(w, d) }},
-	{"html", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteHTML(w, d) }},
+	{"html", WriteHTML},
 	{"text", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteBatchText(w, d) }},
 }
 
@@ -31,6 +31,12 @@ type BatchOptions struct {
 	SourceRoot string
 	// Version is sanitrace's version, named in SARIF's tool description.
 	Version string
+	// Baseline says that the run had a baseline: the page marks the
+	// buckets it knew as known.
+	Baseline bool
+	// SourcePath maps a frame's source file to where it can be read here
+	// (the page's source lines); nil means the identity.
+	SourcePath func(string) string
 	// Jobs is how many goroutines encode the JSON document's elements
 	// (batch's -j); <= 0 means one per CPU.
 	Jobs int
@@ -78,6 +84,12 @@ func WriteBatchText(w io.Writer, doc *wire.Batch) error {
 		if fs := b.Frames(); len(fs) > 0 {
 			fmt.Fprintf(bw, "           %s\n", termsafe.Line(strings.Join(fs, " <- ")))
 		}
+		if note := signatureNote(&b); note != "" {
+			fmt.Fprintf(bw, "           (%s)\n", termsafe.Line(note))
+		}
+		for _, m := range b.Merged {
+			fmt.Fprintf(bw, "           joined: %s %dx  %s\n", m.ID, m.Count, termsafe.Line(m.Signature))
+		}
 		if len(b.Reports) > 0 && b.Reports[0] < len(doc.Reports) {
 			fmt.Fprintf(bw, "           %s\n", termsafe.Line(doc.Reports[b.Reports[0]].Headline))
 		}
@@ -90,6 +102,20 @@ func WriteBatchText(w io.Writer, doc *wire.Batch) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// signatureNote says how a bucket's signature was made when it was not
+// from in-app frames, "" when it was.
+func signatureNote(b *wire.Bucket) string {
+	switch b.SignatureFrom {
+	case "fallback":
+		return "no in-app frame: signature from the top frames outside the runtimes"
+	case "headline":
+		return "no frame: signature from the headline's file"
+	case "corrupted":
+		return "corrupted: " + b.Corrupted
+	}
+	return ""
 }
 
 func plural(n int, what string) string {

@@ -91,10 +91,17 @@ func WriteMarkdown(w io.Writer, doc *wire.Batch) error {
 						text += "\n    ... " + plural(len(s.Frames)-j, "more frame")
 						break
 					}
-					text += "\n    " + frameLine(j, f)
+					// The frame in its producer's layout, each line indented.
+					text += "\n    " + strings.ReplaceAll(batchFrame(r.Tool, j, f), "\n", "\n    ")
 				}
 			}
 			bw.WriteString(mdBlock(text))
+		}
+		if note := signatureNote(b); note != "" {
+			fmt.Fprintf(bw, "Signature: %s.\n\n", mdCode(clip(termsafe.Line(note), mdMaxLine)))
+		}
+		for _, m := range b.Merged {
+			fmt.Fprintf(bw, "Joined by `--group similar`: %s, %s.\n\n", mdCode(m.ID), plural(m.Count, "report"))
 		}
 		fmt.Fprintf(bw, "First seen in %s line %d.\n\n</details>\n\n", mdCode(b.First.Name()), b.First.FirstLine)
 	}

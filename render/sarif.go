@@ -1,6 +1,8 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +19,17 @@ import (
 // sarifFingerprint is the partialFingerprints key holding the bucket id:
 // GitHub code scanning matches results across runs by it.
 const sarifFingerprint = "sanitraceBucket/v1"
+
+// sarifSignatureFingerprint is the partialFingerprints key holding the
+// SHA-256 of the bucket's whole signature: the bucket id is its first 12
+// hex digits, this one is the full hash, for consumers that want no
+// chance of two signatures colliding.
+const sarifSignatureFingerprint = "sanitraceSignature/v1"
+
+func signatureHash(sig string) string {
+	sum := sha256.Sum256([]byte(sig))
+	return hex.EncodeToString(sum[:])
+}
 
 // WriteSARIF writes doc as SARIF 2.1.0 for GitHub code scanning and other
 // SARIF consumers: one result per bucket, its rule the bug kind, its
@@ -59,8 +72,21 @@ func WriteSARIF(w io.Writer, doc *wire.Batch, opts BatchOptions) error {
 		res := run.CreateResultForRule(b.Kind).
 			WithLevel("error").
 			WithMessage(sarif.NewTextMessage(sarifText(msg))).
-			WithPartialFingerPrints(map[string]interface{}{sarifFingerprint: b.ID})
+			WithPartialFingerPrints(map[string]interface{}{sarifFingerprint: b.ID, sarifSignatureFingerprint: signatureHash(b.Signature)})
 		res.Properties = sarif.Properties{"signature": b.Signature, "count": b.Count, "new": b.New, "firstSeen": b.First.Name()}
+		if b.SignatureFrom != "" {
+			res.Properties["signatureFrom"] = b.SignatureFrom
+		}
+		if b.Corrupted != "" {
+			res.Properties["corrupted"] = b.Corrupted
+		}
+		if len(b.Merged) > 0 {
+			var ids []string
+			for _, m := range b.Merged {
+				ids = append(ids, m.ID)
+			}
+			res.Properties["merged"] = ids
+		}
 		res.AddLocation(primaryLocation(r, opts.SourceRoot))
 		seen := make(map[string]bool) // SARIF wants a result's stacks unique
 		flow := sarif.NewCodeFlow().WithMessage(sarif.NewTextMessage(sarifText(msg)))
@@ -74,9 +100,9 @@ func WriteSARIF(w io.Writer, doc *wire.Batch, opts BatchOptions) error {
 			}
 			st := sarif.NewStack().WithMessage(sarif.NewTextMessage(sarifText(title)))
 			tf := sarif.NewThreadFlow().WithMessage(sarif.NewTextMessage(sarifText(title)))
-			for _, f := range s.Frames {
-				sf := sarif.NewStackFrame().WithLocation(frameLocation(f, opts.SourceRoot))
-				tl := sarif.NewThreadFlowLocation().WithLocation(frameLocation(f, opts.SourceRoot))
+			for i, f := range s.Frames {
+				sf := sarif.NewStackFrame().WithLocation(frameLocation(r.Tool, i, f, opts.SourceRoot))
+				tl := sarif.NewThreadFlowLocation().WithLocation(frameLocation(r.Tool, i, f, opts.SourceRoot))
 				if f.Module != nil {
 					sf.WithModule(*f.Module)
 					tl.WithModule(*f.Module)
@@ -134,9 +160,9 @@ func ruleName(kind string) string {
 // report's first line (code scanning needs a location for every result).
 func primaryLocation(r *wire.BatchReport, root string) *sarif.Location {
 	if len(r.Stacks) > 0 {
-		for _, f := range r.Stacks[0].Frames {
+		for i, f := range r.Stacks[0].Frames {
 			if f.File != nil && f.Line > 0 && f.User {
-				return frameLocation(f, root)
+				return frameLocation(r.Tool, i, f, root)
 			}
 		}
 	}
@@ -147,16 +173,16 @@ func primaryLocation(r *wire.BatchReport, root string) *sarif.Location {
 		WithMessage(sarif.NewTextMessage(sarifText("reported in " + r.Source.Name())))
 }
 
-// frameLocation: file:line:column of a frame, its function as a logical
-// location and the message.
-func frameLocation(f wire.Frame, root string) *sarif.Location {
+// frameLocation: file:line:column of frame i of a report of tool, its
+// function as a logical location, and as the message the frame in its
+// producer's layout (batchFrame: a kernel frame as the kernel prints it).
+func frameLocation(tool string, i int, f wire.Frame, root string) *sarif.Location {
 	loc := sarif.NewLocation()
 	fn := "??"
 	if f.Function != nil {
 		fn = *f.Function
 		loc.AddLogicalLocations(sarif.NewLogicalLocation().WithFullyQualifiedName(fn).WithKind("function"))
 	}
-	text := fn
 	if f.File != nil {
 		pl := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(fileURI(*f.File, root)))
 		if f.Line > 0 {
@@ -167,13 +193,8 @@ func frameLocation(f wire.Frame, root string) *sarif.Location {
 			pl.WithRegion(reg)
 		}
 		loc.WithPhysicalLocation(pl)
-	} else if f.Module != nil {
-		text += " in " + *f.Module
-		if f.Offset != nil {
-			text += "+" + *f.Offset
-		}
 	}
-	return loc.WithMessage(sarif.NewTextMessage(sarifText(text)))
+	return loc.WithMessage(sarif.NewTextMessage(sarifText(strings.TrimSpace(batchFrame(tool, i, f)))))
 }
 
 // fileURI makes a path a URI reference: relative to root when it lies

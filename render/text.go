@@ -258,7 +258,20 @@ func (t *Text) stack(s report.Stack) {
 }
 
 // class says whose code f is in, in the report being written.
-func (t *Text) class(f *report.Frame) report.FrameClass { return t.producer.Class(f) }
+// With Options.InApp, its verdict decides what is the program's own.
+func (t *Text) class(f *report.Frame) report.FrameClass {
+	c := t.producer.Class(f)
+	if t.opts.InApp == nil {
+		return c
+	}
+	switch in := t.opts.InApp(t.producer, f); {
+	case in:
+		return report.User
+	case c == report.User:
+		return report.Excluded
+	}
+	return c
+}
 
 // collapseRun writes, with --frames user, the one line that stands for
 // the run of frames from fs[i] on that are not the program's own code, and

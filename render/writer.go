@@ -42,6 +42,9 @@ type Options struct {
 	// code (sanitizer runtime, interceptors, libc, C++ runtime) into one
 	// line in text (--frames user).
 	UserFrames bool
+	// InApp, when set, says which frames are the program's own in place
+	// of the model's classification (stack-trace rules: triage/rules).
+	InApp func(report.Producer, *report.Frame) bool
 }
 
 // formats are the report formats by name, in the order usage messages

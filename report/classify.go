@@ -29,9 +29,13 @@ const (
 	// NoCode is a frame the fast unwinder made up ("[stack]+0x...",
 	// "<unknown module>").
 	NoCode
+	// Excluded is a frame the model takes for the user's that stack-trace
+	// rules (triage/rules) say is not: a test harness, a vendored
+	// library. The model itself never gives it.
+	Excluded
 )
 
-var classNames = [...]string{"user", "runtime", "interceptor", "libc", "c++ runtime", "no code"}
+var classNames = [...]string{"user", "runtime", "interceptor", "libc", "c++ runtime", "no code", "not in-app"}
 
 func (c FrameClass) String() string {
 	if c < 0 || int(c) >= len(classNames) {

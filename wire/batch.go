@@ -22,6 +22,10 @@ type BatchReport struct {
 	Report
 	Source Source `json:"source"`
 	Bucket string `json:"bucket"`
+	// Corrupted says why the report's stacks could not be read (it is in
+	// a bucket of corrupted reports apart from the real ones); absent when
+	// they could.
+	Corrupted string `json:"corrupted,omitempty"`
 }
 
 // Source names a log (a file, or a member of an archive) and, for a
@@ -52,6 +56,24 @@ type Bucket struct {
 	Reports   []int  `json:"reports"`
 	First     Source `json:"first"`
 	Last      Source `json:"last"`
+	// SignatureFrom says what the signature was made from: "in-app"
+	// frames, a "fallback" to the top frames in groups when no frame is
+	// in-app, the "headline"'s file, "none", or "corrupted" reports.
+	// Absent in documents of older versions.
+	SignatureFrom string `json:"signature_from,omitempty"`
+	// Corrupted is the reason of the bucket's first report when the
+	// bucket holds corrupted reports (BatchReport.Corrupted).
+	Corrupted string `json:"corrupted,omitempty"`
+	// Merged are the buckets --group similar joined into this one.
+	Merged []MergedBucket `json:"merged,omitempty"`
+}
+
+// MergedBucket is a bucket that similar-crash grouping joined into
+// another: its own id, signature and count of reports.
+type MergedBucket struct {
+	ID        string `json:"id"`
+	Signature string `json:"signature"`
+	Count     int    `json:"count"`
 }
 
 // Frames are the signature's frames (after "tool:kind:"), as normalised.
@@ -73,13 +95,18 @@ type BatchError struct {
 
 // BatchReportOf is the batch document's form of a report found at src and
 // put in the bucket with id bucket: its decode form (ReportOf) with each
-// frame's User set from the model's classification (report.Report.Class).
-func BatchReportOf(r *report.Report, src Source, bucket string) BatchReport {
+// frame's User set by user (frame fi of stack si: the run's rules), or
+// from the model's classification (report.Report.Class) when user is nil.
+func BatchReportOf(r *report.Report, src Source, bucket string, user func(si, fi int) bool) BatchReport {
 	out := BatchReport{Report: ReportOf(r), Source: src, Bucket: bucket}
 	for si := range r.Stacks {
 		fs := r.Stacks[si].Frames
 		for fi := range fs {
-			out.Stacks[si].Frames[fi].User = r.Class(&fs[fi]) == report.User
+			if user != nil {
+				out.Stacks[si].Frames[fi].User = user(si, fi)
+			} else {
+				out.Stacks[si].Frames[fi].User = r.Class(&fs[fi]) == report.User
+			}
 		}
 	}
 	return out

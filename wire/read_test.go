@@ -42,7 +42,7 @@ func TestReadBatchClassifies(t *testing.T) {
 	}
 	for _, tool := range []string{"AddressSanitizer", report.ToolKernel} {
 		r := &report.Report{Tool: tool, Kind: "k", Stacks: []report.Stack{{Title: "t", Frames: frames}}}
-		br := BatchReportOf(r, Source{Path: "a.log"}, "0123456789ab")
+		br := BatchReportOf(r, Source{Path: "a.log"}, "0123456789ab", nil)
 		doc := Batch{Version: Version, Reports: []BatchReport{br}, Buckets: []Bucket{}, Errors: []BatchError{}}
 		var b strings.Builder
 		if err := json.NewEncoder(&b).Encode(&doc); err != nil {

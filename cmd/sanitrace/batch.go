@@ -14,6 +14,7 @@ import (
 	"github.com/sanitrace/sanitrace/batch/artifact"
 	"github.com/sanitrace/sanitrace/internal/humanize"
 	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/triage/rules"
 	"github.com/sanitrace/sanitrace/wire"
 )
 
@@ -28,6 +29,8 @@ type batchFlags struct {
 	progress   string
 	maxEntry   string
 	maxArchive string
+	quiet      bool
+	warnings   string
 }
 
 // batchOutput are the output flags of batch and merge.
@@ -37,7 +40,12 @@ type batchOutput struct {
 	baseline   string
 	failOn     string
 	sourceRoot string
-	jobs       int // batch's -j, for encoding the JSON; 0 (merge): one per CPU
+	group      string
+	rules      string
+	jobs       int
+	// sourcePath finds the sources of the page's source lines (batch's
+	// finder); nil: as named.
+	sourcePath func(string) string // batch's -j, for encoding the JSON; 0 (merge): one per CPU
 }
 
 func (o *batchOutput) register(cmd *cobra.Command, failDefault string) {
@@ -46,6 +54,8 @@ func (o *batchOutput) register(cmd *cobra.Command, failDefault string) {
 	f.StringVarP(&o.output, "output", "o", "", "write the output to `FILE` instead of stdout")
 	f.StringVar(&o.baseline, "baseline", "", "a previous batch JSON output: buckets absent from it are new")
 	enumFlag(f, &o.failOn, "fail-on", failDefault, []string{"any", "new", "none"}, false, "exit 1 when: any (a report was found), new (a bucket is absent from --baseline) or none")
+	enumFlag(f, &o.group, "group", "signature", []string{"signature", "similar"}, false, "bucket by: signature (equal signatures), or similar (also join buckets of one tool and kind whose first 2 in-app frames agree, listed in each bucket's merged)")
+	f.StringVar(&o.rules, "rules", "", "stack-trace rules `FILE` (Sentry's syntax, docs/guide.md \"Rules\"): which frames are in-app and count in signatures, after the built-in rules")
 	f.StringVar(&o.sourceRoot, "source-root", "", "make SARIF source locations relative to `DIR` (the repository root as the DWARF names it)")
 }
 
@@ -82,6 +92,8 @@ change the exit status.`,
 	fl.output.register(cmd, "any")
 	f.StringVar(&fl.shard, "shard", "", "take shard `I/N` of the input logs (1-based; the same share on every machine)")
 	enumFlag(f, &fl.progress, "progress", "auto", colorModes, true, "progress bar on stderr, given as --progress=WHEN: auto (on a terminal), always or never")
+	f.BoolVarP(&fl.quiet, "quiet", "q", false, "no notes about modules (unverified or unusable debug info) on stderr: --warnings=none")
+	enumFlag(f, &fl.warnings, "warnings", "all", []string{"all", "summary", "none"}, false, "notes about modules on stderr: all, summary (one line counting them) or none")
 	f.StringVar(&fl.maxEntry, "max-entry-size", humanize.Bytes(artifact.DefaultEntry), "largest inflated archive member or compressed file")
 	f.StringVar(&fl.maxArchive, "max-archive-size", humanize.Bytes(artifact.DefaultArchive), "largest inflated total of one archive")
 	return cmd
@@ -113,6 +125,25 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 		ModulesDir: sym.ModulesDir,
 		Warn:       warn.warn,
 		Unopened:   func(string) { unreadable = true },
+	}
+	if opts.Rules, err = fl.output.loadRules(); err != nil {
+		return usage(err)
+	}
+	opts.GroupSimilar = fl.output.group == "similar"
+	if fl.quiet && cmd.Flags().Changed("warnings") && fl.warnings != "none" {
+		return usage(fmt.Errorf("-q drops the notes --warnings=%s asks for: give one of them", fl.warnings))
+	}
+	notes := 0
+	switch {
+	case fl.quiet || fl.warnings == "none":
+		opts.ModuleNote = func(string) {}
+	case fl.warnings == "summary":
+		opts.ModuleNote = func(string) { notes++ } // one goroutine at a time (Options)
+		defer func() {
+			if notes > 0 {
+				warn.warn(fmt.Sprintf("%d note(s) about modules (unverified or unusable debug info); --warnings=all lists them", notes))
+			}
+		}()
 	}
 	if fl.jobs < 1 {
 		return usage(fmt.Errorf("-j %d: want at least 1", fl.jobs))
@@ -155,6 +186,10 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 		return usage(err)
 	}
 	fl.output.jobs = fl.jobs
+	if fl.output.format == "html" {
+		// Quietly: a source not found has no lines on the page.
+		fl.output.sourcePath = func(p string) string { q, _ := sym.Finder.SourcePath(p); return q }
+	}
 	if err := fl.output.write(cmd.OutOrStdout(), doc); err != nil {
 		return usage(err)
 	}
@@ -165,6 +200,23 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 		return nil
 	}
 	return fl.output.exit(doc)
+}
+
+// loadRules reads --rules: the built-in rules followed by the file's; nil
+// without --rules (the built-in rules alone).
+func (o *batchOutput) loadRules() (*rules.Set, error) { return loadRules(o.rules) }
+
+// loadRules reads a --rules file: the built-in rules followed by the
+// file's; nil without one (the built-in rules alone).
+func loadRules(file string) (*rules.Set, error) {
+	if file == "" {
+		return nil, nil
+	}
+	user, err := rules.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("--rules: %w", err)
+	}
+	return rules.Defaults().Then(user), nil
 }
 
 func (o *batchOutput) loadBaseline() (map[string]bool, error) {
@@ -195,7 +247,8 @@ func (o *batchOutput) write(stdout io.Writer, doc *wire.Batch) error {
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	err := render.WriteBatch(bw, o.format, doc, render.BatchOptions{SourceRoot: o.sourceRoot, Version: version, Jobs: o.jobs})
+	err := render.WriteBatch(bw, o.format, doc, render.BatchOptions{SourceRoot: o.sourceRoot, Version: version, Jobs: o.jobs,
+		Baseline: o.baseline != "", SourcePath: o.sourcePath})
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}

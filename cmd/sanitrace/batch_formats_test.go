@@ -4,7 +4,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -401,5 +405,197 @@ func TestBatchTextControlCharacters(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// scaleLogs are eleven real logs of eleven bugs, from every producer the
+// page lays out its own way, and how many copies of each TestBatchHTMLScale
+// makes: 1,600 reports in all.
+var scaleLogs = []struct {
+	log    string
+	copies int
+}{
+	{"asan_use_after_free_gcc_O0.symbolized.log", 500}, {"asan_stack_overflow_gcc_O2.symbolized.log", 300},
+	{"asan_container_overflow_clang_O2_dw4.symbolized.log", 200}, {"go_nil_deref.log", 150}, {"rust_panic.log", 120},
+	{"kernel_kasan_uaf.log", 100}, {"gdb_bt.log", 80}, {"glibc_backtrace_symbols.log", 60},
+	{"tsan_signal_unsafe_clang_O2_dw4.symbolized.log", 40}, {"msan_heap_origin_clang_O0_nopie_dw4.symbolized.log", 30},
+	{"libfuzzer_timeout.log", 20},
+}
+
+// TestBatchHTMLScale: 1,600 reports of 11 bugs make a page under 1.5 MB
+// that leads with the overview (chart, then the table sorted by count),
+// names the first 10 logs of a bucket and counts the others, lays out
+// each producer's frames its own way, and renders in Chromium without a
+// script error.
+func TestBatchHTMLScale(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "ci")
+	total := 0
+	for _, l := range scaleLogs {
+		text, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "reports", l.log))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(root, strings.TrimSuffix(l.log, ".log"))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < l.copies; i++ {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("run-%04d.log", i)), text, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		total += l.copies
+	}
+	out, stderr, code := runCLI(t, "", "batch", "--symbolize=false", "--format", "html", root)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if total != 1600 || len(out) >= 1_500_000 {
+		t.Errorf("%d reports: a page of %d bytes, want under 1.5 MB", total, len(out))
+	}
+	chart, table, first := strings.Index(out, `<svg class="chart"`), strings.Index(out, `<table class="overview"`), strings.Index(out, `<section class="bucket`)
+	if chart < 0 || table < chart || first < table {
+		t.Errorf("chart at %d, table at %d, first bucket at %d: the overview does not lead", chart, table, first)
+	}
+	counts := regexp.MustCompile(`<tr class="row[^"]*"[^>]*><td class="num">(\d+)</td>`).FindAllStringSubmatch(out, -1)
+	var got []string
+	for _, m := range counts {
+		got = append(got, m[1])
+	}
+	if want := "500 300 200 150 120 100 80 60 40 30 20"; strings.Join(got, " ") != want {
+		t.Errorf("table counts %q, want %q", strings.Join(got, " "), want)
+	}
+	if n := strings.Count(out, `<g class="bar`); n != 11 {
+		t.Errorf("%d bars, want 11", n)
+	}
+	if !strings.Contains(out, "and 490 more: the JSON output lists them all.") || strings.Count(out, "run-0009.log</code> lines") != 11 || strings.Contains(out, "run-0010.log</code> lines") {
+		t.Errorf("a bucket's logs are not its first 10 and a count: %d, %v", strings.Count(out, "run-0009.log</code> lines"), strings.Contains(out, "run-0010.log</code> lines"))
+	}
+	// Each producer's layout: Go's file line under the function, Rust's
+	// "at" line, the kernel's func+off/size [module], gdb's "#N  0x... in".
+	for _, want := range []string{
+		"main.walk(...)\n\t/build/sanitrace/src/stacks/gopanic/main.go:15",
+		"   3: main::pick\n             at /build/sanitrace/src/stacks/rustpanic/main.rs:4:5",
+		" ring_pop+0x7e/0x130 [ringbuf]",
+		"#1  0x",
+	} {
+		if !strings.Contains(html.UnescapeString(out), want) {
+			t.Errorf("no %q in the page", want)
+		}
+	}
+
+	chromium := "/usr/bin/chromium"
+	if _, err := os.Stat(chromium); err != nil {
+		if chromium, err = exec.LookPath("chromium"); err != nil {
+			t.Skip("chromium not installed (.ci/run installs it): the page is not rendered")
+		}
+	}
+	page := filepath.Join(t.TempDir(), "batch.html")
+	os.WriteFile(page, []byte(out), 0o644)
+	dom, consoleErrs := renderInChromium(t, chromium, page)
+	if !strings.Contains(dom, `data-ready="11"`) || !strings.Contains(dom, `<pre id="js-errors" hidden=""></pre>`) || len(consoleErrs) > 0 {
+		t.Errorf("the page's script did not run cleanly: %q", consoleErrs)
+	}
+}
+
+// TestBatchProducerLayouts: Markdown and SARIF show kernel, Go, Rust, gdb
+// and glibc frames in their producers' layouts, and each SARIF result
+// carries the hash of its bucket's signature as a partial fingerprint;
+// the SARIF still passes the multitool.
+func TestBatchProducerLayouts(t *testing.T) {
+	var logs []string
+	for _, l := range []string{"kernel_kasan_uaf.log", "go_nil_deref.log", "rust_panic.log", "gdb_bt.log", "glibc_backtrace_symbols.log"} {
+		logs = append(logs, filepath.Join(repoRoot, "testdata", "reports", l))
+	}
+	layouts := []string{
+		" ring_pop+0x7e/0x130 [ringbuf]",
+		"main.walk(...)\n    \t/build/sanitrace/src/stacks/gopanic/main.go:15",
+		"   3: main::pick\n                 at /build/sanitrace/src/stacks/rustpanic/main.rs:4:5",
+		"#1  0x0000555555555161 in measure () at g.c:3",
+		"(+0x",
+	}
+	md, stderr, code := runCLI(t, "", append([]string{"batch", "--symbolize=false", "--format", "markdown"}, logs...)...)
+	if code != 1 {
+		t.Fatalf("markdown: exit %d: %s", code, stderr)
+	}
+	for _, want := range layouts {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown: no %q in\n%s", want, md)
+		}
+	}
+
+	out, stderr, code := runCLI(t, "", append([]string{"batch", "--symbolize=false", "--format", "sarif"}, logs...)...)
+	if code != 1 {
+		t.Fatalf("sarif: exit %d: %s", code, stderr)
+	}
+	doc := runBatchJSON(t, 1, append([]string{"batch", "--symbolize=false"}, logs...)...)
+	var s struct {
+		Runs []struct {
+			Results []struct {
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+				Stacks              []struct {
+					Frames []struct {
+						Location struct{ Message struct{ Text string } }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	var messages []string
+	for i, r := range s.Runs[0].Results {
+		sum := sha256.Sum256([]byte(doc.Buckets[i].Signature))
+		if got := r.PartialFingerprints["sanitraceSignature/v1"]; got != hex.EncodeToString(sum[:]) {
+			t.Errorf("result %d: signature fingerprint %q", i, got)
+		}
+		for _, st := range r.Stacks {
+			for _, f := range st.Frames {
+				messages = append(messages, f.Location.Message.Text)
+			}
+		}
+	}
+	all := strings.Join(messages, "\n")
+	for _, want := range []string{"ring_pop+0x7e/0x130 \\[ringbuf\\]", "main.walk(...)\n\t/build/sanitrace/src/stacks/gopanic/main.go:15", "3: main::pick\n             at ", "#1  0x"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("sarif frame messages: no %q", want)
+		}
+	}
+	tool, gh := sarifMultitool()
+	if tool == "" {
+		t.Skip("sarif-multitool not installed (.ci/run installs it): the SARIF is not validated")
+	}
+	file := filepath.Join(t.TempDir(), "producers.sarif")
+	os.WriteFile(file, []byte(out), 0o644)
+	if errs := sarifErrors(t, tool, gh, file); len(errs) > 0 {
+		t.Errorf("multitool: %q", errs)
+	}
+}
+
+// TestBatchHTMLSourceLines: the representative report's in-app frames show
+// their source lines when the sources are found (--prefix-map), the
+// frame's own line marked; without the sources, no lines.
+func TestBatchHTMLSourceLines(t *testing.T) {
+	log := filepath.Join(repoRoot, "testdata", "batch", "uaf_gcc_O0", "symbolized.log")
+	src, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "batch", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "", "batch", "--symbolize=false", "--format", "html", "--prefix-map", "src="+src, log)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	line, err := os.ReadFile(filepath.Join(src, "uaf.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<tr class="cur"><td class="no">8</td><td>` + html.EscapeString(strings.Split(string(line), "\n")[7]) + `</td></tr>`
+	if !strings.Contains(out, want) {
+		t.Errorf("no %q in the page", want)
+	}
+	out, _, _ = runCLI(t, "", "batch", "--symbolize=false", "--format", "html", log)
+	if strings.Contains(out, `<table class="src">`) {
+		t.Errorf("source lines without the sources")
 	}
 }

@@ -85,6 +85,10 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--source-context %d: must not be negative", fl.sourceContext)}
 	}
 	userFrames := fl.view.frames == "user"
+	inApp, err := loadRules(fl.view.rules)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
 	passthrough := fl.view.wantPassthrough(cmd.Flags(), args, cmd.InOrStdin(), stdout)
 	if passthrough && fl.format != "text" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--passthrough writes text; --format %s cannot be passed through", fl.format)}
@@ -100,6 +104,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		SourcePath:    sourcePath(sym.Finder, warn),
 		Passthrough:   passthrough,
 		UserFrames:    userFrames,
+		InApp:         inApp.InApp,
 	})
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}

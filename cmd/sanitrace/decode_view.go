@@ -15,6 +15,7 @@ type viewFlags struct {
 	tools       []string
 	kinds       []string
 	frames      string
+	rules       string
 	quiet       bool
 }
 
@@ -22,6 +23,7 @@ func (v *viewFlags) add(f *pflag.FlagSet) {
 	f.BoolVar(&v.passthrough, "passthrough", false, "write the whole input back, each report replaced by its completed rendering (default when stdin is a pipe and stdout a terminal)")
 	f.StringSliceVar(&v.tools, "tool", nil, "show only reports of these `tools` (AddressSanitizer or asan, tsan, msan, lsan, ubsan, hwasan, ...; repeatable, comma-separated)")
 	f.StringSliceVar(&v.kinds, "kind", nil, "show only reports of these `kinds` as the runtime names them (heap-use-after-free, data race, ...; repeatable, comma-separated)")
+	f.StringVar(&v.rules, "rules", "", "stack-trace rules `FILE` (Sentry's syntax, docs/guide.md \"Rules\"): which frames --frames user keeps, after the built-in rules")
 	enumFlag(f, &v.frames, "frames", "all", []string{"all", "user"}, false, "frames in text: all, or user (each run of runtime, interceptor, libc and C++ runtime frames collapsed into one line)")
 	f.BoolVarP(&v.quiet, "quiet", "q", false, "print nothing on stdout: only the exit status says whether reports were found (input errors still go to stderr)")
 }

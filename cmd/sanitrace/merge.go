@@ -24,7 +24,11 @@ unreadable input.`,
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			doc, err := batch.MergeFiles(args, baseline)
+			rs, err := o.loadRules()
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			doc, err := batch.MergeFiles(args, batch.MergeOptions{Baseline: baseline, GroupSimilar: o.group == "similar", Rules: rs})
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
