@@ -282,6 +282,12 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
 	}
 	sc.OnRecordError(func(re *parse.RecordError) { r.warn(re.Error()) })
 	sc.OnDamage(func(e *parse.Damage) { r.warn(e.Error()) })
+	// Never silently clean: a log that looks like a crash and yields no
+	// report is an error of the run's.
+	sc.OnUnreported(func(u *parse.Unreported) {
+		r.warn(u.Error())
+		r.addError(e.Source, termsafe.Line(u.Error()))
+	})
 	for {
 		rep, err := sc.Next()
 		if err == io.EOF {

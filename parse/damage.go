@@ -95,7 +95,7 @@ func (s *Scanner) orphanFrame(line []byte, no int) bool {
 	if len(t) < 3 || t[0] != '#' {
 		return false
 	}
-	if _, ok := ParseFrame(string(t)); !ok {
+	if f, ok := ParseFrame(string(t)); !ok || !printedFrame(f) {
 		return false
 	}
 	if o := &s.orphans; o.frames > 0 && no-o.last > orphanGapMax {

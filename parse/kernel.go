@@ -19,9 +19,11 @@ import (
 // "__dump_stack lib/dump_stack.c:88 [inline]").
 
 var kernelFormat = format{
-	producer:  report.ProducerKernel,
-	start:     kernelStart,
-	frame:     ParseKernelFrame,
+	producer: report.ProducerKernel,
+	start:    kernelStart,
+	frame:    ParseKernelFrame,
+	// "f+0x1c/0x60" or "[<ffffffff81000000>] f": a bare "f" is any word.
+	telltale:  func(f report.Frame) bool { return f.HasPC || f.HasSymbolSize },
 	lead:      kernelLead,
 	leadLines: 1,
 	cues: cues{

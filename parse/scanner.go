@@ -60,8 +60,13 @@ type Scanner struct {
 	reportLine int // the last line read inside a report
 	// lastReportEnd is the last line of the last report finished.
 	lastReportEnd int
-	repairs       int  // damaged lines tried as headlines
-	nul           bool // the line readLine returned had a NUL
+	repairs       int // damaged lines tried as headlines
+	// Never silently clean (unreported.go).
+	onUnreported func(*Unreported)
+	made         int    // reports handed to ready
+	crashLine    int    // the first crash-looking line outside reports, 0 when none
+	crashText    string // its text
+	nul          bool   // the line readLine returned had a NUL
 
 	// KeepLines (passthrough.go): every line as read, until NextItem
 	// hands it out.
@@ -183,6 +188,7 @@ func (s *Scanner) stepQueued() bool {
 			s.endDump()
 		default:
 			s.endOrphans()
+			s.endUnreported()
 			return false
 		}
 	}
@@ -369,6 +375,7 @@ func (s *Scanner) idle(line []byte, no int) {
 			s.cur = b
 			return
 		}
+		s.noteCrashLooking(line, no)
 		if s.startBack(line, no) || s.orphanFrame(line, no) {
 			return
 		}
@@ -926,6 +933,7 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 	}
 	s.redo = append(redo, s.redo...)
 	s.ready = append(s.ready, r)
+	s.made++
 }
 
 // signalAccess builds the access of a SEGV-like report from "The signal is
