@@ -37,15 +37,10 @@ type truthStack struct {
 // with what is missing; TestPasteTruth fails when one of them comes out
 // right (take it off) or another goes wrong.
 var pastesWrong = map[string]string{
-	"made-glibc-backtrace-nosym-abs.log":                    "a frame without symbol mid-stack splits the backtrace",
-	"made-glibc-backtrace-nosym.log":                        "a frame without symbol mid-stack splits the backtrace",
 	"made-libfuzzer-cut-clang14.log":                        "cut before its ERROR line: the stack is read from a later frame",
 	"made-libfuzzer-cut-clang19.log":                        "cut before its ERROR line: the stack is read from a later frame",
 	"made-tsan-failed-restore-gcc.log":                      "[failed to restore the stack] is no empty stack",
 	"public-asan-chromium-qq0-symbolizer-error-lines.log":   "symbolizer errors between frames split the report",
-	"public-glibc-detected-varnish-nosym.log":               "frames without symbol split the backtrace",
-	"public-glibc-error-backtick-darknet-nosym.log":         "a frame without symbol splits the backtrace",
-	"public-glibc-error-straight-quotes-tab-prefix.log":     "tab prefix and frames without symbol",
 	"public-go-race-failed-restore-blog.log":                "[failed to restore the stack] is no empty stack",
 	"public-go-race-failed-restore-gotest.log":              "[failed to restore the stack] is no empty stack; leading fragment",
 	"public-go-race-pre16-glued-progress.log":               "pre-1.6 race sections (\"Read by goroutine 13:\") not read",
