@@ -151,9 +151,17 @@ func (g *goGrammar) line(b *builder, t string) verdict {
 			return vOwn
 		}
 	}
+	if s == report.MarkerNoRestore {
+		if g.title != "" && b.stack < 0 {
+			b.openStack(g.title, g.role, g.detail).Marker = s
+			b.closeStack()
+			g.title = ""
+		}
+		return vOwn
+	}
 	if strings.HasPrefix(s, "[signal ") || strings.HasPrefix(s, "PC=") || strings.HasPrefix(s, "signal arrived during") ||
 		strings.HasPrefix(s, "[recovered]") || strings.HasPrefix(s, "panic: ") || strings.HasPrefix(s, "[originating from goroutine") ||
-		s == "[failed to restore the stack]" || strings.HasPrefix(s, "...additional frames elided...") ||
+		strings.HasPrefix(s, "...additional frames elided...") ||
 		strings.HasPrefix(s, "Found ") && strings.HasSuffix(s, "data race(s)") || isGoRegister(s) {
 		return vOwn
 	}

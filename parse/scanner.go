@@ -738,6 +738,14 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.keepUnshownLine(str, no)
 		return
 	}
+	if t == report.MarkerNoRestore && b.titleKnown {
+		// The titled stack the runtime could not restore: empty, marked.
+		b.confirm(str, no)
+		b.closeStack()
+		b.rep.Stacks = append(b.rep.Stacks, report.Stack{Title: b.title, Role: b.titleRole, RoleDetail: b.titleClass, Marker: t})
+		b.titleKnown, b.title = false, ""
+		return
+	}
 	if role, class, ok := classifyTitle(t); ok {
 		b.confirm(str, no)
 		b.closeStack()
