@@ -586,12 +586,28 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 			}
 		}
 	}
+	decoded := false // decode_stacktrace.sh's "(file:line ...)"
 	if rest != "" {
-		// A source location appended by syzbot or decode_stacktrace.sh.
-		loc := strings.TrimSuffix(strings.TrimPrefix(rest, "("), ")")
-		file, ln, col := parseLoc(loc)
-		if ln == 0 || strings.ContainsAny(file, " ()") {
+		// A source location appended by syzbot or decode_stacktrace.sh:
+		// "file:line", "(file:line)", "(file:line (discriminator 7))",
+		// an inline chain "(a.h:67 b.c:153 c.c:183)" (innermost first).
+		loc := rest
+		if strings.HasPrefix(rest, "(") && strings.HasSuffix(rest, ")") {
+			loc = rest[1 : len(rest)-1]
+			if i := strings.Index(loc, " (discriminator "); i > 0 && strings.HasSuffix(loc, ")") {
+				loc = loc[:i]
+			}
+			decoded = true
+		}
+		first, more, _ := strings.Cut(loc, " ")
+		file, ln, col := parseLoc(first)
+		if ln == 0 || strings.ContainsAny(file, " ()") || more != "" && !decoded {
 			return report.Frame{}, false
+		}
+		for _, l := range strings.Fields(more) {
+			if _, n, _ := parseLoc(l); n == 0 {
+				return report.Frame{}, false
+			}
 		}
 		f.File, f.Line, f.Column = file, ln, col
 		f.Symbolized = report.SymbolizedReport
@@ -599,7 +615,7 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 	if !hasOff && f.File == "" {
 		return report.Frame{}, false // a bare word is not a frame
 	}
-	if !hasOff && !f.Inlined && !f.HasPC {
+	if !hasOff && !f.Inlined && !f.HasPC && !decoded {
 		// "func file:line" without [inline] or an offset: syzbot prints
 		// those only for inlined frames; anything else is prose.
 		return report.Frame{}, false

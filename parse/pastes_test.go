@@ -46,10 +46,8 @@ var pastesWrong = map[string]string{
 	"public-kasan-2015-symbolized-placeholders.log":         "2015 KASan: a second report from its SLUB INFO lines",
 	"public-kasan-2016-slub-info-placeholders.log":          "2016 KASan: a second report from its SLUB INFO lines",
 	"public-kernel-decode-stacktrace-arm-from.log":          "arm \"(f) from [<...>]\" frames",
-	"public-kernel-decode-stacktrace-kasan-irq.log":         "decode_stacktrace.sh frames not read",
 	"public-kernel-decode-stacktrace-kasan-journal.log":     "decode_stacktrace.sh frames not read",
 	"public-kernel-decode-stacktrace-ubsan-0day-prefix.log": "0day prefix before a decoded UBSAN report",
-	"public-kernel-decode-stacktrace-ubsan-inline.log":      "decode_stacktrace.sh frames not read",
 	"public-kmsan-2016-inline-placeholders.log":             "[<     inline     >] placeholders",
 }
 
