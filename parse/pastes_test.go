@@ -41,8 +41,6 @@ var pastesWrong = map[string]string{
 	"made-libfuzzer-cut-clang14.log":                        "cut before its ERROR line: the stack is read from a later frame",
 	"made-libfuzzer-cut-clang19.log":                        "cut before its ERROR line: the stack is read from a later frame",
 	"public-asan-chromium-qq0-symbolizer-error-lines.log":   "symbolizer errors between frames split the report",
-	"public-go-race-pre16-glued-progress.log":               "pre-1.6 race sections (\"Read by goroutine 13:\") not read",
-	"public-go-race-pre16-ogo.log":                          "pre-1.6 race sections (\"Read by goroutine 13:\") not read",
 	"public-kasan-2015-symbolized-placeholders.log":         "2015 KASan: a second report from its SLUB INFO lines",
 	"public-kasan-2016-slub-info-placeholders.log":          "2016 KASan: a second report from its SLUB INFO lines",
 	"public-kernel-decode-stacktrace-arm-from.log":          "arm \"(f) from [<...>]\" frames",
