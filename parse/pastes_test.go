@@ -38,8 +38,6 @@ type truthStack struct {
 // with what is missing; TestPasteTruth fails when one of them comes out
 // right (take it off) or another goes wrong.
 var pastesWrong = map[string]string{
-	"made-libfuzzer-cut-clang14.log":                        "cut before its ERROR line: the stack is read from a later frame",
-	"made-libfuzzer-cut-clang19.log":                        "cut before its ERROR line: the stack is read from a later frame",
 	"public-asan-chromium-qq0-symbolizer-error-lines.log":   "symbolizer errors between frames split the report",
 	"public-kasan-2015-symbolized-placeholders.log":         "2015 KASan: a second report from its SLUB INFO lines",
 	"public-kasan-2016-slub-info-placeholders.log":          "2016 KASan: a second report from its SLUB INFO lines",

@@ -365,6 +365,9 @@ func (s *Scanner) idle(line []byte, no int) {
 		return
 	}
 	if maybeReport(line) {
+		if s.orphans.frames > 0 && (s.continuesOrphans(line, no) || s.joinOrphans(line, no)) {
+			return
+		}
 		b := s.detectStart(line, no)
 		if b == nil {
 			b = s.detectBrokenStart(line, no)
