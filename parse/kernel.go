@@ -43,6 +43,7 @@ func kernelLead(line, t []byte) bool {
 }
 
 type kernelGrammar struct {
+	slub      bool   // an old KASan report's SLUB section was opened
 	rulerPrev bool   // a "=====" ruler came right before the headline
 	ruled     bool   // and the report closes with one (KASAN, KFENCE, UBSAN, ...)
 	cutHere   bool   // opened after "------------[ cut here ]------------"
@@ -202,6 +203,13 @@ func (g *kernelGrammar) line(b *builder, t string) verdict {
 	case s == "":
 		g.inLoc = false
 		return vUnknown
+	case isSeparator(s, '=') && len(r.Stacks) == 0 && strings.HasPrefix(strings.ToUpper(r.Headline), "BUG: KASAN") && !g.slub:
+		// KASan before 4.6 (2015-16): its header, then SLUB's object
+		// report between rulers ("BUG kmalloc-16 (Not tainted): kasan:
+		// bad access detected", "INFO: Allocated in f+0x.. age=.."),
+		// then the stack and the memory state.
+		g.slub = true
+		return vOwn
 	case isSeparator(s, '='):
 		return vLast
 	case strings.HasPrefix(s, "---[ end "):
@@ -371,6 +379,12 @@ func kernelTitle(s string) (role, detail string, ok bool) {
 		return "origin", "origin_store", true
 	case strings.HasPrefix(s, "Uninit was created at:"):
 		return "origin", "origin_unknown", true
+	case strings.HasPrefix(s, "chained origin: "): // KMSAN of 2016
+		return "origin", "origin_store", true
+	case strings.HasPrefix(s, "INFO: Allocated in ") && strings.Contains(s, " age="): // SLUB's, 2015-16 KASan
+		return "alloc", "alloc", true
+	case strings.HasPrefix(s, "INFO: Freed in ") && strings.Contains(s, " age="):
+		return "free", "free", true
 	case strings.HasPrefix(s, "Local variable ") && strings.HasSuffix(s, "created at:"):
 		return "origin", "origin_stack", true
 	case strings.HasPrefix(s, "page last allocated via "), strings.HasPrefix(s, "page_owner tracks the page as allocated"):
@@ -507,17 +521,25 @@ func (g *kernelGrammar) ripFrame(b *builder, s string) {
 func ParseKernelFrame(line string) (report.Frame, bool) {
 	s := strings.TrimLeft(line, " \t")
 	f := report.Frame{Index: -1, Raw: s, Symbolized: report.SymbolizedNone}
+	placeholder := false // 2015-16 KASan/KMSAN: "[<     inline     >]", "[<      none      >]"
 	if strings.HasPrefix(s, "[<") {
 		e := strings.Index(s, ">]")
 		if e < 0 {
 			return report.Frame{}, false
 		}
 		hex := strings.TrimPrefix(s[2:e], "0x")
-		if hex == "" || len(hex) > 16 || !allHex(hex) {
-			return report.Frame{}, false
+		switch strings.TrimSpace(hex) {
+		case "inline", "inlined":
+			f.Inlined, placeholder = true, true
+		case "none":
+			placeholder = true
+		default:
+			if hex == "" || len(hex) > 16 || !allHex(hex) {
+				return report.Frame{}, false
+			}
+			f.PC, _ = strconv.ParseUint(hex, 16, 64)
+			f.HasPC = true
 		}
-		f.PC, _ = strconv.ParseUint(hex, 16, 64)
-		f.HasPC = true
 		s = strings.TrimLeft(s[e+2:], " ")
 	}
 	if rest, ok := strings.CutPrefix(s, "? "); ok {
@@ -587,6 +609,14 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 		}
 	}
 	decoded := false // decode_stacktrace.sh's "(file:line ...)"
+	if placeholder && f.Inlined && hasOff {
+		// 2015's "[<     inlined    >] outer+0x13b/0x170 inlined_fn file:c:12":
+		// the frame is the inlined function's.
+		if name, loc, ok := strings.Cut(rest, " "); ok && kernelIdent(name) && !strings.ContainsAny(name, ".-") {
+			f.Function, rest = name, loc
+			f.HasSymbolOffset, f.HasSymbolSize, f.SymbolOffset, f.SymbolSize = false, false, 0, 0
+		}
+	}
 	if rest != "" {
 		// A source location appended by syzbot or decode_stacktrace.sh:
 		// "file:line", "(file:line)", "(file:line (discriminator 7))",
@@ -601,7 +631,12 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 		}
 		first, more, _ := strings.Cut(loc, " ")
 		file, ln, col := parseLoc(first)
-		if ln == 0 || strings.ContainsAny(file, " ()") || more != "" && !decoded {
+		if f2, ok := strings.CutSuffix(first, ":?"); ok && ln == 0 && f2 != "" {
+			file = f2 // "entry_64.o:?": the file, no line
+		} else if ln == 0 {
+			file = ""
+		}
+		if file == "" || strings.ContainsAny(file, " ()") || more != "" && !decoded {
 			return report.Frame{}, false
 		}
 		for _, l := range strings.Fields(more) {
@@ -615,7 +650,7 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 	if !hasOff && f.File == "" {
 		return report.Frame{}, false // a bare word is not a frame
 	}
-	if !hasOff && !f.Inlined && !f.HasPC && !decoded {
+	if !hasOff && !f.Inlined && !f.HasPC && !decoded && !placeholder {
 		// "func file:line" without [inline] or an offset: syzbot prints
 		// those only for inlined frames; anything else is prose.
 		return report.Frame{}, false
