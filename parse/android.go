@@ -38,6 +38,9 @@ var androidFormat = format{
 	frame:    ParseTombstoneFrame,
 	telltale: anyFrame,
 	prefix:   logcatLen,
+	// Behind logcat every line carries its prefix: one without it right
+	// after one a wrapper may have broken is its rest.
+	wrapRest: func(_, _ string, carries bool) bool { return !carries },
 	// "Build fingerprint: '...'", "pid: 1, tid: 1, name: x  >>> x <<<",
 	// "Abort message: '...'", "Fatal signal 11 (SIGSEGV)", the frames'
 	// "#00 pc".
@@ -88,10 +91,14 @@ func isTombstoneBanner(t string) bool {
 // (and its newer form with ", name: x"); 0 when t is not one.
 func tombstonePid(t string) int {
 	rest, ok := strings.CutPrefix(t, "pid: ")
-	if !ok || !strings.Contains(rest, ", tid: ") || !strings.Contains(rest, " >>> ") {
+	if !ok {
 		return 0
 	}
-	n, _, _ := strings.Cut(rest, ",")
+	n, rest, _ := strings.Cut(rest, ",")
+	// (A wrapped paste may carry " >>> proc <<<" on the next line.)
+	if !strings.HasPrefix(rest, " tid: ") {
+		return 0
+	}
 	pid, err := strconv.Atoi(n)
 	if err != nil {
 		return 0
