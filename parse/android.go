@@ -42,21 +42,29 @@ var androidFormat = format{
 	// after one a wrapper may have broken is its rest.
 	wrapRest: func(_, _ string, carries bool) bool { return !carries },
 	// "Build fingerprint: '...'", "pid: 1, tid: 1, name: x  >>> x <<<",
-	// "Abort message: '...'", "Fatal signal 11 (SIGSEGV)", the frames'
-	// "#00 pc".
+	// "Abort message: '...'", "Fatal signal 11 (SIGSEGV)" and "signal 6
+	// (SIGABRT), code -1" (behind a logcat prefix), the frames' "#00 pc".
+	// Not "pid:" or "message:", which many logs print on every line.
 	cues: cues{
-		words: []string{"fingerprint", "pid", "message"},
-		marks: []mark{{text: "#"}, {text: " signal ", from: 3}},
+		words: []string{"fingerprint"},
+		marks: []mark{{text: "#"}, {text: " signal ", from: 3}, {text: " >>> "}, {text: "Abort message: "}},
 	},
 }
 
 type androidGrammar struct {
-	banner  bool // the "*** *** ***" banner stands right before the start
+	banner  bool // the line before the start is the report's: the "*** *** ***" banner, a pid line
 	signal  bool // the "signal N (SIGX)" line was read
 	inTrace bool // after "backtrace:"
 }
 
 func androidStart(t, prev string) (grammar, *report.Report) {
+	// Most lines shown are none of these: they cost no allocation.
+	switch {
+	case strings.HasPrefix(t, "Build fingerprint: "), strings.HasPrefix(t, "pid: "), strings.HasPrefix(t, "Abort message: "),
+		strings.HasPrefix(t, "Fatal signal "), strings.HasPrefix(t, "signal "):
+	default:
+		return nil, nil
+	}
 	g := &androidGrammar{}
 	r := &report.Report{Tool: report.ProducerAndroid.Tool()}
 	switch {
@@ -73,6 +81,16 @@ func androidStart(t, prev string) (grammar, *report.Report) {
 			return nil, nil
 		}
 		r.Headline, r.Message = t, t
+	case strings.HasPrefix(t, "signal ") && strings.Contains(t, "), code "):
+		// A paste that begins at the signal line ("signal 6 (SIGABRT),
+		// code -1 (SI_QUEUE)"), or the pid line before it did (whose
+		// " >>> proc <<<", the cue, a wrapper moved to the next line).
+		if !g.signalLine(r, t) {
+			return nil, nil
+		}
+		if pid := tombstonePid(strings.TrimSpace(prev)); pid > 0 {
+			r.PID, g.banner = pid, true
+		}
 	default:
 		return nil, nil
 	}

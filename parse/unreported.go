@@ -107,6 +107,11 @@ func crashLooking(t []byte) bool {
 			return true
 		}
 	}
+	// Every telltale frame has a hex number ("0x1c", "pc 0003d814", "[<ffffffff...>]"):
+	// most lines are let go on that.
+	if len(t) == 0 || !bytes.Contains(t, []byte("0x")) && !bytes.Contains(t, []byte(" pc ")) && !bytes.Contains(t, []byte("[<")) {
+		return false
+	}
 	if telltaleFrame(string(t)) {
 		return true
 	}
