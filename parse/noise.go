@@ -124,6 +124,9 @@ func knownPrefixAt(s []byte) int {
 	if m := syslogLen(s); m > 0 {
 		return m
 	}
+	if m := dmesgLevelLen(s); m > 0 {
+		return m
+	}
 	if m := formatPrefixAt(s); m > 0 {
 		return m
 	}
@@ -159,6 +162,41 @@ func knownPrefixAt(s []byte) int {
 	}
 	return 0
 }
+
+// dmesgLevelLen matches the facility and level `dmesg -x` prints before
+// the timestamp ("kern  :warn  : ", "kern :err : " once a script squeezed
+// the blanks), which differ from line to line of one report.
+func dmesgLevelLen(s []byte) int {
+	if len(s) < 10 || s[0] < 'a' || s[0] > 'z' {
+		return 0
+	}
+	word := func(i int, words []string) int {
+		for _, w := range words {
+			if len(s) >= i+len(w) && string(s[i:i+len(w)]) == w {
+				j := i + len(w)
+				j += spaces(s[j:])
+				if j < len(s) && s[j] == ':' {
+					return j + 1
+				}
+			}
+		}
+		return 0
+	}
+	i := word(0, dmesgFacilities)
+	if i == 0 {
+		return 0
+	}
+	i = word(i, dmesgLevels)
+	if i == 0 || i >= len(s) || s[i] != ' ' {
+		return 0
+	}
+	return i + spaces(s[i:])
+}
+
+var (
+	dmesgFacilities = []string{"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news"}
+	dmesgLevels     = []string{"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug"}
+)
 
 // formatPrefixAt is the length of a format's own line prefix at the
 // start of s (format.prefix), 0 when there is none.

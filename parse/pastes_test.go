@@ -38,11 +38,10 @@ type truthStack struct {
 // with what is missing; TestPasteTruth fails when one of them comes out
 // right (take it off) or another goes wrong.
 var pastesWrong = map[string]string{
-	"public-asan-chromium-qq0-symbolizer-error-lines.log":   "symbolizer errors between frames split the report",
-	"public-kasan-2015-symbolized-placeholders.log":         "mail-wrapped [<     inlined    >] frames are not joined",
-	"public-kernel-decode-stacktrace-arm-from.log":          "arm \"(f) from [<...>]\" frames",
-	"public-kernel-decode-stacktrace-kasan-journal.log":     "decode_stacktrace.sh frames not read",
-	"public-kernel-decode-stacktrace-ubsan-0day-prefix.log": "0day prefix before a decoded UBSAN report",
+	"public-asan-chromium-qq0-symbolizer-error-lines.log": "symbolizer errors between frames split the report",
+	"public-kasan-2015-symbolized-placeholders.log":       "mail-wrapped [<     inlined    >] frames are not joined",
+	"public-kernel-decode-stacktrace-arm-from.log":        "arm \"(f) from [<...>]\" frames",
+	"public-kernel-decode-stacktrace-kasan-journal.log":   "decode_stacktrace.sh frames not read",
 }
 
 // TestPasteTruth holds the parser to the truth of the issue-25 pastes:
