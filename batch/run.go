@@ -321,6 +321,12 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
 			repaired = append(repaired, e.First)
 		}
 	})
+	// Never silently clean: a log that looks like a crash and yields no
+	// report is an error of the run's.
+	sc.OnUnreported(func(u *parse.Unreported) {
+		r.warn(u.Error())
+		r.addError(e.Source, termsafe.Line(u.Error()))
+	})
 	for {
 		rep, err := sc.Next()
 		if err == io.EOF {

@@ -20,6 +20,7 @@ var boostFormat = format{
 	producer: report.ProducerBoost,
 	start:    boostStart,
 	frame:    ParseBoostFrame,
+	telltale: anyFrame,
 	cues:     cues{marks: []mark{{text: "#"}}}, // " 0# main in ./prog"
 }
 

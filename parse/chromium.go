@@ -21,6 +21,7 @@ var chromiumFormat = format{
 	producer: report.ProducerChromium,
 	start:    chromiumStart,
 	frame:    ParseChromiumFrame,
+	telltale: anyFrame,
 	cues:     cues{marks: []mark{{text: "#"}, {text: " signal ", from: 3}}}, // "Received signal 11", "#3 0x..."
 }
 

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sanitrace/sanitrace/internal/editdist"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // Damaged report headers. A torn write, a NUL from a crashed writer or a
@@ -89,10 +90,18 @@ func (r *recentLines) add(line []byte, no int, damaged bool) []byte {
 	return r.text[i]
 }
 
-// orphanRun is a run of frame lines outside reports.
+// orphanRun is a run of frame lines outside reports. It keeps its first
+// orphanKeep frames and lines: a report whose first lines a paste cut off
+// (libFuzzer's stack before its SUMMARY) takes them back (joinOrphans).
 type orphanRun struct {
 	first, last, frames int
+	stack               []report.Frame
+	lines               []qline
 }
+
+// orphanKeep bounds what a run of lost frames keeps for a report that
+// may take it back: more than any runtime's frame limit.
+const orphanKeep = 512
 
 // orphanFrame takes a sanitizer frame line outside any report: it starts
 // the report of a damaged header before it, or joins a lost run. It
@@ -103,7 +112,8 @@ func (s *Scanner) orphanFrame(line []byte, no int) bool {
 	if len(t) < 3 || t[0] != '#' {
 		return false
 	}
-	if _, ok := ParseFrame(string(t)); !ok {
+	f, ok := ParseFrame(string(t))
+	if !ok || !printedFrame(f) {
 		return false
 	}
 	if o := &s.orphans; o.frames > 0 && no-o.last > orphanGapMax {
@@ -112,12 +122,90 @@ func (s *Scanner) orphanFrame(line []byte, no int) bool {
 	if o := &s.orphans; o.frames > 0 {
 		o.last = no
 		o.frames++
+		o.keep(f, line, no)
 		return true
 	}
 	if s.repairBefore(line, no) {
 		return true
 	}
 	s.orphans = orphanRun{first: no, last: no, frames: 1}
+	s.orphans.keep(f, line, no)
+	return true
+}
+
+func (o *orphanRun) keep(f report.Frame, line []byte, no int) {
+	if len(o.stack) < orphanKeep {
+		o.stack = append(o.stack, f)
+		o.lines = append(o.lines, qline{text: string(line), no: no})
+	}
+}
+
+// continuesOrphans reports whether line is the next frame of the run of
+// lost frames ("#10" after "#9"): it joins the run before any starter
+// sees it (gdb's would take "#10 0x... in f (...)" for a bt of its own).
+func (s *Scanner) continuesOrphans(line []byte, no int) bool {
+	o := &s.orphans
+	if o.frames == 0 || no-o.last > orphanGapMax || len(o.stack) == 0 {
+		return false
+	}
+	t := bytes.TrimLeft(line[splitKnownPrefix(line):], " \t")
+	if len(t) < 3 || t[0] != '#' {
+		return false
+	}
+	f, ok := ParseFrame(string(t))
+	if !ok || !printedFrame(f) || f.Index != o.stack[len(o.stack)-1].Index+1 {
+		return false
+	}
+	o.last = no
+	o.frames++
+	o.keep(f, line, no)
+	return true
+}
+
+// joinOrphans starts, at libFuzzer's "SUMMARY: libFuzzer: deadly signal"
+// outside any report, the report whose headline a paste cut off, when a
+// run of lost frames stands right before it: the run is its stack (one
+// report, not a lost run and a summary). It reports false otherwise.
+func (s *Scanner) joinOrphans(line []byte, no int) bool {
+	o := &s.orphans
+	if o.frames == 0 || o.frames != len(o.stack) || no-o.last > orphanGapMax || o.stack[0].Index != 0 {
+		return false
+	}
+	// (Not splitKnownPrefix: "SUMMARY: " reads as a "name: " prefix.)
+	p := bytes.Index(line, []byte("SUMMARY: libFuzzer: "))
+	if p < 0 {
+		return false
+	}
+	kind := string(bytes.TrimSpace(line[p+len("SUMMARY: libFuzzer: "):]))
+	if kind == "" {
+		return false
+	}
+	r := &report.Report{Tool: report.ToolLibFuzzer, Kind: kind, Message: kind}
+	r.Stacks = []report.Stack{{Role: "access", RoleDetail: "error", Frames: o.stack}}
+	markInlined(r.Stacks[0].Frames)
+	b := &builder{kind: kindSanitizer, pfx: newPrefix(string(line[:p])), rep: r, stack: -1, keepUnshown: s.keep}
+	r.Input = report.InputRange{Name: s.name, FirstLine: o.first, LastLine: no}
+	for _, l := range o.lines {
+		body, _ := b.pfx.strip([]byte(l.text))
+		r.Raw = append(r.Raw, string(body))
+	}
+	b.lastLine = o.last
+	// The lines between the frames and the summary ("NOTE: libFuzzer has
+	// rudimentary signal handlers.") are kept in place.
+	own := make(map[int]bool, len(o.lines))
+	for _, l := range o.lines {
+		own[l.no] = true
+	}
+	for n := o.first; n < no; n++ {
+		if !own[n] {
+			s.noteForeign(n)
+		}
+	}
+	s.orphans = orphanRun{}
+	s.endDump()
+	s.cur = b
+	s.reportLine = no
+	s.inReport(line, no)
 	return true
 }
 

@@ -234,11 +234,12 @@ func (b *builder) appendFrame(f report.Frame, title, role, detail string) {
 	st.Frames = append(st.Frames, f)
 }
 
-// dropEmptyStacks removes stacks that got a title but no frame.
+// dropEmptyStacks removes stacks that got a title but no frame (and no
+// marker in their place).
 func dropEmptyStacks(r *report.Report) {
 	out := r.Stacks[:0]
 	for _, st := range r.Stacks {
-		if len(st.Frames) > 0 {
+		if len(st.Frames) > 0 || st.Marker != "" {
 			out = append(out, st)
 		}
 	}

@@ -24,6 +24,16 @@ type format struct {
 	// indentation removed. unwrap.go joins a line that a wrapper broke
 	// when the joined line reads as a frame that says more.
 	frame func(t string) (report.Frame, bool)
+	// telltale, when set, reports whether a frame that frame read
+	// outside any report makes its line look like crash output
+	// (unreported.go); nil where a format's frame lines are too plain
+	// for that ("main.main()", "  3: f").
+	telltale func(report.Frame) bool
+	// prefix, when set, measures a line prefix the format's logs carry
+	// that the common ones (noise.go) do not cover: logcat's before a
+	// tombstone. It returns the length of one piece at the start of s, 0
+	// when there is none.
+	prefix func(s []byte) int
 	// lead, when set, reports whether line, read outside reports (t: its
 	// known prefix and blanks removed), may turn out to be the first line
 	// of a report of the format recognised on one of the leadLines lines
@@ -65,6 +75,7 @@ var formats = []*format{
 	&boostFormat,
 	&backtraceFormat,
 	&valgrindFormat,
+	&androidFormat,
 }
 
 // cues are what maybeReport looks for in a line, for one format: a few
@@ -150,6 +161,19 @@ func (m *markSearch) in(b []byte) bool {
 		return false
 	}
 	return string(b[i-len(m.head):i]) == m.head
+}
+
+// prefixedFormats are the formats with a line prefix of their own, set
+// once from formats (an init: knownPrefixAt, which reads it, is reached
+// from formats' own functions).
+var prefixedFormats []*format
+
+func init() {
+	for _, f := range formats {
+		if f.prefix != nil {
+			prefixedFormats = append(prefixedFormats, f)
+		}
+	}
 }
 
 var cueFilter = *newPrefilter(append([]cues{sanitizerCues}, formatCues()...))

@@ -29,7 +29,7 @@ func FuzzScanner(f *testing.F) {
 			}
 			prev = r.Input.FirstLine
 			for _, s := range r.Stacks {
-				if len(s.Frames) == 0 || s.Role == "" {
+				if len(s.Frames) == 0 && s.Marker == "" || s.Role == "" {
 					t.Fatalf("empty or role-less stack %+v", s)
 				}
 			}
@@ -144,6 +144,32 @@ func FuzzValgrind(f *testing.F) {
 					t.Fatalf("valgrindKind(%q) = %q: %q not in the message", body, kind, w)
 				}
 			}
+		}
+	})
+}
+
+// FuzzAndroid checks the Android grammar's entry points on one line: no
+// panic; logcat's prefix is inside the line; a tombstone frame's names
+// come from the line. Seeds (testdata/fuzz/FuzzAndroid) are lines of the
+// public-android-*.log pastes in ../testdata/samples/pastes.
+func FuzzAndroid(f *testing.F) {
+	f.Add("F DEBUG   :       #00 pc 0000000000055c84  /apex/com.android.runtime/lib64/bionic/libc.so (__memset_aarch64+196) (BuildId: 1b9fecf834d610f77e641f026ca7269b)")
+	f.Fuzz(func(t *testing.T, line string) {
+		b := []byte(line)
+		p := splitKnownPrefix(b)
+		if m := logcatLen(b); m < 0 || m > len(b) || p > len(b) {
+			t.Fatalf("logcatLen(%q) = %d, splitKnownPrefix %d", line, m, p)
+		}
+		body := strings.TrimSpace(line[p:])
+		if fr, ok := ParseTombstoneFrame(body); ok {
+			for _, part := range []string{fr.Function, fr.Module, fr.BuildID} {
+				if !strings.Contains(line, part) {
+					t.Fatalf("ParseTombstoneFrame(%q): field %q not in the line", body, part)
+				}
+			}
+		}
+		if _, r := androidStart(body, ""); r != nil && r.Headline != "" && !strings.Contains(line, r.Headline) {
+			t.Fatalf("androidStart(%q): headline %q not in the line", body, r.Headline)
 		}
 	})
 }

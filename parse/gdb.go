@@ -20,6 +20,7 @@ var gdbFormat = format{
 	producer: report.ProducerGDB,
 	start:    gdbStart,
 	frame:    ParseGDBFrame,
+	telltale: anyFrame,
 	// "Program received signal SIGSEGV", "#0  0x... in f () at a.c:3"
 	cues: cues{marks: []mark{{text: "#"}, {text: " signal ", from: 3}}},
 }

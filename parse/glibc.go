@@ -42,6 +42,7 @@ var (
 		producer: report.ProducerGlibc,
 		start:    glibcStart,
 		frame:    ParseBacktraceSymbol,
+		telltale: anyFrame,
 		cues: cues{
 			// "*** Error in `./prog': ...", "free(): invalid pointer", "***
 			// stack smashing detected ***: terminated", "double free or
@@ -55,6 +56,7 @@ var (
 		producer: report.ProducerGlibc,
 		start:    backtraceStart,
 		frame:    ParseBacktraceSymbol,
+		telltale: anyFrame,
 		cues:     cues{marks: []mark{{text: "[0x", last: ']'}}}, // "./prog(f+0x1c) [0x55...]"
 	}
 )

@@ -151,9 +151,17 @@ func (g *goGrammar) line(b *builder, t string) verdict {
 			return vOwn
 		}
 	}
+	if s == report.MarkerNoRestore {
+		if g.title != "" && b.stack < 0 {
+			b.openStack(g.title, g.role, g.detail).Marker = s
+			b.closeStack()
+			g.title = ""
+		}
+		return vOwn
+	}
 	if strings.HasPrefix(s, "[signal ") || strings.HasPrefix(s, "PC=") || strings.HasPrefix(s, "signal arrived during") ||
 		strings.HasPrefix(s, "[recovered]") || strings.HasPrefix(s, "panic: ") || strings.HasPrefix(s, "[originating from goroutine") ||
-		s == "[failed to restore the stack]" || strings.HasPrefix(s, "...additional frames elided...") ||
+		strings.HasPrefix(s, "...additional frames elided...") ||
 		strings.HasPrefix(s, "Found ") && strings.HasSuffix(s, "data race(s)") || isGoRegister(s) {
 		return vOwn
 	}
@@ -165,7 +173,9 @@ func goRaceTitle(s string) (role, detail string, ok bool) {
 	switch {
 	case strings.HasPrefix(s, "Previous "):
 		return "previous", "previous_access", true
-	case strings.HasPrefix(s, "Read at "), strings.HasPrefix(s, "Write at "):
+	case strings.HasPrefix(s, "Read at "), strings.HasPrefix(s, "Write at "),
+		// Go before 1.6: "Read by goroutine 13:", no address.
+		strings.HasPrefix(s, "Read by "), strings.HasPrefix(s, "Write by "):
 		return "access", "access", true
 	case strings.HasPrefix(s, "Goroutine ") && strings.HasSuffix(s, " created at:"):
 		return "thread", "thread_creation", true
@@ -174,7 +184,11 @@ func goRaceTitle(s string) (role, detail string, ok bool) {
 }
 
 // goRaceAccess reads "Write at 0x00c000094028 by goroutine 8:".
+// and before Go 1.6 "Read by goroutine 13:".
 func goRaceAccess(s string) *report.Access {
+	if op, who, ok := strings.Cut(strings.TrimSuffix(s, ":"), " by "); ok && !strings.Contains(op, " ") {
+		return &report.Access{Op: op, Thread: who}
+	}
 	op, rest, _ := strings.Cut(s, " at ")
 	addr, who, _ := strings.Cut(strings.TrimSuffix(rest, ":"), " by ")
 	return &report.Access{Op: op, Address: addr, Thread: who}

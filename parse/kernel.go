@@ -19,9 +19,11 @@ import (
 // "__dump_stack lib/dump_stack.c:88 [inline]").
 
 var kernelFormat = format{
-	producer:  report.ProducerKernel,
-	start:     kernelStart,
-	frame:     ParseKernelFrame,
+	producer: report.ProducerKernel,
+	start:    kernelStart,
+	frame:    ParseKernelFrame,
+	// "f+0x1c/0x60" or "[<ffffffff81000000>] f": a bare "f" is any word.
+	telltale:  func(f report.Frame) bool { return f.HasPC || f.HasSymbolSize },
 	lead:      kernelLead,
 	leadLines: 1,
 	cues: cues{
@@ -41,6 +43,7 @@ func kernelLead(line, t []byte) bool {
 }
 
 type kernelGrammar struct {
+	slub      bool   // an old KASan report's SLUB section was opened
 	rulerPrev bool   // a "=====" ruler came right before the headline
 	ruled     bool   // and the report closes with one (KASAN, KFENCE, UBSAN, ...)
 	cutHere   bool   // opened after "------------[ cut here ]------------"
@@ -200,6 +203,13 @@ func (g *kernelGrammar) line(b *builder, t string) verdict {
 	case s == "":
 		g.inLoc = false
 		return vUnknown
+	case isSeparator(s, '=') && len(r.Stacks) == 0 && strings.HasPrefix(strings.ToUpper(r.Headline), "BUG: KASAN") && !g.slub:
+		// KASan before 4.6 (2015-16): its header, then SLUB's object
+		// report between rulers ("BUG kmalloc-16 (Not tainted): kasan:
+		// bad access detected", "INFO: Allocated in f+0x.. age=.."),
+		// then the stack and the memory state.
+		g.slub = true
+		return vOwn
 	case isSeparator(s, '='):
 		return vLast
 	case strings.HasPrefix(s, "---[ end "):
@@ -369,6 +379,12 @@ func kernelTitle(s string) (role, detail string, ok bool) {
 		return "origin", "origin_store", true
 	case strings.HasPrefix(s, "Uninit was created at:"):
 		return "origin", "origin_unknown", true
+	case strings.HasPrefix(s, "chained origin: "): // KMSAN of 2016
+		return "origin", "origin_store", true
+	case strings.HasPrefix(s, "INFO: Allocated in ") && strings.Contains(s, " age="): // SLUB's, 2015-16 KASan
+		return "alloc", "alloc", true
+	case strings.HasPrefix(s, "INFO: Freed in ") && strings.Contains(s, " age="):
+		return "free", "free", true
 	case strings.HasPrefix(s, "Local variable ") && strings.HasSuffix(s, "created at:"):
 		return "origin", "origin_stack", true
 	case strings.HasPrefix(s, "page last allocated via "), strings.HasPrefix(s, "page_owner tracks the page as allocated"):
@@ -505,17 +521,25 @@ func (g *kernelGrammar) ripFrame(b *builder, s string) {
 func ParseKernelFrame(line string) (report.Frame, bool) {
 	s := strings.TrimLeft(line, " \t")
 	f := report.Frame{Index: -1, Raw: s, Symbolized: report.SymbolizedNone}
+	placeholder := false // 2015-16 KASan/KMSAN: "[<     inline     >]", "[<      none      >]"
 	if strings.HasPrefix(s, "[<") {
 		e := strings.Index(s, ">]")
 		if e < 0 {
 			return report.Frame{}, false
 		}
 		hex := strings.TrimPrefix(s[2:e], "0x")
-		if hex == "" || len(hex) > 16 || !allHex(hex) {
-			return report.Frame{}, false
+		switch strings.TrimSpace(hex) {
+		case "inline", "inlined":
+			f.Inlined, placeholder = true, true
+		case "none":
+			placeholder = true
+		default:
+			if hex == "" || len(hex) > 16 || !allHex(hex) {
+				return report.Frame{}, false
+			}
+			f.PC, _ = strconv.ParseUint(hex, 16, 64)
+			f.HasPC = true
 		}
-		f.PC, _ = strconv.ParseUint(hex, 16, 64)
-		f.HasPC = true
 		s = strings.TrimLeft(s[e+2:], " ")
 	}
 	if rest, ok := strings.CutPrefix(s, "? "); ok {
@@ -584,12 +608,41 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 			}
 		}
 	}
+	decoded := false // decode_stacktrace.sh's "(file:line ...)"
+	if placeholder && f.Inlined && hasOff {
+		// 2015's "[<     inlined    >] outer+0x13b/0x170 inlined_fn file:c:12":
+		// the frame is the inlined function's.
+		if name, loc, ok := strings.Cut(rest, " "); ok && kernelIdent(name) && !strings.ContainsAny(name, ".-") {
+			f.Function, rest = name, loc
+			f.HasSymbolOffset, f.HasSymbolSize, f.SymbolOffset, f.SymbolSize = false, false, 0, 0
+		}
+	}
 	if rest != "" {
-		// A source location appended by syzbot or decode_stacktrace.sh.
-		loc := strings.TrimSuffix(strings.TrimPrefix(rest, "("), ")")
-		file, ln, col := parseLoc(loc)
-		if ln == 0 || strings.ContainsAny(file, " ()") {
+		// A source location appended by syzbot or decode_stacktrace.sh:
+		// "file:line", "(file:line)", "(file:line (discriminator 7))",
+		// an inline chain "(a.h:67 b.c:153 c.c:183)" (innermost first).
+		loc := rest
+		if strings.HasPrefix(rest, "(") && strings.HasSuffix(rest, ")") {
+			loc = rest[1 : len(rest)-1]
+			if i := strings.Index(loc, " (discriminator "); i > 0 && strings.HasSuffix(loc, ")") {
+				loc = loc[:i]
+			}
+			decoded = true
+		}
+		first, more, _ := strings.Cut(loc, " ")
+		file, ln, col := parseLoc(first)
+		if f2, ok := strings.CutSuffix(first, ":?"); ok && ln == 0 && f2 != "" {
+			file = f2 // "entry_64.o:?": the file, no line
+		} else if ln == 0 {
+			file = ""
+		}
+		if file == "" || strings.ContainsAny(file, " ()") || more != "" && !decoded {
 			return report.Frame{}, false
+		}
+		for _, l := range strings.Fields(more) {
+			if _, n, _ := parseLoc(l); n == 0 {
+				return report.Frame{}, false
+			}
 		}
 		f.File, f.Line, f.Column = file, ln, col
 		f.Symbolized = report.SymbolizedReport
@@ -597,7 +650,7 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 	if !hasOff && f.File == "" {
 		return report.Frame{}, false // a bare word is not a frame
 	}
-	if !hasOff && !f.Inlined && !f.HasPC {
+	if !hasOff && !f.Inlined && !f.HasPC && !decoded && !placeholder {
 		// "func file:line" without [inline] or an offset: syzbot prints
 		// those only for inlined frames; anything else is prose.
 		return report.Frame{}, false

@@ -157,6 +157,7 @@ func (s *Scanner) endDump() {
 		}
 		r.Message = r.Headline
 		s.ready = append(s.ready, r)
+		s.made++
 	}
 	d.rep, d.records, d.frameless, d.bad, d.bytes, d.gap = nil, 0, 0, 0, 0, 0
 }

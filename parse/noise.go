@@ -98,11 +98,18 @@ func splitKnownPrefix(s []byte) int {
 	if k := spaces(s); k > 0 && k < len(s) && knownPrefixAt(s[k:]) > 0 {
 		n = k
 	}
+	prev := -1 // where the last piece starts
 	for {
 		m := knownPrefixAt(s[n:])
 		if m == 0 {
 			return n
 		}
+		// After a logger's tag ("A/DEBUG: ") the line's text starts,
+		// even when it reads as "name: " ("pid: 1, tid: 1 ...").
+		if prev >= 0 && nameColon(s[n:n+m]) && bytes.HasSuffix(s[prev:n], []byte(": ")) && formatPrefixAt(s[prev:]) == n-prev {
+			return n
+		}
+		prev = n
 		n += m
 	}
 }
@@ -115,6 +122,12 @@ func knownPrefixAt(s []byte) int {
 		return m
 	}
 	if m := syslogLen(s); m > 0 {
+		return m
+	}
+	if m := dmesgLevelLen(s); m > 0 {
+		return m
+	}
+	if m := formatPrefixAt(s); m > 0 {
 		return m
 	}
 	switch {
@@ -145,6 +158,52 @@ func knownPrefixAt(s []byte) int {
 		k := w + spaces(s[w:])
 		if k > w && k+1 < len(s) && s[k] == '|' && s[k+1] == ' ' {
 			return k + 2
+		}
+	}
+	return 0
+}
+
+// dmesgLevelLen matches the facility and level `dmesg -x` prints before
+// the timestamp ("kern  :warn  : ", "kern :err : " once a script squeezed
+// the blanks), which differ from line to line of one report.
+func dmesgLevelLen(s []byte) int {
+	if len(s) < 10 || s[0] < 'a' || s[0] > 'z' {
+		return 0
+	}
+	word := func(i int, words []string) int {
+		for _, w := range words {
+			if len(s) >= i+len(w) && string(s[i:i+len(w)]) == w {
+				j := i + len(w)
+				j += spaces(s[j:])
+				if j < len(s) && s[j] == ':' {
+					return j + 1
+				}
+			}
+		}
+		return 0
+	}
+	i := word(0, dmesgFacilities)
+	if i == 0 {
+		return 0
+	}
+	i = word(i, dmesgLevels)
+	if i == 0 || i >= len(s) || s[i] != ' ' {
+		return 0
+	}
+	return i + spaces(s[i:])
+}
+
+var (
+	dmesgFacilities = []string{"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news"}
+	dmesgLevels     = []string{"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug"}
+)
+
+// formatPrefixAt is the length of a format's own line prefix at the
+// start of s (format.prefix), 0 when there is none.
+func formatPrefixAt(s []byte) int {
+	for _, f := range prefixedFormats {
+		if m := f.prefix(s); m > 0 {
+			return m
 		}
 	}
 	return 0

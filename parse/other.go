@@ -36,7 +36,14 @@ func ParseBacktraceSymbol(line string) (report.Frame, bool) {
 		return f, true
 	}
 	if !strings.HasSuffix(head, ")") {
-		return report.Frame{}, false
+		// "./prog[0x401199]": a frame backtrace_symbols found no symbol
+		// for (dladdr knew the module only). A path, so that "buf[0x10]"
+		// in a program's own output is no frame.
+		if strings.ContainsAny(head, "()[] \t") || !strings.Contains(head, "/") {
+			return report.Frame{}, false
+		}
+		f.Module = head
+		return f, true
 	}
 	p := strings.LastIndexByte(head, '(')
 	if p <= 0 {

@@ -248,6 +248,10 @@ func (s *Scanner) settledBelow() int {
 	if s.lws.rep != nil {
 		low(s.lws.rep.Input.FirstLine)
 	}
+	if s.orphans.frames > 0 && len(s.orphans.lines) > 0 {
+		// A run of lost frames a report may still take back (joinOrphans).
+		low(s.orphans.first)
+	}
 	// The next line to be taken in: one queued to be read again, else
 	// the next one read.
 	next := s.lineNo + 1

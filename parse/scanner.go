@@ -61,8 +61,13 @@ type Scanner struct {
 	reportLine int // the last line read inside a report
 	// lastReportEnd is the last line of the last report finished.
 	lastReportEnd int
-	repairs       int  // damaged lines tried as headlines
-	nul           bool // the line readLine returned had a NUL
+	repairs       int // damaged lines tried as headlines
+	// Never silently clean (unreported.go).
+	onUnreported func(*Unreported)
+	made         int    // reports handed to ready
+	crashLine    int    // the first crash-looking line outside reports, 0 when none
+	crashText    string // its text
+	nul          bool   // the line readLine returned had a NUL
 
 	// KeepLines (passthrough.go): every line as read, until NextItem
 	// hands it out.
@@ -184,6 +189,7 @@ func (s *Scanner) stepQueued() bool {
 			s.endDump()
 		default:
 			s.endOrphans()
+			s.endUnreported()
 			return false
 		}
 	}
@@ -360,6 +366,9 @@ func (s *Scanner) idle(line []byte, no int) {
 		return
 	}
 	if maybeReport(line) {
+		if s.orphans.frames > 0 && (s.continuesOrphans(line, no) || s.joinOrphans(line, no)) {
+			return
+		}
 		b := s.detectStart(line, no)
 		if b == nil {
 			b = s.detectBrokenStart(line, no)
@@ -370,6 +379,7 @@ func (s *Scanner) idle(line []byte, no int) {
 			s.cur = b
 			return
 		}
+		s.noteCrashLooking(line, no)
 		if s.startBack(line, no) || s.orphanFrame(line, no) {
 			return
 		}
@@ -742,6 +752,14 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.keepUnshownLine(str, no)
 		return
 	}
+	if t == report.MarkerNoRestore && b.titleKnown {
+		// The titled stack the runtime could not restore: empty, marked.
+		b.confirm(str, no)
+		b.closeStack()
+		b.rep.Stacks = append(b.rep.Stacks, report.Stack{Title: b.title, Role: b.titleRole, RoleDetail: b.titleClass, Marker: t})
+		b.titleKnown, b.title = false, ""
+		return
+	}
 	if role, class, ok := classifyTitle(t); ok {
 		b.confirm(str, no)
 		b.closeStack()
@@ -938,6 +956,7 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 	}
 	s.redo = append(redo, s.redo...)
 	s.ready = append(s.ready, r)
+	s.made++
 }
 
 // signalAccess builds the access of a SEGV-like report from "The signal is

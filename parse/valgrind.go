@@ -37,6 +37,7 @@ var valgrindFormat = format{
 	cues:     cues{words: []string{"0x*"}}, // "   at 0x1091A9: f (a.c:3)"
 	back:     valgrindBack,
 	frame:    ParseValgrindFrame,
+	telltale: anyFrame,
 	headRest: valgrindHeadRest,
 	// Every line of a report carries the mark: one without it right after
 	// one a wrapper may have broken is its rest.

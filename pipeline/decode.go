@@ -46,6 +46,9 @@ type Decode struct {
 type DecodeResult struct {
 	// Found counts the reports that are bugs (heap dumps are not).
 	Found int
+	// Unreported counts the inputs that looked like a crash but yielded
+	// no report (parse.Unreported): never a silent clean run.
+	Unreported int
 	// Unreadable is set when an input could not be opened or read.
 	Unreadable bool
 }
@@ -89,6 +92,7 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 		}
 	}
 	res.Found = stats.Reports
+	res.Unreported = stats.Unreported
 	if sec != nil {
 		if d.Resolver != nil {
 			stats.NotFound, stats.Unusable = d.Resolver.Unresolved()
@@ -124,6 +128,10 @@ func (d *Decode) input(name string, stats *render.RunStats, gc *gctune.Tuner) er
 	sc.KeepLines()
 	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, termsafe.Line(e.Error())) })
 	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, termsafe.Line(e.Error())) })
+	sc.OnUnreported(func(e *parse.Unreported) {
+		stats.Unreported++
+		fmt.Fprintln(d.Stderr, termsafe.Line(e.Error()))
+	})
 	return d.passthrough(sc, in, stats, gc)
 }
 
@@ -162,6 +170,7 @@ func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gc
 	}
 	sc.OnRecordError(func(e *parse.RecordError) { send(decodeItem{note: e.Error()}) })
 	sc.OnDamage(func(e *parse.Damage) { send(decodeItem{note: e.Error()}) })
+	sc.OnUnreported(func(e *parse.Unreported) { send(decodeItem{note: e.Error(), unreported: true}) })
 	var rerr error
 	for {
 		rep, err := sc.Next()
@@ -194,6 +203,9 @@ type decodeItem struct {
 	rep   *report.Report
 	flush bool   // flush the output after this report
 	note  string // a line for stderr
+	// unreported: note says the input looked like a crash and yielded
+	// no report.
+	unreported bool
 }
 
 // deliver counts a report that was kept and, unless Quiet, symbolizes it
@@ -227,6 +239,9 @@ func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats
 	for it := range items {
 		rep := it.rep
 		if rep == nil {
+			if it.unreported {
+				stats.Unreported++
+			}
 			fmt.Fprintln(d.Stderr, termsafe.Line(it.note))
 			continue
 		}

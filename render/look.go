@@ -26,6 +26,9 @@ const (
 	lookBoost          // as read, re-indented: " 1# query(int) at a.cc:19"
 	lookChromium       // "#5 0x55f1c6d3e0a1 <unknown>"; symbolized as Chromium's own symbolizer: "#5 0x55f1c6d3e0a1 in f() a.cc:12:3"
 	lookValgrind       // "==1234==    by 0x10919B: f (a.c:12)", "by 0x10919B: ??? (in /usr/bin/prog)"
+	// lookAndroid: a tombstone as printed, a frame sanitrace symbolized
+	// completed as glibc's are: "    #03 pc 000115dd  /system/lib/libc.so in f a.c:3 (sanitrace)"
+	lookAndroid
 )
 
 // onePerAddress reports whether the look prints one line per address, an
@@ -33,7 +36,7 @@ const (
 // inlined call as a frame of its own, as gdb, Go and Chromium do).
 func (lk look) onePerAddress() bool {
 	switch lk {
-	case lookKernel, lookGlibc, lookRust, lookBoost:
+	case lookKernel, lookGlibc, lookRust, lookBoost, lookAndroid:
 		return true
 	}
 	return false
@@ -47,7 +50,7 @@ func (lk look) onePerAddress() bool {
 // other producers' own lines are all in their typed parts.
 func (lk look) asPrinted() bool {
 	switch lk {
-	case lookKernel, lookGoPanic, lookGoRace, lookRust, lookValgrind:
+	case lookKernel, lookGoPanic, lookGoRace, lookRust, lookValgrind, lookAndroid:
 		return true
 	}
 	return false
@@ -77,6 +80,7 @@ var looks = map[report.Producer]look{
 	report.ProducerBoost:     lookBoost,
 	report.ProducerLWS:       lookSanitizer, // written by heapDump, not by the looks
 	report.ProducerValgrind:  lookValgrind,
+	report.ProducerAndroid:   lookAndroid,
 }
 
 // lookOf is the look of a report of producer p; a report of no known
@@ -125,6 +129,8 @@ func asRead(lk look, raw []string) []string {
 			}
 		case lk == lookValgrind:
 			l = "   " + l // after the "==PID== " mark
+		case lk == lookAndroid:
+			l = "    " + l // debuggerd's "    #00 pc ..."
 		}
 		out[k] = l
 	}
@@ -315,7 +321,7 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 		}
 		return []string{line + marker}
 	}
-	// lookGlibc: the line as read, then where sanitrace found it, and
+	// lookGlibc and lookAndroid: the line as read, then where sanitrace found it, and
 	// the callers it was inlined into as addr2line -i names them.
 	var out []string
 	if f.Raw == "" {

@@ -21,6 +21,9 @@ type RunStats struct {
 	Symbolized int // frames sanitrace symbolized in them
 	NotFound   int // modules named by the logs and not found
 	Unusable   int // modules found but not usable (warned about on stderr)
+	// Unreported counts the inputs that looked like a crash but gave no
+	// report (said on stderr).
+	Unreported int
 }
 
 // BeginInput writes "==> NAME <==" (head(1)'s header for several files),
@@ -52,6 +55,9 @@ func (s RunStats) String() string {
 	b := plural(s.Reports, "report") + " in " + plural(s.Inputs, "file")
 	if s.HeapDumps > 0 {
 		b += ", " + plural(s.HeapDumps, "heap dump")
+	}
+	if s.Unreported > 0 {
+		b += ", " + plural(s.Unreported, "file") + " with crash lines but no report"
 	}
 	var more []string
 	more = append(more, plural(s.Symbolized, "frame")+" symbolized")

@@ -244,6 +244,9 @@ func accessLine(a *report.Access) string {
 // stack writes the frames of s, innermost first, numbered by position: an
 // inline chain is several frames sharing one pc, as the runtimes print it.
 func (t *Text) stack(s report.Stack) {
+	if s.Marker != "" {
+		t.line(frameIndent + t.pal.dim.Sprint(s.Marker))
+	}
 	shown := map[string]bool{} // file:line already given source context
 	for i := 0; i < len(s.Frames); i++ {
 		f := s.Frames[i]

@@ -34,6 +34,7 @@ const (
 	ProducerBoost     // boost::stacktrace
 	ProducerLWS       // libwebsockets heap dumps (~m#/~b# records)
 	ProducerValgrind  // Valgrind's Memcheck, Helgrind and DRD
+	ProducerAndroid   // Android's native crash reports (debuggerd tombstones, in logcat or raw)
 
 	producerCount
 )
@@ -72,6 +73,7 @@ var producerTools = [producerCount]string{
 	ProducerBoost:     "boost::stacktrace",
 	ProducerLWS:       ToolLWS,
 	ProducerValgrind:  "Valgrind",
+	ProducerAndroid:   "Android",
 }
 
 // Tool is the Report.Tool of p's reports; "" for the sanitizers (each

@@ -108,11 +108,20 @@ type Stack struct {
 	// 0x... allocated by main thread:".
 	Location *Location
 	Frames   []Frame
+	// Marker is the line a producer printed in place of the frames it
+	// could not give ("[failed to restore the stack]" of TSan and Go's
+	// race detector, when the history of an old access is gone); such a
+	// stack has no frames. "" otherwise.
+	Marker string
 	// Truncated says why the stack may have been cut short by the
 	// sanitizers' fast frame-pointer unwinder ("" when there is no sign
 	// of it): set by resolve, which can read the last frame's code and CFI.
 	Truncated string
 }
+
+// MarkerNoRestore is what TSan and Go's race detector print for a stack
+// they could not restore from their trace.
+const MarkerNoRestore = "[failed to restore the stack]"
 
 // RoleDetailRegisters is the RoleDetail of the one-frame stack a kernel
 // report reads from its register dump's faulting-instruction line ("RIP:

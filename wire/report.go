@@ -72,6 +72,9 @@ type Stack struct {
 	Title  string  `json:"title"`
 	Role   string  `json:"role"`
 	Frames []Frame `json:"frames"`
+	// Marker is the line printed in place of frames that could not be
+	// given (docs/json.md); then Frames is empty.
+	Marker string `json:"marker,omitempty"`
 	// PossiblyTruncated says why the stack may end early (docs/json.md).
 	PossiblyTruncated string `json:"possibly_truncated,omitempty"`
 }
@@ -162,7 +165,7 @@ func ReportOf(r *report.Report) Report {
 		out.Summary = &s
 	}
 	for _, s := range r.Stacks {
-		js := Stack{Title: s.Title, Role: s.Role, Frames: []Frame{}, PossiblyTruncated: s.Truncated}
+		js := Stack{Title: s.Title, Role: s.Role, Frames: []Frame{}, Marker: s.Marker, PossiblyTruncated: s.Truncated}
 		if js.Role == "" {
 			js.Role = "other"
 		}

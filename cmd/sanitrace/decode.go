@@ -54,7 +54,10 @@ A malformed record gets one line on stderr naming input, line and error
 class; decoding goes on. See docs/lws.md.
 
 Exit status: 1 when at least one sanitizer report (or other crash report)
-was found (0 with --exit-zero); heap dumps do not count, they are not bugs.
+was found, or when an input held crash-looking lines (frame lines, an
+ERROR:/panic:/BUG: headline) but no report could be read from it, which
+is said on stderr (0 with --exit-zero); heap dumps do not count, they are
+not bugs.
 0 when none, 2 on a usage error or an unreadable input (the other inputs
 are still processed).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -67,7 +70,7 @@ are still processed).`,
 	fl.view.add(f)
 	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse and render only)")
 	f.IntVar(&fl.sourceContext, "source-context", 0, "print `N` source lines around each user frame")
-	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 even when reports were found")
+	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 even when reports (or crash-looking lines without a report) were found")
 	return cmd
 }
 
@@ -132,7 +135,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		return &exitError{code: exitUsage, err: err}
 	case result.Unreadable:
 		return &exitError{code: exitUsage}
-	case result.Found > 0 && !fl.exitZero:
+	case (result.Found > 0 || result.Unreported > 0) && !fl.exitZero:
 		return &exitError{code: exitFound}
 	}
 	return nil

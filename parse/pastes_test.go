@@ -1,0 +1,127 @@
+package parse
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/report"
+)
+
+// pasteTruth is testdata/samples/pastes/index.json: the hand-read truth
+// for the crash pastes of issue 25 (its README has the conventions).
+type pasteTruth struct {
+	Samples []struct {
+		File         string `json:"file"`
+		ReportsCount int    `json:"reports_count"`
+		Reports      []struct {
+			Stacks []truthStack `json:"stacks"`
+		} `json:"reports"`
+		Fragments []struct {
+			Stacks []truthStack `json:"stacks"`
+		} `json:"fragments"`
+		NoReport bool `json:"crash_looking_no_report"`
+	} `json:"samples"`
+}
+
+type truthStack struct {
+	Frames        int     `json:"frames"`
+	FirstFunction *string `json:"first_function"`
+	Marker        string  `json:"marker"`
+}
+
+// pastesWrong are the pastes the parser does not read right yet, each
+// with what is missing; TestPasteTruth fails when one of them comes out
+// right (take it off) or another goes wrong.
+var pastesWrong = map[string]string{
+	"public-asan-chromium-qq0-symbolizer-error-lines.log": "symbolizer errors between frames split the report",
+	"public-kasan-2015-symbolized-placeholders.log":       "mail-wrapped [<     inlined    >] frames are not joined",
+	"public-kernel-decode-stacktrace-arm-from.log":        "arm \"(f) from [<...>]\" frames",
+	"public-kernel-decode-stacktrace-kasan-journal.log":   "decode_stacktrace.sh frames not read",
+}
+
+// TestPasteTruth holds the parser to the truth of the issue-25 pastes:
+// the number of reports, and per report its stacks, their frame counts
+// and first functions; a paste whose truth has no report must yield none.
+func TestPasteTruth(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "samples", "pastes")
+	data, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var truth pasteTruth
+	if err := json.Unmarshal(data, &truth); err != nil {
+		t.Fatal(err)
+	}
+	right := 0
+	var wrong []string
+	for _, s := range truth.Samples {
+		reps := parseFile(t, filepath.Join(dir, s.File))
+		var want, got []string
+		want = append(want, fmt.Sprintf("%d reports", s.ReportsCount))
+		got = append(got, fmt.Sprintf("%d reports", len(reps)))
+		for i, r := range s.Reports {
+			for j, st := range r.Stacks {
+				want = append(want, truthLine(i, j, st.Frames, st.FirstFunction)+st.Marker)
+			}
+			if i < len(reps) {
+				for j, st := range reps[i].Stacks {
+					got = append(got, modelLine(i, j, &st)+st.Marker)
+				}
+			}
+		}
+		d := diffLines(want, got)
+		_, known := pastesWrong[s.File]
+		switch {
+		case d == "":
+			right++
+			if known {
+				t.Errorf("%s: right now; take it off pastesWrong", s.File)
+			}
+		case known:
+			wrong = append(wrong, s.File+": "+d)
+		default:
+			t.Errorf("%s: %s", s.File, d)
+		}
+	}
+	sort.Strings(wrong)
+	t.Logf("%d/%d pastes right; still wrong:\n%s", right, len(truth.Samples), strings.Join(wrong, "\n"))
+}
+
+func truthLine(i, j, frames int, first *string) string {
+	f := "-"
+	// Valgrind's "???" is its word for an unknown function.
+	if first != nil && *first != "???" {
+		f = *first
+	}
+	return fmt.Sprintf("report %d stack %d: %d frames, first %q", i, j, frames, f)
+}
+
+func modelLine(i, j int, s *report.Stack) string {
+	f := "-"
+	if len(s.Frames) > 0 && s.Frames[0].Function != "" {
+		f = s.Frames[0].Function
+	}
+	return fmt.Sprintf("report %d stack %d: %d frames, first %q", i, j, len(s.Frames), f)
+}
+
+// diffLines is "" when want and got are equal, else the first difference.
+func diffLines(want, got []string) string {
+	for i := range max(len(want), len(got)) {
+		w, g := "(none)", "(none)"
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if w != g {
+			return fmt.Sprintf("want %s; got %s", w, g)
+		}
+	}
+	return ""
+}
