@@ -128,4 +128,3 @@ func runSanitized19(t *testing.T, argv []string, tool, opts, sym string) string 
 		tool + "_OPTIONS=symbolize=1:color=never" + opts + ":external_symbolizer_path=" + sym,
 	})
 }
-
