@@ -97,7 +97,7 @@ func TestMissing(t *testing.T) {
 	}{
 		{[]Report{a, b}, []Report{b, a2}, 0},
 		{[]Report{a, b}, []Report{a}, 1},
-		{[]Report{a, a}, []Report{a}, 1}, // each found report stands for one
+		{[]Report{a, a}, []Report{a}, 1},                                        // each found report stands for one
 		{[]Report{a}, []Report{{Tool: "asan", Kind: "uaf", Headline: "A'"}}, 0}, // the headline may change
 		{[]Report{a}, []Report{{Tool: "asan", Kind: "double-free", Headline: "A"}}, 1},
 		{nil, []Report{a}, 0},
