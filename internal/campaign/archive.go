@@ -92,9 +92,10 @@ func zipOf(ms ...member) []byte {
 	return b.Bytes()
 }
 
-// bombLine is what a bomb is made of: an ASan report's first line, so
-// that every byte of it is work for the parser.
-const bombLine = "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x4011 bp 0x7ffc sp 0x7ffb\n"
+// bombLine is what a bomb is made of: an ordinary log line, so that the
+// bomb costs what its size costs (a bomb of report headers would test
+// the renderer's speed on a hundred thousand reports instead).
+const bombLine = "[ 1234.567890] worker 3: request 0x7f00 done in 12 ms, queue depth 4\n"
 
 func writeRepeated(w io.Writer, size int64) {
 	chunk := bytes.Repeat([]byte(bombLine), 64<<10/len(bombLine))
@@ -190,7 +191,7 @@ func archiveSeeds(root string) ([]*Seed, error) {
 	manyTar := func(w io.Writer) {
 		ms := []member{{name: "first.log", body: logs[2]}}
 		for i := range 12 {
-			ms = append(ms, member{name: fmt.Sprintf("part%02d.log", i), size: 6 << 20})
+			ms = append(ms, member{name: fmt.Sprintf("part%02d.log", i), size: 3 << 20})
 		}
 		tarTo(w, ms...)
 	}
@@ -258,6 +259,7 @@ func archiveSeeds(root string) ([]*Seed, error) {
 		{"gen/unsafe-names.tar", tarOf(unsafeNames...), nil, ""},
 		{"gen/unsafe-names.zip", zipOf(unsafeNames...), nil, ""},
 		{"gen/log.gz", nil, logs[0], "gz"},
+		{"gen/bomb.log.gz", compressed("gz", func(w io.Writer) { writeRepeated(w, 40<<20) }), nil, ""},
 		{"gen/deep.log.gz", deepGz, nil, ""},
 	}
 	var seeds []*Seed

@@ -44,6 +44,7 @@ type kindRun struct {
 	version  string
 	seeds    []*Seed
 	donors   [][]byte
+	donorOf  []*Seed // the seed of each donor
 	findings map[string]*FindingRecord
 	written  []byte // the mutant file's content, to rewrite only what changed
 	err      error
@@ -173,6 +174,7 @@ func (kr *kindRun) load() error {
 	for _, s := range seeds {
 		if s.donor && len(s.Target.Data) < 4<<20 {
 			kr.donors = append(kr.donors, s.Target.Data)
+			kr.donorOf = append(kr.donorOf, s)
 		}
 	}
 	kr.seeds = seeds
@@ -313,6 +315,7 @@ func (kr *kindRun) mutant(ctx context.Context, i int) (bool, error) {
 			continue
 		}
 		kr.st.Counts.Runs++
+		kr.countExit(c.Name, res)
 		fs := classify(res, c.Name, c.JSON, c.Human, c.Batch, kr.cfg.Limits.Memory)
 		if c.Sandbox {
 			if left := kr.leftovers(inDir, filepath.Base(in)); left != "" {
@@ -355,6 +358,25 @@ func (kr *kindRun) run(ctx context.Context, c Command) Result {
 		}
 	}
 	return res
+}
+
+func (kr *kindRun) countExit(cmd string, res Result) {
+	if kr.st.Counts.Exits == nil {
+		kr.st.Counts.Exits = map[string]map[string]int{}
+	}
+	m := kr.st.Counts.Exits[cmd]
+	if m == nil {
+		m = map[string]int{}
+		kr.st.Counts.Exits[cmd] = m
+	}
+	status := strconv.Itoa(res.Exit)
+	switch {
+	case res.TimedOut:
+		status = "timeout"
+	case res.Signal != 0:
+		status = "signal"
+	}
+	m[status]++
 }
 
 func (kr *kindRun) ref(c Command) *RefCounts {
@@ -412,6 +434,14 @@ func (kr *kindRun) lostCheck(ctx context.Context, s *Seed, m mutate.Mutant, c Co
 		return nil
 	}
 	want := Untouched(s.Target.Data, m.Data, base.reports)
+	if m.Whole > 0 && len(m.Ops) == 1 {
+		// A whole log pasted in: its reports are expected too.
+		db := kr.baseline(ctx, kr.donorOf[m.Whole-1])
+		if db.err != nil {
+			return nil
+		}
+		want = append(want, db.reports...)
+	}
 	if len(want) == 0 {
 		return nil
 	}

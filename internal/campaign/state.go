@@ -52,6 +52,10 @@ type Counts struct {
 	// Slow counts runs that timed out once and ended on the confirming
 	// run: not hangs, but worth a look when they pile up.
 	Slow int `json:"slow"`
+	// Exits counts the runs of each command by exit status ("signal" for a
+	// death by a signal): how many mutants a command took, how many it
+	// refused.
+	Exits map[string]map[string]int `json:"exits,omitempty"`
 }
 
 // RefCounts are a reference tool's figures on a kind's mutants.

@@ -65,4 +65,29 @@ func Table(w io.Writer, states []*State) {
 	if !any {
 		fmt.Fprintln(w, "| – | none run | | | | |")
 	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "sanitrace's runs by exit status (0 and 1: the input was read, 1 saying that reports were found; 2: the input was refused with a message):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| kind | command | exit statuses |")
+	fmt.Fprintln(w, "|---|---|---|")
+	for _, st := range states {
+		cmds := make([]string, 0, len(st.Counts.Exits))
+		for c := range st.Counts.Exits {
+			cmds = append(cmds, c)
+		}
+		slices.Sort(cmds)
+		for _, c := range cmds {
+			m := st.Counts.Exits[c]
+			codes := make([]string, 0, len(m))
+			for code := range m {
+				codes = append(codes, code)
+			}
+			slices.Sort(codes)
+			var parts []string
+			for _, code := range codes {
+				parts = append(parts, fmt.Sprintf("%s: %d", code, m[code]))
+			}
+			fmt.Fprintf(w, "| %s | %s | %s |\n", st.Kind, c, strings.Join(parts, ", "))
+		}
+	}
 }

@@ -34,6 +34,10 @@ import (
 //     allocations") takes in records a mutation adds next to it, and stays
 //     the same report.
 //
+//   - A mutant made by pasting another seed whole at a line boundary (a
+//     log inside a log, as CI jobs interleave them; the mutant's only edit)
+//     must also have every report of that seed decoded alone.
+//
 // Mutants whose whole input decode refuses (exit status 2: "not a log",
 // binary data, a broken compression header) are not compared; they are
 // counted apart as refused.

@@ -42,6 +42,10 @@ type Target struct {
 type Mutant struct {
 	Data []byte
 	Ops  []string
+	// Whole is 1 + the index of the donor that an edit inserted whole at a
+	// line boundary (a log pasted into another, whose reports must all be
+	// found), or 0.
+	Whole int
 }
 
 // Mutate applies edits (at least one) to a copy of t.Data; donors are
@@ -96,6 +100,9 @@ func editWhole(r *Rand, t *Target, m *Mutant, donors [][]byte) string {
 		op = byteEdit(r, b, donors, true)
 	}
 	m.Data = b.data
+	if b.whole > 0 {
+		m.Whole = b.whole
+	}
 	return op
 }
 
@@ -106,6 +113,7 @@ type buf struct {
 	base   int
 	fields []Field
 	hot    []Window
+	whole  int // see Mutant.Whole
 }
 
 // pos picks an offset in [0, len] (len included, for insertions), half of

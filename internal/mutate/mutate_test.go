@@ -76,14 +76,24 @@ func TestEveryMutatorRuns(t *testing.T) {
 		"~m#IF0BmagugNDWgCnkhdAYpQa6wAAV\n{{{bt:0:0x562f47382c1c}}}\r\n")
 	tg := &Target{Data: data, Text: true, Fields: []Field{{Off: 4, Size: 4, Name: "f"}, {Off: 10, Size: 0, Name: "l"}}}
 	ops := map[string]int{}
+	wholes := 0
 	for i := range 3000 {
 		m := Mutate(NewRand("every", fmt.Sprint(i)), tg, [][]byte{[]byte("donor line\nanother\n")}, 1)
 		op := m.Ops[0]
 		verb := strings.Fields(op)[0]
+		if m.Whole != 0 {
+			wholes++
+			if m.Whole != 1 || !bytes.Contains(m.Data, []byte("donor line\nanother\n")) {
+				t.Errorf("mutant %d (%s): Whole %d", i, op, m.Whole)
+			}
+		}
 		ops[verb]++
 		if bytes.Equal(m.Data, data) && !strings.Contains(op, "-> 0") && verb != "repeat" && verb != "swap" && verb != "~m#" && verb != "markup" {
 			t.Errorf("mutant %d (%s) left the data as it was", i, op)
 		}
+	}
+	if wholes == 0 {
+		t.Error("no donor inserted whole")
 	}
 	for _, want := range []string{"flip", "set", "insert", "delete", "splice", "truncate", "duplicate", "LEB128",
 		"repeat", "swap", "cut", "join", "number", "LF", "CRLF", "~m#", "markup"} {

@@ -60,7 +60,7 @@ func textEdit(r *Rand, b *buf, donors [][]byte) string {
 	lo, hi := lineAt(st, len(b.data), i)
 	line := b.data[lo:hi]
 	for {
-		switch r.Intn(15) {
+		switch r.Intn(16) {
 		case 0:
 			k := min(r.Range(1, 3), nl-i)
 			_, end := lineAt(st, len(b.data), i+k-1)
@@ -118,11 +118,14 @@ func textEdit(r *Rand, b *buf, donors [][]byte) string {
 			return fmt.Sprintf("number %q in line %d -> %s", line[start:end], i+1, x)
 		case 8:
 			body := len(bytes.TrimSuffix(line, []byte("\n")))
-			p := lo + r.Intn(body+1)
 			end := lo + body // keep the newline
 			if r.Percent(30) {
 				end = hi
 			}
+			if end == lo {
+				continue
+			}
+			p := lo + r.Intn(end-lo)
 			b.data = splice3(b.data[:p], nil, b.data[end:])
 			return fmt.Sprintf("cut line %d at column %d", i+1, p-lo)
 		case 9:
@@ -165,6 +168,19 @@ func textEdit(r *Rand, b *buf, donors [][]byte) string {
 			if op, ok := markupEdit(r, b); ok {
 				return op
 			}
+		case 15:
+			if len(donors) == 0 {
+				continue
+			}
+			k := r.Intn(len(donors))
+			block := withNewline(donors[k])
+			at, where := lo, fmt.Sprintf("before line %d", i+1)
+			if n := len(b.data); n > 0 && b.data[n-1] == '\n' && r.Percent(30) {
+				at, where = n, "at the end"
+			}
+			b.data = splice3(b.data[:at], block, b.data[at:])
+			b.whole = k + 1
+			return fmt.Sprintf("insert donor %d whole (%d bytes) %s", k, len(block), where)
 		}
 	}
 }
