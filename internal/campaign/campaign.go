@@ -369,6 +369,10 @@ func (kr *kindRun) countExit(cmd string, res Result) {
 		m = map[string]int{}
 		kr.st.Counts.Exits[cmd] = m
 	}
+	if kr.st.Counts.PeakRSS == nil {
+		kr.st.Counts.PeakRSS = map[string]int64{}
+	}
+	kr.st.Counts.PeakRSS[cmd] = max(kr.st.Counts.PeakRSS[cmd], res.MaxRSS>>20)
 	status := strconv.Itoa(res.Exit)
 	switch {
 	case res.TimedOut:
@@ -391,6 +395,7 @@ func (kr *kindRun) ref(c Command) *RefCounts {
 func (kr *kindRun) countRef(c Command, res Result) {
 	rc := kr.ref(c)
 	rc.Runs++
+	rc.PeakRSS = max(rc.PeakRSS, res.MaxRSS>>20)
 	switch refClass(res, kr.cfg.Limits.Memory) {
 	case "crash":
 		rc.Crashes++
@@ -434,8 +439,9 @@ func (kr *kindRun) lostCheck(ctx context.Context, s *Seed, m mutate.Mutant, c Co
 		return nil
 	}
 	want := Untouched(s.Target.Data, m.Data, base.reports)
-	if m.Whole > 0 && len(m.Ops) == 1 {
-		// A whole log pasted in: its reports are expected too.
+	if m.Whole > 0 && len(m.Ops) == 1 && len(want) == len(base.reports) {
+		// A whole log pasted in outside the seed's reports: its reports
+		// are expected too.
 		db := kr.baseline(ctx, kr.donorOf[m.Whole-1])
 		if db.err != nil {
 			return nil

@@ -21,7 +21,13 @@ const sliceN = 40
 // sliceKnown are findings of the slice that are known and owned
 // elsewhere, by class and kind, with why they are let through; the slice
 // fails on any other. (Empty is the goal.)
-var sliceKnown = map[Class]map[string]string{}
+var sliceKnown = map[Class]map[string]string{
+	// Issue 28's first point (escaping the control bytes of inputs in
+	// every human-facing output) is built on another branch; remove this
+	// entry when it lands.
+	Control: {"log": "issue 28 point 1", "lws": "issue 28 point 1", "markup": "issue 28 point 1",
+		"core": "issue 28 point 1", "archive": "issue 28 point 1"},
+}
 
 // TestSlice runs the first sliceN mutants of every kind through
 // sanitrace (no reference tools) and fails on any finding: a panic, a
@@ -68,6 +74,7 @@ func TestSlice(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, st := range states {
+		t.Logf("%s: %d mutants, %d runs in %.0fs", st.Kind, st.Counts.Mutants, st.Counts.Runs, st.Seconds)
 		if st.Counts.Mutants != sliceN {
 			t.Errorf("%s: %d mutants, want %d", st.Kind, st.Counts.Mutants, sliceN)
 		}

@@ -56,15 +56,18 @@ type Counts struct {
 	// death by a signal): how many mutants a command took, how many it
 	// refused.
 	Exits map[string]map[string]int `json:"exits,omitempty"`
+	// PeakRSS is each command's largest peak RSS over its runs, in MiB.
+	PeakRSS map[string]int64 `json:"peak_rss_mib,omitempty"`
 }
 
 // RefCounts are a reference tool's figures on a kind's mutants.
 type RefCounts struct {
-	Runs    int `json:"runs"`
-	Crashes int `json:"crashes"`
-	Hangs   int `json:"hangs"`
-	Memory  int `json:"memory"`
-	Slow    int `json:"slow"`
+	PeakRSS int64 `json:"peak_rss_mib"`
+	Runs    int   `json:"runs"`
+	Crashes int   `json:"crashes"`
+	Hangs   int   `json:"hangs"`
+	Memory  int   `json:"memory"`
+	Slow    int   `json:"slow"`
 }
 
 func seedSet(seeds []*Seed) string {

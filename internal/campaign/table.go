@@ -47,8 +47,8 @@ func Table(w io.Writer, states []*State) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The same mutants through the reference tools:")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| kind | tool | runs | crashes | hangs | over memory |")
-	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|")
+	fmt.Fprintln(w, "| kind | tool | runs | crashes | hangs | over memory | peak RSS (MiB) |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|")
 	any := false
 	for _, st := range states {
 		names := make([]string, 0, len(st.Refs))
@@ -58,18 +58,18 @@ func Table(w io.Writer, states []*State) {
 		slices.Sort(names)
 		for _, n := range names {
 			r := st.Refs[n]
-			fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d |\n", st.Kind, n, r.Runs, r.Crashes, r.Hangs, r.Memory)
+			fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d |\n", st.Kind, n, r.Runs, r.Crashes, r.Hangs, r.Memory, r.PeakRSS)
 			any = true
 		}
 	}
 	if !any {
-		fmt.Fprintln(w, "| – | none run | | | | |")
+		fmt.Fprintln(w, "| – | none run | | | | | |")
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "sanitrace's runs by exit status (0 and 1: the input was read, 1 saying that reports were found; 2: the input was refused with a message):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| kind | command | exit statuses |")
-	fmt.Fprintln(w, "|---|---|---|")
+	fmt.Fprintln(w, "| kind | command | exit statuses | peak RSS (MiB) |")
+	fmt.Fprintln(w, "|---|---|---|--:|")
 	for _, st := range states {
 		cmds := make([]string, 0, len(st.Counts.Exits))
 		for c := range st.Counts.Exits {
@@ -87,7 +87,7 @@ func Table(w io.Writer, states []*State) {
 			for _, code := range codes {
 				parts = append(parts, fmt.Sprintf("%s: %d", code, m[code]))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s |\n", st.Kind, c, strings.Join(parts, ", "))
+			fmt.Fprintf(w, "| %s | %s | %s | %d |\n", st.Kind, c, strings.Join(parts, ", "), st.Counts.PeakRSS[c])
 		}
 	}
 }

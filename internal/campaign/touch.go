@@ -34,9 +34,13 @@ import (
 //     allocations") takes in records a mutation adds next to it, and stays
 //     the same report.
 //
-//   - A mutant made by pasting another seed whole at a line boundary (a
-//     log inside a log, as CI jobs interleave them; the mutant's only edit)
-//     must also have every report of that seed decoded alone.
+//   - A mutant made by pasting another seed whole at a line boundary
+//     outside every report of the seed (a log after or before another, as
+//     CI jobs and test binaries write them; the mutant's only edit) must
+//     also have every report of the pasted seed, decoded alone. A paste
+//     inside a report of the seed touches that report, and the pasted
+//     seed's reports are not expected then: a report interleaved with
+//     another one's lines may be unreadable as either.
 //
 // Mutants whose whole input decode refuses (exit status 2: "not a log",
 // binary data, a broken compression header) are not compared; they are
