@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sanitrace/sanitrace/internal/mutate"
+	"golang.org/x/sys/unix"
 )
 
 // Config is a campaign run.
@@ -311,7 +312,9 @@ func (kr *kindRun) mutant(ctx context.Context, i int) (bool, error) {
 			return false, fmt.Errorf("%s: %w", c.Name, res.Err)
 		}
 		if c.Ref {
-			kr.countRef(c, res)
+			if err := kr.countRef(c, res, s, i, m, in); err != nil {
+				return false, err
+			}
 			continue
 		}
 		kr.st.Counts.Runs++
@@ -392,18 +395,33 @@ func (kr *kindRun) ref(c Command) *RefCounts {
 	return rc
 }
 
-func (kr *kindRun) countRef(c Command, res Result) {
+// countRef counts a reference tool's run; its first crash, hang or run
+// over memory of each kind (a crash by its signal) is kept as a finding
+// too, so that it can be shown to the tool's authors.
+func (kr *kindRun) countRef(c Command, res Result, s *Seed, i int, m mutate.Mutant, in string) error {
 	rc := kr.ref(c)
 	rc.Runs++
 	rc.PeakRSS = max(rc.PeakRSS, res.MaxRSS>>20)
-	switch refClass(res, kr.cfg.Limits.Memory) {
+	class := refClass(res, kr.cfg.Limits.Memory)
+	what := class
+	switch class {
+	case "":
+		return nil
 	case "crash":
 		rc.Crashes++
+		if rc.Signals == nil {
+			rc.Signals = map[string]int{}
+		}
+		sig := unix.SignalName(res.Signal)
+		rc.Signals[sig]++
+		what += " " + sig
 	case "hang":
 		rc.Hangs++
 	case "memory":
 		rc.Memory++
 	}
+	f := Finding{Class: Class("ref-" + class), Detail: c.Name + ": " + what, Sig: "ref|" + c.Name + "|" + what}
+	return kr.record(f, c, s, i, m, res, in)
 }
 
 // leftovers lists what a run left in the sandbox (its working and

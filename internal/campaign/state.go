@@ -68,6 +68,8 @@ type RefCounts struct {
 	Hangs   int   `json:"hangs"`
 	Memory  int   `json:"memory"`
 	Slow    int   `json:"slow"`
+	// Signals counts the crashes by signal ("SIGSEGV", "SIGABRT").
+	Signals map[string]int `json:"signals,omitempty"`
 }
 
 func seedSet(seeds []*Seed) string {

@@ -58,7 +58,16 @@ func Table(w io.Writer, states []*State) {
 		slices.Sort(names)
 		for _, n := range names {
 			r := st.Refs[n]
-			fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d |\n", st.Kind, n, r.Runs, r.Crashes, r.Hangs, r.Memory, r.PeakRSS)
+			crashes := fmt.Sprint(r.Crashes)
+			if len(r.Signals) > 0 {
+				sigs := make([]string, 0, len(r.Signals))
+				for sig, k := range r.Signals {
+					sigs = append(sigs, fmt.Sprintf("%s %d", sig, k))
+				}
+				slices.Sort(sigs)
+				crashes += " (" + strings.Join(sigs, ", ") + ")"
+			}
+			fmt.Fprintf(w, "| %s | %s | %d | %s | %d | %d | %d |\n", st.Kind, n, r.Runs, crashes, r.Hangs, r.Memory, r.PeakRSS)
 			any = true
 		}
 	}
