@@ -87,7 +87,9 @@ func run() error {
 			if err != nil {
 				return err
 			}
-			states = append(states, st)
+			if st.Seeds > 0 { // a kind never run has no figures
+				states = append(states, st)
+			}
 		}
 		if *table {
 			campaign.Table(os.Stdout, states)
