@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // interner makes the reports of a run share their repeated strings
@@ -44,7 +44,7 @@ func (in *interner) ptr(p *string) *string {
 func (in *interner) s(s string) string { return *in.ptr(&s) }
 
 // report interns the strings of r in place.
-func (in *interner) report(r *render.JSONReport) {
+func (in *interner) report(r *wire.Report) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	r.Tool, r.Kind = in.s(r.Tool), in.s(r.Kind)

@@ -1,24 +1,22 @@
 package batch
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"reflect"
 
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // Merge joins batch documents (the shards of one input set) into the
 // document the unsharded run gives: reports and errors in the same order,
 // buckets rebuilt from the reports. With a baseline, new is decided
 // against it; without, a bucket is new when a shard said so.
-func Merge(docs []*render.BatchDocument, baseline map[string]bool) (*render.BatchDocument, error) {
+func Merge(docs []*wire.Batch, baseline map[string]bool) (*wire.Batch, error) {
 	var items []item
-	var errs []render.BatchError
+	var errs []wire.BatchError
 	seenErr := make(map[string]bool)
 	wasNew := make(map[string]bool)
 	inputs := 0
@@ -37,7 +35,7 @@ func Merge(docs []*render.BatchDocument, baseline map[string]bool) (*render.Batc
 			if !ok {
 				return nil, fmt.Errorf("document %d: report %d names bucket %q, which the document does not hold", di+1, ri, rep.Bucket)
 			}
-			in.report(&rep.JSONReport)
+			in.report(&rep.Report)
 			items = append(items, item{rep: rep, sig: sig})
 		}
 		for _, e := range d.Errors {
@@ -57,8 +55,8 @@ func Merge(docs []*render.BatchDocument, baseline map[string]bool) (*render.Batc
 
 // MergeFiles is Merge over the batch JSON outputs in the files at paths.
 // The error of a file that cannot be read names it.
-func MergeFiles(paths []string, baseline map[string]bool) (*render.BatchDocument, error) {
-	docs := make([]*render.BatchDocument, 0, len(paths))
+func MergeFiles(paths []string, baseline map[string]bool) (*wire.Batch, error) {
+	docs := make([]*wire.Batch, 0, len(paths))
 	for _, p := range paths {
 		d, err := readDocument(p)
 		if err != nil {
@@ -69,67 +67,30 @@ func MergeFiles(paths []string, baseline map[string]bool) (*render.BatchDocument
 	return Merge(docs, baseline)
 }
 
-func readDocument(path string) (*render.BatchDocument, error) {
+func readDocument(path string) (*wire.Batch, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	d, err := render.ReadBatchJSON(f)
+	d, err := wire.ReadBatch(f)
 	var pe *fs.PathError
 	switch {
 	case err == nil:
 	case errors.As(err, &pe):
 		return nil, pe // it names the file already
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, fmt.Errorf("%s: empty or cut short: not a whole batch --format json output", path)
 	default:
-		return nil, fmt.Errorf("%s: %w", path, documentProblem(err))
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return d, nil
 }
 
-// documentProblem says what is wrong with a batch JSON input in the
-// project's words (encoding/json speaks of Go struct fields).
-func documentProblem(err error) error {
-	var (
-		syn *json.SyntaxError
-		typ *json.UnmarshalTypeError
-	)
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("not JSON (byte %d: %v)", syn.Offset, err)
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "the document"
-		}
-		return fmt.Errorf("not a batch --format json output: %s is a JSON %s, want %s", field, typ.Value, jsonKind(typ.Type.Kind()))
-	}
-	return err
-}
-
-// jsonKind names a Go kind as the JSON value it decodes from.
-func jsonKind(k reflect.Kind) string {
-	switch k {
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	}
-	return "a number"
-}
-
 // LoadBaseline reads the bucket ids of a previous batch JSON output; its
-// error says what is wrong in the project's words.
+// error says what is wrong in the project's words (wire.ReadBatch).
 func LoadBaseline(r io.Reader) (map[string]bool, error) {
-	doc, err := render.ReadBatchJSON(r)
+	doc, err := wire.ReadBatch(r)
 	if err != nil {
-		return nil, documentProblem(err)
+		return nil, err
 	}
 	ids := make(map[string]bool, len(doc.Buckets))
 	for _, b := range doc.Buckets {
@@ -139,7 +100,7 @@ func LoadBaseline(r io.Reader) (map[string]bool, error) {
 }
 
 // Bugs counts the reports that are bugs (libwebsockets heap dumps are not).
-func Bugs(doc *render.BatchDocument) int {
+func Bugs(doc *wire.Batch) int {
 	n := 0
 	for _, r := range doc.Reports {
 		if !isHeapDump(r.Tool, r.Kind) {
@@ -150,7 +111,7 @@ func Bugs(doc *render.BatchDocument) int {
 }
 
 // NewBuckets counts the buckets of bugs that are new.
-func NewBuckets(doc *render.BatchDocument) int {
+func NewBuckets(doc *wire.Batch) int {
 	n := 0
 	for _, b := range doc.Buckets {
 		if b.New && !isHeapDump(b.Tool, b.Kind) {

@@ -9,10 +9,12 @@ import (
 
 	"github.com/sanitrace/sanitrace/batch/artifact"
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/parse"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/resolve"
 	"github.com/sanitrace/sanitrace/symbolize"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // Options configure a batch run.
@@ -57,6 +59,9 @@ type Options struct {
 
 	// opened, when set, is told every module the run opens (tests count).
 	opened func(key string)
+	// decoded, when set, is given every report a worker has decoded,
+	// before it is signed (tests panic in it).
+	decoded func(*report.Report)
 }
 
 // Progress follows a run: Total once the inputs are counted, then Done per
@@ -66,9 +71,12 @@ type Progress interface {
 	Done()
 }
 
-// item is one report on its way into the document.
+// item is one report on its way into the document: its signature, made
+// from the model (Signature), and its batch form (wire.BatchReportOf), made
+// once by the worker that parsed it, so that a run holds no parsed report.
+// Merge makes items of documents read back, their signatures the shards'.
 type item struct {
-	rep render.BatchReport
+	rep wire.BatchReport
 	sig string
 }
 
@@ -77,7 +85,7 @@ type run struct {
 	opts  Options
 	mu    sync.Mutex
 	items []item
-	errs  []render.BatchError
+	errs  []wire.BatchError
 
 	warnMu sync.Mutex
 	warned map[string]bool
@@ -88,7 +96,7 @@ type run struct {
 // Run decodes every log of the inputs (its shard's share of them) and
 // buckets the reports. Problems with inputs are in the document's errors;
 // the error result is for a failed run as a whole.
-func Run(paths []string, opts Options) (*render.BatchDocument, error) {
+func Run(paths []string, opts Options) (*wire.Batch, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
@@ -156,7 +164,7 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 			defer wg.Done()
 			res := newResolver() // not closed: its modules are the cache's
 			for e := range jobs {
-				r.decode(res, e)
+				r.decodeLog(res, e)
 			}
 		}()
 	}
@@ -173,7 +181,7 @@ func Run(paths []string, opts Options) (*render.BatchDocument, error) {
 			if e.Detached() {
 				jobs <- e
 			} else {
-				r.decode(inline, e)
+				r.decodeLog(inline, e)
 			}
 			return nil
 		}
@@ -204,8 +212,8 @@ func (r *run) warn(msg string) {
 	r.opts.Warn(msg)
 }
 
-func sourceOf(s artifact.Source) render.BatchSource {
-	out := render.BatchSource{Path: s.Path}
+func sourceOf(s artifact.Source) wire.Source {
+	out := wire.Source{Path: s.Path}
 	if s.Member != "" {
 		m := s.Member
 		out.Member = &m
@@ -215,25 +223,49 @@ func sourceOf(s artifact.Source) render.BatchSource {
 
 func (r *run) addError(src artifact.Source, msg string) {
 	r.mu.Lock()
-	r.errs = append(r.errs, render.BatchError{Source: sourceOf(src), Error: msg})
+	r.errs = append(r.errs, wire.BatchError{Source: sourceOf(src), Error: msg})
 	r.mu.Unlock()
 }
 
-// decode reads one log as decode does: every report symbolized (when res
-// is not nil), then given its signature.
-func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
-	if r.opts.Progress != nil {
-		defer func() {
-			r.mu.Lock()
+// decodeLog decodes one log (decode) at the edge of a worker and counts it
+// done: a bug of ours on one log must not cost the run, so a panic becomes
+// an error of that log in the run's errors, and the reports read before it
+// are kept. It is the one recover of the decoding.
+func (r *run) decodeLog(res *resolve.Resolver, e *artifact.Entry) {
+	var items []item
+	defer func() {
+		p := recover()
+		r.mu.Lock()
+		r.items = append(r.items, items...)
+		if r.opts.Progress != nil {
 			r.opts.Progress.Done()
-			r.mu.Unlock()
-		}()
-	}
+		}
+		r.mu.Unlock()
+		if p != nil {
+			r.addError(e.Source, termsafe.Line(fmt.Sprintf("internal error while decoding (please report it): %v", p)))
+		}
+	}()
+	r.decode(res, e, &items)
+}
+
+// decode reads one log as decode does: every report symbolized (when res
+// is not nil), given its signature from the model, and added to items in
+// its batch form.
+func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
 	rc, err := e.Open()
 	if err != nil {
 		r.addError(e.Source, unwrapPathErr(err))
 		return
 	}
+	defer func() {
+		if err := rc.Close(); err != nil {
+			if ae, ok := err.(*artifact.Error); ok {
+				r.addError(ae.Source, ae.Err.Error())
+			} else {
+				r.addError(e.Source, err.Error())
+			}
+		}
+	}()
 	name := e.Source.String()
 	// A small log gets a read buffer of its size, not the scanner's 1 MiB:
 	// ten thousand logs would zero and collect 10 GB of buffers.
@@ -245,18 +277,6 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
 	}
 	sc.OnRecordError(func(re *parse.RecordError) { r.warn(re.Error()) })
 	sc.OnDamage(func(e *parse.Damage) { r.warn(e.Error()) })
-	var items []item
-	// A bug of ours on one log must not cost the run: the reports read so
-	// far are kept and the log gets an error naming the panic.
-	defer func() {
-		if p := recover(); p != nil {
-			rc.Close()
-			r.mu.Lock()
-			r.items = append(r.items, items...)
-			r.mu.Unlock()
-			r.addError(e.Source, fmt.Sprintf("internal error while decoding (please report it): %v", p))
-		}
-	}()
 	for {
 		rep, err := sc.Next()
 		if err == io.EOF {
@@ -269,26 +289,15 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry) {
 		if res != nil {
 			res.Report(rep)
 		}
-		sig := Signature(rep)
+		if r.opts.decoded != nil {
+			r.opts.decoded(rep)
+		}
+		sig := r.intern.str(Signature(rep))
 		src := sourceOf(e.Source)
 		src.FirstLine, src.LastLine = rep.Input.FirstLine, rep.Input.LastLine
-		jr := render.JSONReportOf(rep)
-		r.intern.report(&jr)
-		items = append(items, item{
-			rep: render.BatchReport{JSONReport: jr, Source: src, Bucket: r.intern.str(BucketID(sig))},
-			sig: r.intern.str(sig),
-		})
-	}
-	cerr := rc.Close()
-	r.mu.Lock()
-	r.items = append(r.items, items...)
-	r.mu.Unlock()
-	if cerr != nil {
-		if ae, ok := cerr.(*artifact.Error); ok {
-			r.addError(ae.Source, ae.Err.Error())
-		} else {
-			r.addError(e.Source, cerr.Error())
-		}
+		br := wire.BatchReportOf(rep, src, r.intern.str(BucketID(sig)))
+		r.intern.report(&br.Report)
+		*items = append(*items, item{rep: br, sig: sig})
 	}
 }
 
@@ -301,7 +310,7 @@ func unwrapPathErr(err error) string {
 
 // assemble orders the reports and errors and builds the buckets: the one
 // place both Run and Merge make a document, so that they agree.
-func assemble(inputs int, items []item, errs []render.BatchError, isNew func(id string) bool) *render.BatchDocument {
+func assemble(inputs int, items []item, errs []wire.BatchError, isNew func(id string) bool) *wire.Batch {
 	sort.SliceStable(items, func(i, j int) bool { return sourceLess(items[i].rep.Source, items[j].rep.Source) })
 	sort.SliceStable(errs, func(i, j int) bool {
 		a, b := errs[i], errs[j]
@@ -310,24 +319,24 @@ func assemble(inputs int, items []item, errs []render.BatchError, isNew func(id 
 		}
 		return a.Error < b.Error
 	})
-	doc := &render.BatchDocument{
-		Version: render.JSONVersion,
+	doc := &wire.Batch{
+		Version: wire.Version,
 		Inputs:  inputs,
-		Reports: make([]render.BatchReport, len(items)),
-		Buckets: []render.Bucket{},
+		Reports: make([]wire.BatchReport, len(items)),
+		Buckets: []wire.Bucket{},
 		Errors:  errs,
 	}
 	if doc.Errors == nil {
-		doc.Errors = []render.BatchError{}
+		doc.Errors = []wire.BatchError{}
 	}
-	byID := make(map[string]*render.Bucket)
+	byID := make(map[string]*wire.Bucket)
 	var order []string
 	for i, it := range items {
 		doc.Reports[i] = it.rep
 		id := it.rep.Bucket
 		b := byID[id]
 		if b == nil {
-			b = &render.Bucket{ID: id, Signature: it.sig, Tool: it.rep.Tool, Kind: it.rep.Kind, First: it.rep.Source,
+			b = &wire.Bucket{ID: id, Signature: it.sig, Tool: it.rep.Tool, Kind: it.rep.Kind, First: it.rep.Source,
 				New: isNew(id)}
 			byID[id] = b
 			order = append(order, id)
@@ -356,7 +365,7 @@ func baselineNew(baseline map[string]bool) func(string) bool {
 }
 
 // sourceLess orders sources by path, member, then line.
-func sourceLess(a, b render.BatchSource) bool {
+func sourceLess(a, b wire.Source) bool {
 	if a.Path != b.Path {
 		return a.Path < b.Path
 	}

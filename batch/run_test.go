@@ -13,6 +13,7 @@ import (
 	"github.com/sanitrace/sanitrace/batch/artifact"
 	"github.com/sanitrace/sanitrace/internal/corpustest"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // fixtureDir is the committed batch fixture tree (testdata/batch).
@@ -170,5 +171,57 @@ func TestShippedDebugFile(t *testing.T) {
 	f := doc.Reports[0].Stacks[0].Frames[0]
 	if f.Function == nil || *f.Function != "accumulate.constprop.0" || f.File == nil || *f.File != "/build/sanitrace/src/prog.c" || f.Line != 17 {
 		t.Errorf("frame %s %s:%d, want accumulate.constprop.0 /build/sanitrace/src/prog.c:17 (llvm-symbolizer on the unstripped binary)", corpustest.Deref(f.Function), corpustest.Deref(f.File), f.Line)
+	}
+}
+
+// TestPanicAtTheWorkersEdge: a panic while one log is decoded costs that
+// log's remaining reports, not the run: the log gets a one-line error in
+// the document naming the panic, the reports read before it are kept and
+// every other log is decoded.
+func TestPanicAtTheWorkersEdge(t *testing.T) {
+	dir := t.TempDir()
+	var both []byte
+	for i, c := range []string{"uaf_gcc_O0", "overflow_clang_O0", "uaf_clang_O2"} {
+		data, err := os.ReadFile(filepath.Join(fixtureDir, c, "symbolized.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 2 {
+			both = append(both, data...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, c+".log"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "both.log"), both, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0 // both.log's reports; one worker reads a log
+	doc, err := Run([]string{dir}, Options{Jobs: 2, decoded: func(r *report.Report) {
+		if filepath.Base(r.Input.Name) == "both.log" {
+			if seen++; seen == 2 {
+				panic("boom\nsecond line")
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perLog := make(map[string]int)
+	for _, r := range doc.Reports {
+		perLog[filepath.Base(r.Source.Path)]++
+	}
+	want := map[string]int{"both.log": 1, "uaf_gcc_O0.log": 1, "overflow_clang_O0.log": 1, "uaf_clang_O2.log": 1}
+	for log, n := range want {
+		if perLog[log] != n {
+			t.Errorf("%s: %d reports, want %d", log, perLog[log], n)
+		}
+	}
+	if len(doc.Errors) != 1 {
+		t.Fatalf("errors %+v, want one", doc.Errors)
+	}
+	e := doc.Errors[0]
+	if filepath.Base(e.Source.Path) != "both.log" || e.Error != "internal error while decoding (please report it): boom second line" {
+		t.Errorf("error %s: %q, want both.log's internal error on one line", e.Source.Name(), e.Error)
 	}
 }

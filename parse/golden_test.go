@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +9,8 @@ import (
 )
 
 // TestGolden parses the committed sample logs of ../testdata/reports and
-// compares the whole model with the reviewed dumps in testdata/golden/parse.
+// compares the whole model (dumpModel) with the reviewed dumps in
+// testdata/golden/parse.
 func TestGolden(t *testing.T) {
 	logs, err := filepath.Glob(filepath.Join("..", "testdata", "reports", "*.log"))
 	if err != nil || len(logs) == 0 {
@@ -22,7 +22,7 @@ func TestGolden(t *testing.T) {
 			for _, r := range reps {
 				r.Input.Name = filepath.Base(path)
 			}
-			got, err := json.MarshalIndent(reps, "", "  ")
+			got, err := dumpModel(reps)
 			if err != nil {
 				t.Fatal(err)
 			}

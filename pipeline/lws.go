@@ -74,8 +74,8 @@ func (l *LWS) Heapmap(inputs []string, format string) (failed bool, err error) {
 	if l.Static != nil {
 		frames = func(g *lwsheap.Group) []report.Frame { return l.Static.Frames(g.PCs) }
 	}
-	doc := render.HeapMapOf(hm, lwsSource(ins), len(ins) > 1, frames)
-	if err := render.WriteHeapMap(l.Out, format, doc); err != nil {
+	opts := render.HeapMapOptions{Source: lwsSource(ins), Multi: len(ins) > 1, Frames: frames}
+	if err := render.WriteHeapMap(l.Out, format, hm, opts); err != nil {
 		return failed, &WriteError{err}
 	}
 	if err := l.Out.Flush(); err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 func TestLWSDecodeAndHeapmap(t *testing.T) {
@@ -31,7 +31,7 @@ func TestLWSDecodeAndHeapmap(t *testing.T) {
 	if failed, err := l.Heapmap([]string{"-"}, "json"); err != nil || failed {
 		t.Fatalf("failed %v, err %v", failed, err)
 	}
-	var hm render.HeapMap
+	var hm wire.HeapMap
 	if err := json.Unmarshal(out.Bytes(), &hm); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/sanitrace/sanitrace/wire"
 	"regexp"
 	"strings"
 	"testing"
@@ -36,13 +37,13 @@ func FuzzBatchFormats(f *testing.F) {
 			out[format] = b.String()
 		}
 
-		back, err := ReadBatchJSON(strings.NewReader(out["json"]))
+		back, err := wire.ReadBatch(strings.NewReader(out["json"]))
 		if err != nil {
 			t.Fatalf("JSON does not read back: %v", err)
 		}
 		// Invalid UTF-8 in a log comes back as U+FFFD, as encoding/json
 		// gives it.
-		want, err := ReadBatchJSON(strings.NewReader(mustJSON(t, doc)))
+		want, err := wire.ReadBatch(strings.NewReader(mustJSON(t, doc)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,19 +108,19 @@ func tagName(tag string) string {
 }
 
 // fuzzDoc is a one-report, one-bucket, one-error document of the strings.
-func fuzzDoc(tool, kind, headline, function, file, member string) *BatchDocument {
+func fuzzDoc(tool, kind, headline, function, file, member string) *wire.Batch {
 	var m *string
 	if member != "" {
 		m = &member
 	}
-	src := BatchSource{Path: "ci.zip", Member: m, FirstLine: 1, LastLine: 3}
-	doc := &BatchDocument{Version: 1, Inputs: 1,
-		Reports: []BatchReport{{JSONReport: JSONReport{Tool: tool, Kind: kind, Headline: headline,
-			Stacks: []JSONStack{{Title: headline, Frames: []JSONFrame{{Function: &function, File: &file, Line: 3}, {Function: &function}}}}},
+	src := wire.Source{Path: "ci.zip", Member: m, FirstLine: 1, LastLine: 3}
+	doc := &wire.Batch{Version: 1, Inputs: 1,
+		Reports: []wire.BatchReport{{Report: wire.Report{Tool: tool, Kind: kind, Headline: headline,
+			Stacks: []wire.Stack{{Title: headline, Frames: []wire.Frame{{Function: &function, File: &file, Line: 3}, {Function: &function}}}}},
 			Source: src, Bucket: "0123456789ab"}},
-		Buckets: []Bucket{{ID: "0123456789ab", Signature: tool + ":" + kind + ":" + function + "|" + file, Tool: tool, Kind: kind,
+		Buckets: []wire.Bucket{{ID: "0123456789ab", Signature: tool + ":" + kind + ":" + function + "|" + file, Tool: tool, Kind: kind,
 			Count: 1, New: true, Reports: []int{0}, First: src, Last: src}},
-		Errors: []BatchError{{Source: src, Error: headline}},
+		Errors: []wire.BatchError{{Source: src, Error: headline}},
 	}
 	return doc
 }
@@ -216,7 +217,7 @@ func outsideCodeSpans(md string) string {
 // TestWriteBatchJSONJobs: the document's bytes do not depend on how many
 // goroutines encode it, across chunk boundaries, and read back whole.
 func TestWriteBatchJSONJobs(t *testing.T) {
-	doc := &BatchDocument{Version: 1, Inputs: 3*jsonChunk + 7, Buckets: []Bucket{}, Errors: []BatchError{}}
+	doc := &wire.Batch{Version: 1, Inputs: 3*jsonChunk + 7, Buckets: []wire.Bucket{}, Errors: []wire.BatchError{}}
 	for i := range 3*jsonChunk + 7 {
 		d := fuzzDoc("AddressSanitizer", "heap-use-after-free", fmt.Sprintf("report %d", i), "f", "a.c", fmt.Sprintf("%d.log", i))
 		doc.Reports = append(doc.Reports, d.Reports[0])
@@ -238,7 +239,7 @@ func TestWriteBatchJSONJobs(t *testing.T) {
 			t.Errorf("%d jobs: the document differs from one job's", jobs)
 		}
 	}
-	back, err := ReadBatchJSON(&one)
+	back, err := wire.ReadBatch(&one)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,17 +7,18 @@ import (
 	"strings"
 
 	"github.com/sanitrace/sanitrace/internal/termsafe"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // batchFormats are the whole-run formats: the document of a batch or
 // merge run in, bytes out. (New's table holds the formats that stream
 // reports one at a time.)
-var batchFormats = byName[func(io.Writer, *BatchDocument, BatchOptions) error]{
-	{"json", func(w io.Writer, d *BatchDocument, o BatchOptions) error { return WriteBatchJSONJobs(w, d, o.Jobs) }},
+var batchFormats = byName[func(io.Writer, *wire.Batch, BatchOptions) error]{
+	{"json", func(w io.Writer, d *wire.Batch, o BatchOptions) error { return WriteBatchJSONJobs(w, d, o.Jobs) }},
 	{"sarif", WriteSARIF},
-	{"markdown", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteMarkdown(w, d) }},
-	{"html", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteHTML(w, d) }},
-	{"text", func(w io.Writer, d *BatchDocument, _ BatchOptions) error { return WriteBatchText(w, d) }},
+	{"markdown", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteMarkdown(w, d) }},
+	{"html", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteHTML(w, d) }},
+	{"text", func(w io.Writer, d *wire.Batch, _ BatchOptions) error { return WriteBatchText(w, d) }},
 }
 
 // BatchFormats lists the formats WriteBatch accepts.
@@ -42,7 +43,7 @@ func CheckBatchFormat(format string) error {
 }
 
 // WriteBatch writes doc in format (one of BatchFormats).
-func WriteBatch(w io.Writer, format string, doc *BatchDocument, opts BatchOptions) error {
+func WriteBatch(w io.Writer, format string, doc *wire.Batch, opts BatchOptions) error {
 	write, err := batchFormats.lookup(format)
 	if err != nil {
 		return err
@@ -52,7 +53,7 @@ func WriteBatch(w io.Writer, format string, doc *BatchDocument, opts BatchOption
 
 // WriteBatchText writes a summary for people: one block per bucket, most
 // frequent first, then the errors.
-func WriteBatchText(w io.Writer, doc *BatchDocument) error {
+func WriteBatchText(w io.Writer, doc *wire.Batch) error {
 	bw := bufio.NewWriter(w)
 	newCount := 0
 	for _, b := range doc.Buckets {

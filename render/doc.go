@@ -1,13 +1,19 @@
-// Package render turns parsed sanitizer reports (report.Report) into bytes
-// for people and programs.
+// Package render writes every output of sanitrace's own: reports
+// (report.Report) as text or JSON, a batch run's document as JSON, SARIF,
+// Markdown, HTML or a text summary, a core's report and an lws heap map as
+// text or JSON. Each kind of document picks its format by name from one
+// table (New, WriteBatch, WriteCore, WriteHeapMap).
 //
 // Text keeps each report in the shape the runtime printed it (headline,
 // access line, titled stacks, location lines, summary, shadow map) and adds
 // what the runtime could not: completed frames, emphasis on the user's own
 // frames over runtime, interceptor and libc frames, optional source context,
-// and a decoded shadow-byte map (ExplainShadow). JSON writes schema v1 of
-// docs/json.md, one report at a time, so a long log never has to be held in
-// memory.
+// and a decoded shadow-byte map (ExplainShadow). The JSON formats encode
+// the documents of package wire (schema v1 of docs/json.md), which also
+// converts the model to them: decode's one report at a time, so a long log
+// never has to be held in memory, a batch run's a chunk at a time on every
+// CPU. The batch formats are written from the run's wire.Batch alone, so a
+// merged run prints as the unsharded one does.
 //
 // The text format, beyond what the runtime printed:
 //

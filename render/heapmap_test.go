@@ -10,6 +10,7 @@ import (
 	"github.com/sanitrace/sanitrace/decompress"
 	"github.com/sanitrace/sanitrace/decompress/lwsheap"
 	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // heapmapOf aggregates a log the way `sanitrace lws heapmap` does.
@@ -43,14 +44,15 @@ func heapmapOf(t *testing.T, path string) *lwsheap.Map {
 // must equal the reference heapmap-expected.json.
 func TestHeapMapGolden(t *testing.T) {
 	sample := filepath.Join("..", "testdata", "lws", "heapmap-sample.log")
-	r := HeapMapOf(heapmapOf(t, sample), "heapmap-sample.log", false, nil)
+	m := heapmapOf(t, sample)
+	opts := HeapMapOptions{Source: "heapmap-sample.log"}
 	var text bytes.Buffer
-	if err := WriteHeapMapText(&text, r); err != nil {
+	if err := WriteHeapMapText(&text, m, opts); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, filepath.Join(goldenDir, "heapmap-sample.txt"), text.Bytes())
 
-	js, err := json.MarshalIndent(r, "", "  ")
+	js, err := json.MarshalIndent(wire.HeapMapOf(m, opts.Source, opts.Multi, opts.Frames), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

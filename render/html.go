@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/sanitrace/sanitrace/report"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // htmlMaxReports bounds the reports a bucket shows in the page (the JSON
@@ -20,7 +20,7 @@ const htmlMaxReports = 50
 // reports with their stacks and decoded shadow maps; a search box and a
 // "new only" switch filter them. All log text goes through html/template,
 // which escapes it for the context it lands in.
-func WriteHTML(w io.Writer, doc *BatchDocument) error {
+func WriteHTML(w io.Writer, doc *wire.Batch) error {
 	page := htmlPage{Doc: doc}
 	for _, b := range bucketsNewFirst(doc) {
 		hb := htmlBucket{Bucket: b, Frames: b.Frames()}
@@ -53,13 +53,13 @@ func WriteHTML(w io.Writer, doc *BatchDocument) error {
 }
 
 type htmlPage struct {
-	Doc     *BatchDocument
+	Doc     *wire.Batch
 	Buckets []htmlBucket
 	New     int
 }
 
 type htmlBucket struct {
-	*Bucket
+	*wire.Bucket
 	Frames   []string
 	Headline string
 	Reports  []htmlReport
@@ -68,7 +68,7 @@ type htmlBucket struct {
 }
 
 type htmlReport struct {
-	R      *BatchReport
+	R      *wire.BatchReport
 	Shadow *htmlShadow
 }
 
@@ -96,7 +96,7 @@ type htmlLegend struct{ Value, Meaning, Class string }
 // shadowView decodes a shadow dump for the page: "00" is addressable, a
 // partial byte "01".."07" says how many bytes are, every other value is
 // explained by the runtime's own legend.
-func shadowView(s *JSONShadow) *htmlShadow {
+func shadowView(s *wire.Shadow) *htmlShadow {
 	if s == nil || len(s.Rows) == 0 {
 		return nil
 	}
@@ -145,8 +145,7 @@ func shadowView(s *JSONShadow) *htmlShadow {
 // process (a one-address symbolize included) a few hundred microseconds.
 var htmlTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Funcs(template.FuncMap{
-		"frame": func(i int, f JSONFrame) string { return frameLine(i, f) },
-		"user":  func(tool string, f JSONFrame) bool { return ClassifyJSON(tool, f) == report.User },
+		"frame": func(i int, f wire.Frame) string { return frameLine(i, f) },
 		"str": func(p *string) string {
 			if p == nil {
 				return ""
@@ -227,7 +226,7 @@ ul.legend { display: flex; flex-wrap: wrap; gap: .2em 1.2em; list-style: none; p
 <summary><code>{{$r.Source.Name}}</code> lines {{$r.Source.FirstLine}}–{{$r.Source.LastLine}}</summary>
 <pre>{{$r.Headline}}</pre>
 {{range $r.Stacks}}<div class="stack"><div>{{.Title}}</div>
-<ol class="frames" start="0">{{range $i, $f := .Frames}}<li{{if not (user $r.Tool $f)}} class="sys"{{end}}>{{frame $i $f}}</li>{{end}}</ol></div>
+<ol class="frames" start="0">{{range $i, $f := .Frames}}<li{{if not $f.User}} class="sys"{{end}}>{{frame $i $f}}</li>{{end}}</ol></div>
 {{end}}{{if $r.Location}}<pre>{{str $r.Location}}</pre>{{end}}
 {{with .Shadow}}<div>Shadow bytes around the buggy address:</div>
 <table class="shadow">{{range .Rows}}<tr{{if .Current}} class="current"{{end}}><td class="addr">{{if .Current}}=&gt;{{end}}{{.Address}}:</td>{{range .Bytes}}<td class="{{.Class}}{{if .Marked}} marked{{end}}" title="{{.Meaning}}">{{.Value}}</td>{{end}}</tr>

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sanitrace/sanitrace/internal/termsafe"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // GitHub takes at most 1 MiB of $GITHUB_STEP_SUMMARY per step and drops
@@ -27,7 +28,7 @@ const (
 // first, then each bucket's headline and top frames. Every piece of text
 // that comes from a log is a code span or a code block, so a log can add
 // neither markup, nor HTML, nor links (GFM autolinks bare URLs elsewhere).
-func WriteMarkdown(w io.Writer, doc *BatchDocument) error {
+func WriteMarkdown(w io.Writer, doc *wire.Batch) error {
 	cw := &countingWriter{w: w}
 	bw := bufio.NewWriter(cw)
 	size := func() int { return cw.n + bw.Buffered() }
@@ -113,8 +114,8 @@ func WriteMarkdown(w io.Writer, doc *BatchDocument) error {
 
 // bucketsNewFirst lists the buckets, the new ones first, each group in
 // the document's order (most reports first).
-func bucketsNewFirst(doc *BatchDocument) []*Bucket {
-	var out []*Bucket
+func bucketsNewFirst(doc *wire.Batch) []*wire.Bucket {
+	var out []*wire.Bucket
 	for _, want := range []bool{true, false} {
 		for i := range doc.Buckets {
 			if doc.Buckets[i].New == want {
@@ -126,7 +127,7 @@ func bucketsNewFirst(doc *BatchDocument) []*Bucket {
 }
 
 // frameLine spells a frame as the runtimes do: "#0 func file:line:col".
-func frameLine(i int, f JSONFrame) string {
+func frameLine(i int, f wire.Frame) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#%d", i)
 	if f.PC != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
-	"github.com/sanitrace/sanitrace/report"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // sarifFingerprint is the partialFingerprints key holding the bucket id:
@@ -24,7 +24,7 @@ const sarifFingerprint = "sanitraceBucket/v1"
 // that report as a SARIF stack and as a thread flow of a code flow, and the
 // bucket id as the partial fingerprint. The SARIF document is built with
 // github.com/owenrumney/go-sarif.
-func WriteSARIF(w io.Writer, doc *BatchDocument, opts BatchOptions) error {
+func WriteSARIF(w io.Writer, doc *wire.Batch, opts BatchOptions) error {
 	rep, err := sarif.New(sarif.Version210)
 	if err != nil {
 		return fmt.Errorf("sarif: %w", err)
@@ -132,10 +132,10 @@ func ruleName(kind string) string {
 // primaryLocation is the first frame of the report's first stack with a
 // source file that is user code; without one, the log itself at the
 // report's first line (code scanning needs a location for every result).
-func primaryLocation(r *BatchReport, root string) *sarif.Location {
+func primaryLocation(r *wire.BatchReport, root string) *sarif.Location {
 	if len(r.Stacks) > 0 {
 		for _, f := range r.Stacks[0].Frames {
-			if f.File != nil && f.Line > 0 && ClassifyJSON(r.Tool, f) == report.User {
+			if f.File != nil && f.Line > 0 && f.User {
 				return frameLocation(f, root)
 			}
 		}
@@ -149,7 +149,7 @@ func primaryLocation(r *BatchReport, root string) *sarif.Location {
 
 // frameLocation: file:line:column of a frame, its function as a logical
 // location and the message.
-func frameLocation(f JSONFrame, root string) *sarif.Location {
+func frameLocation(f wire.Frame, root string) *sarif.Location {
 	loc := sarif.NewLocation()
 	fn := "??"
 	if f.Function != nil {

@@ -1,7 +1,5 @@
 package report
 
-import "encoding/json"
-
 // LocationKind says what kind of memory a location line describes.
 type LocationKind int
 
@@ -81,10 +79,6 @@ func (l *Location) Described() bool {
 	return false
 }
 
-// MarshalJSON writes the line as printed: the model's plain dump shows what
-// the log said, the parts are for programs.
-func (l Location) MarshalJSON() ([]byte, error) { return json.Marshal(l.Text) }
-
 // StackObjects is ASan's list of a stack frame's variables, printed after
 // the "Address ... is located in stack" stack:
 //
@@ -146,6 +140,3 @@ type Summary struct {
 	HasOffset bool
 	BuildID   string // hex, when printed " (BuildId: ...)" after the module
 }
-
-// MarshalJSON writes the line as printed, as Location does.
-func (s Summary) MarshalJSON() ([]byte, error) { return json.Marshal(s.Text) }

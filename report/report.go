@@ -6,9 +6,8 @@ package report
 // The fields are filled once, by the producer (package parse for logs):
 // besides the lines kept as printed (Headline, Location and Summary texts,
 // stack titles, Raw), the parts a consumer needs are typed fields, so that
-// no consumer reads the log's wording again. Fields marked json:"-" are
-// derived from the others; the model's plain JSON dump (a test aid, not
-// the output format: render owns that) leaves them out.
+// no consumer reads the log's wording again. The model has no JSON form
+// of its own: package wire holds the output's documents.
 type Report struct {
 	Tool     string // "AddressSanitizer", "LeakSanitizer", "ThreadSanitizer", ...
 	Kind     string // bug type as the runtime names it, e.g. "heap-use-after-free"
@@ -23,18 +22,18 @@ type Report struct {
 	Access *Access // the "READ of size 4 at ... thread T0" line, when present
 	// Address is the faulting address: the access line's, else the
 	// headline's ("on address 0x..."), else the first location line's.
-	Address    uint64 `json:"-"`
-	HasAddress bool   `json:"-"`
+	Address    uint64
+	HasAddress bool
 	// Location holds the "is located ..." / "Location is ..." lines that
 	// say where the accessed memory lies, in input order.
 	Location []Location
 	// StackObjects is ASan's list of the variables of the stack frame that
 	// an access fell into ("This frame has 2 object(s):", then one line
 	// per variable); nil when the report has none.
-	StackObjects *StackObjects `json:"-"`
+	StackObjects *StackObjects
 	// LockCycle holds TSan's "Cycle in lock order graph: M0 (0x...) => ..."
 	// lines of a lock-order-inversion report.
-	LockCycle []string `json:"-"`
+	LockCycle []string
 	Stacks    []Stack
 	Shadow    *Shadow
 	Summary   Summary // the SUMMARY: line; its Text is "" when there is none
@@ -48,10 +47,10 @@ type Report struct {
 
 	// Fuzzer holds what libFuzzer printed about the input that failed
 	// (MS:, base unit, the artifact); nil for other reports.
-	Fuzzer *FuzzerInput `json:",omitempty"`
+	Fuzzer *FuzzerInput
 	// Kernel holds what a Linux kernel report says of where it happened;
 	// nil for other reports.
-	Kernel *KernelInfo `json:",omitempty"`
+	Kernel *KernelInfo
 }
 
 // FuzzerInput is libFuzzer's account of the failing input.
@@ -95,17 +94,17 @@ type Stack struct {
 	RoleDetail string
 	// Thread is the thread the title names for the heap history stacks:
 	// "T1" of "freed by thread T1 here:".
-	Thread string `json:"-"`
+	Thread string
 	// Location is set when the title itself says where the accessed memory
 	// lies: ASan's "Address 0x... is located in stack of thread T0 at
 	// offset 56 in frame", TSan's "Location is heap block of size 16 at
 	// 0x... allocated by main thread:".
-	Location *Location `json:"-"`
+	Location *Location
 	Frames   []Frame
 	// Truncated says why the stack may have been cut short by the
 	// sanitizers' fast frame-pointer unwinder ("" when there is no sign
 	// of it): set by resolve, which can read the last frame's code and CFI.
-	Truncated string `json:"-"`
+	Truncated string
 }
 
 // RoleDetailRegisters is the RoleDetail of the one-frame stack a kernel
@@ -154,18 +153,18 @@ type Frame struct {
 	// SymbolSize is the function size a kernel frame prints after the
 	// symbol offset ("func+0x1c/0x60"): a check on the symbol it resolves
 	// against.
-	SymbolSize    uint64 `json:",omitempty"`
-	HasSymbolSize bool   `json:",omitempty"`
+	SymbolSize    uint64
+	HasSymbolSize bool
 	// Unreliable marks a kernel frame printed with "? ": an address found
 	// on the stack that the unwinder could not confirm as a return address.
-	Unreliable bool `json:",omitempty"`
+	Unreliable bool
 	// Context is the kernel's execution context of the frame: "IRQ",
 	// "SOFTIRQ", "NMI", "TASK", ... from the <IRQ>/</IRQ> markers around
 	// it; "" outside such markers and for other formats.
-	Context string `json:",omitempty"`
+	Context string
 	// Problem says why a frame that looked resolvable was left as printed
 	// (a kernel symbol whose size differs from the log's: another build).
-	Problem string `json:",omitempty"`
+	Problem string
 }
 
 // Shadow is ASan's "Shadow bytes around the buggy address" block.
@@ -182,8 +181,8 @@ type ShadowRow struct {
 	Address string // "0x0c067fff8000", as printed
 	// Base is Address's value: the shadow address of Bytes[0]; HasBase is
 	// false when Address is not a hex number.
-	Base    uint64   `json:"-"`
-	HasBase bool     `json:"-"`
+	Base    uint64
+	HasBase bool
 	Bytes   []string // two-digit hex strings
 	Marked  int      // index of the [xx] byte, -1 when none
 	Current bool     // the row printed with "=>"

@@ -15,6 +15,7 @@ import (
 	"github.com/sanitrace/sanitrace/internal/humanize"
 	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // batchFlags are the flags of "sanitrace batch" (CONTRACT.md).
@@ -217,7 +218,7 @@ func (o *batchOutput) loadBaseline() (map[string]bool, error) {
 }
 
 // write renders doc to -o FILE or stdout.
-func (o *batchOutput) write(stdout io.Writer, doc *render.BatchDocument) error {
+func (o *batchOutput) write(stdout io.Writer, doc *wire.Batch) error {
 	w := stdout
 	var f *os.File
 	if o.output != "" && o.output != "-" {
@@ -244,7 +245,7 @@ func (o *batchOutput) write(stdout io.Writer, doc *render.BatchDocument) error {
 }
 
 // exit applies --fail-on.
-func (o *batchOutput) exit(doc *render.BatchDocument) error {
+func (o *batchOutput) exit(doc *wire.Batch) error {
 	switch {
 	case o.failOn == "any" && batch.Bugs(doc) > 0:
 		return &exitError{code: exitFound}

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // artifactCase is one build of a program with its two logs: a directory
@@ -150,19 +150,19 @@ func buildArtifactTree(t *testing.T, cases []artifactCase) artifactTree {
 
 // runBatchJSON runs batch (or merge) and reads its JSON, refusing keys the
 // document does not declare.
-func runBatchJSON(t *testing.T, wantCode int, args ...string) *render.BatchDocument {
+func runBatchJSON(t *testing.T, wantCode int, args ...string) *wire.Batch {
 	t.Helper()
 	out, errOut, code := runCLI(t, "", args...)
 	if code != wantCode {
 		t.Fatalf("sanitrace %s: exit %d, want %d\nstderr: %s", strings.Join(args, " "), code, wantCode, errOut)
 	}
-	doc := decodeStrict[render.BatchDocument](t, "sanitrace "+strings.Join(args, " ")+": output", out)
+	doc := decodeStrict[wire.Batch](t, "sanitrace "+strings.Join(args, " ")+": output", out)
 	return &doc
 }
 
 // reportKey is the report without where it was found: what must be the
 // same whether a log is decoded alone, in a directory or in an archive.
-func reportKey(t *testing.T, r render.JSONReport) string {
+func reportKey(t *testing.T, r wire.Report) string {
 	t.Helper()
 	r.Input.Name = ""
 	b, err := json.Marshal(r)
@@ -173,7 +173,7 @@ func reportKey(t *testing.T, r render.JSONReport) string {
 }
 
 // logOf names a report's log the way artifactTree.logs does.
-func logOf(r render.BatchReport) string {
+func logOf(r wire.BatchReport) string {
 	name := r.Source.Name()
 	if i := strings.Index(name, "artifacts/"); i >= 0 {
 		return name[i:]

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // TestBatchHostileInputs: a zip with ../ and absolute member names, a
@@ -105,7 +105,7 @@ func TestBatchHostileInputs(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("batch: %v\n%s", err, stderr.String())
 	}
-	var doc render.BatchDocument
+	var doc wire.Batch
 	must(json.Unmarshal(out.Bytes(), &doc))
 
 	perLog := make(map[string]int)

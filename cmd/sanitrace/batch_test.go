@@ -12,6 +12,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // TestBatchCorpusArtifacts: both logs of every corpus case, as a
@@ -35,7 +36,7 @@ func checkArtifacts(t *testing.T, cases []artifactCase, userFile *regexp.Regexp)
 	for _, c := range cases {
 		caseOf[c.name] = c
 	}
-	docs := map[string]*render.BatchDocument{
+	docs := map[string]*wire.Batch{
 		"dir": runBatchJSON(t, 1, "batch", "-j", "2", tr.dir),
 		"tgz": runBatchJSON(t, 1, "batch", "-j", "2", tr.tgz),
 		"zip": runBatchJSON(t, 1, "batch", "-j", "2", tr.zip),
@@ -63,7 +64,7 @@ func checkArtifacts(t *testing.T, cases []artifactCase, userFile *regexp.Regexp)
 	for form, doc := range docs {
 		got := make(map[string][]string)
 		for _, r := range doc.Reports {
-			got[logOf(r)] = append(got[logOf(r)], reportKey(t, r.JSONReport))
+			got[logOf(r)] = append(got[logOf(r)], reportKey(t, r.Report))
 		}
 		for _, l := range tr.logs {
 			if !reflect.DeepEqual(got[l], want[l]) {
@@ -73,7 +74,7 @@ func checkArtifacts(t *testing.T, cases []artifactCase, userFile *regexp.Regexp)
 	}
 
 	doc := docs["dir"]
-	bucketOf := make(map[string]*render.Bucket)
+	bucketOf := make(map[string]*wire.Bucket)
 	for i := range doc.Buckets {
 		bucketOf[doc.Buckets[i].ID] = &doc.Buckets[i]
 	}
@@ -238,9 +239,9 @@ func plainName(fn string) string {
 	return fn
 }
 
-func countNew(d *render.BatchDocument) int { return len(newIDs(d)) }
+func countNew(d *wire.Batch) int { return len(newIDs(d)) }
 
-func newIDs(d *render.BatchDocument) []string {
+func newIDs(d *wire.Batch) []string {
 	var ids []string
 	for _, b := range d.Buckets {
 		if b.New {
@@ -345,7 +346,7 @@ func TestBatchProgress(t *testing.T) {
 // decode: kernel frames against --vmlinux and --modules-dir, libwebsockets
 // ~m# records against --obj; --exit-zero forces 0 where 1 was due.
 func TestBatchDecodeFlags(t *testing.T) {
-	same := func(t *testing.T, log string, flags ...string) *render.BatchDocument {
+	same := func(t *testing.T, log string, flags ...string) *wire.Batch {
 		t.Helper()
 		out, stderr, code := runCLI(t, "", append(append([]string{"decode", "--format", "json"}, flags...), log)...)
 		if code > 1 {
@@ -358,14 +359,14 @@ func TestBatchDecodeFlags(t *testing.T) {
 		doc := runBatchJSON(t, 0, append(append([]string{"batch", "--fail-on", "none"}, flags...), log)...)
 		var got []string
 		for _, r := range doc.Reports {
-			got = append(got, reportKey(t, r.JSONReport))
+			got = append(got, reportKey(t, r.Report))
 		}
 		if len(want) == 0 || !reflect.DeepEqual(got, want) {
 			t.Errorf("batch %v: %d reports differ from decode's %d", flags, len(got), len(want))
 		}
 		return doc
 	}
-	symbolized := func(doc *render.BatchDocument) int {
+	symbolized := func(doc *wire.Batch) int {
 		n := 0
 		for _, r := range doc.Reports {
 			for _, s := range r.Stacks {

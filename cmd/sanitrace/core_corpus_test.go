@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // coreTruth is the part of the core corpus's truth.json (schema
@@ -38,10 +38,10 @@ type coreTruth struct {
 
 // parseCoreJSON reads core's JSON into the types render writes it from;
 // unknown keys are an error.
-func parseCoreJSON(t *testing.T, out string) render.JSONCore {
+func parseCoreJSON(t *testing.T, out string) wire.Core {
 	t.Helper()
-	d := decodeStrict[render.JSONCore](t, "core output", out)
-	if d.Version != render.JSONVersion {
+	d := decodeStrict[wire.Core](t, "core output", out)
+	if d.Version != wire.Version {
 		t.Fatalf("core output: version %d", d.Version)
 	}
 	return d
@@ -72,8 +72,8 @@ func withoutParams(name string) string {
 
 // corePhysical returns the frames of a thread that are on the stack (not the
 // inline frames sanitrace adds).
-func corePhysical(fs []render.JSONCoreFrame) []render.JSONCoreFrame {
-	var out []render.JSONCoreFrame
+func corePhysical(fs []wire.CoreFrame) []wire.CoreFrame {
+	var out []wire.CoreFrame
 	for _, f := range fs {
 		if f.Kind != "inline" {
 			out = append(out, f)
@@ -125,7 +125,7 @@ func TestCoreCorpus(t *testing.T) {
 			if got.Executable == nil || filepath.Base(*got.Executable) != truth.Executable {
 				t.Errorf("executable %v, want %s", str(got.Executable), truth.Executable)
 			}
-			threads := map[int]render.JSONCoreThread{}
+			threads := map[int]wire.CoreThread{}
 			for _, th := range got.Threads {
 				threads[th.TID] = th
 			}

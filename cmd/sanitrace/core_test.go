@@ -13,7 +13,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/golden"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // gdbFrame is one line of gdb's `bt` with `set print frame-info
@@ -61,7 +61,7 @@ func parseGDBBacktrace(t *testing.T, text string) map[int][]gdbFrame {
 // compareWithGDB checks core's JSON against gdb's backtrace of the same
 // core: the same threads, and in each the same frames (inline frames
 // included), with the same pcs and function names.
-func compareWithGDB(t *testing.T, got render.JSONCore, gdb map[int][]gdbFrame) {
+func compareWithGDB(t *testing.T, got wire.Core, gdb map[int][]gdbFrame) {
 	t.Helper()
 	if len(got.Threads) != len(gdb) {
 		t.Errorf("%d threads, gdb has %d", len(got.Threads), len(gdb))

@@ -10,14 +10,14 @@ import (
 
 	"github.com/sanitrace/sanitrace/internal/corpustest"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // physical groups decoded frames into the physical frames of the log: an
 // inline chain (frames marked inlined, then their caller) is one.
-func physical(frames []render.JSONFrame) [][]render.JSONFrame {
-	var out [][]render.JSONFrame
-	var cur []render.JSONFrame
+func physical(frames []wire.Frame) [][]wire.Frame {
+	var out [][]wire.Frame
+	var cur []wire.Frame
 	for _, f := range frames {
 		cur = append(cur, f)
 		if !f.Inlined {
@@ -257,7 +257,7 @@ func runtimeNames(tool string, answer []corpustest.LLVMAnswer) []corpustest.LLVM
 }
 
 // sameChain compares a decoded inline chain with llvm-symbolizer's.
-func sameChain(tally *corpusTally, where string, chain []render.JSONFrame, want []corpustest.LLVMAnswer) bool {
+func sameChain(tally *corpusTally, where string, chain []wire.Frame, want []corpustest.LLVMAnswer) bool {
 	format := func(fn, file string, line, col int) string {
 		return fmt.Sprintf("%s %s:%d:%d", fn, file, line, col)
 	}

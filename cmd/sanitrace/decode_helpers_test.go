@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/corpustest"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // repoRoot is the module root, seen from this package's directory.
@@ -36,11 +36,11 @@ var str = corpustest.Deref[string]
 // parseDecodeJSON reads decode's JSON output into the types render writes
 // it from (schema v1, docs/json.md). Unknown keys are an error: what decode
 // prints must be what render declares.
-func parseDecodeJSON(t *testing.T, out string) render.JSONDocument {
+func parseDecodeJSON(t *testing.T, out string) wire.Reports {
 	t.Helper()
-	d := decodeStrict[render.JSONDocument](t, "decode output", out)
-	if d.Version != render.JSONVersion {
-		t.Fatalf("decode output: version %d, want %d", d.Version, render.JSONVersion)
+	d := decodeStrict[wire.Reports](t, "decode output", out)
+	if d.Version != wire.Version {
+		t.Fatalf("decode output: version %d, want %d", d.Version, wire.Version)
 	}
 	return d
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/sanitrace/sanitrace/decompress"
 	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/reftool"
-	"github.com/sanitrace/sanitrace/render"
+	"github.com/sanitrace/sanitrace/wire"
 )
 
 // allocation is one line of testdata/src/lws/allocs.c's output.
@@ -145,7 +145,7 @@ func (r textRanges) contains(addr uint64) bool {
 	return false
 }
 
-func frameKey(f render.JSONFrame) string {
+func frameKey(f wire.Frame) string {
 	fn, file := "??", "??"
 	if f.Function != nil {
 		fn = *f.Function
@@ -211,7 +211,7 @@ func TestLWSEndToEnd(t *testing.T) {
 			if code != exitOK || stderr != "" {
 				t.Fatalf("lws heapmap: exit %d, stderr:\n%s", code, stderr)
 			}
-			var r render.HeapMap
+			var r wire.HeapMap
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatalf("heap map JSON: %v\n%s", err, out)
 			}

@@ -4,6 +4,6 @@
 // contrib/heapmap.sh leaves out), plus the records that failed to decode.
 //
 // It knows nothing of text or symbols: package decompress supplies the
-// records, package pipeline symbolizes the rows and package render writes
-// them (render.HeapMapOf).
+// records, package pipeline symbolizes the rows, package wire makes the
+// JSON document of them (wire.HeapMapOf) and package render writes them.
 package lwsheap

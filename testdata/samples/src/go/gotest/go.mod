@@ -1,0 +1,3 @@
+module samples.example/gotest
+
+go 1.26

@@ -1,0 +1,3 @@
+module samples.example/stray
+
+go 1.26

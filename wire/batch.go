@@ -1,0 +1,86 @@
+package wire
+
+import (
+	"strings"
+
+	"github.com/sanitrace/sanitrace/report"
+)
+
+// Batch is the document of `sanitrace batch --format json`, which
+// `sanitrace merge` reads back (docs/json.md). Every batch output format
+// is written from it, so a merged run and an unsharded run print alike.
+type Batch struct {
+	Version int           `json:"version"`
+	Inputs  int           `json:"inputs"`
+	Reports []BatchReport `json:"reports"`
+	Buckets []Bucket      `json:"buckets"`
+	Errors  []BatchError  `json:"errors"`
+}
+
+// BatchReport is a decode report plus where it was found and its bucket.
+type BatchReport struct {
+	Report
+	Source Source `json:"source"`
+	Bucket string `json:"bucket"`
+}
+
+// Source names a log (a file, or a member of an archive) and, for a
+// report, the lines it spans.
+type Source struct {
+	Path      string  `json:"path"`
+	Member    *string `json:"member"`
+	FirstLine int     `json:"first_line,omitempty"`
+	LastLine  int     `json:"last_line,omitempty"`
+}
+
+// Name is the source's one-word spelling: "run.log" or "ci.zip!/run.log".
+func (s Source) Name() string {
+	if s.Member == nil || *s.Member == "" {
+		return s.Path
+	}
+	return s.Path + "!/" + *s.Member
+}
+
+// Bucket is one distinct bug: the reports that share a signature.
+type Bucket struct {
+	ID        string `json:"id"`
+	Signature string `json:"signature"`
+	Tool      string `json:"tool"`
+	Kind      string `json:"kind"`
+	Count     int    `json:"count"`
+	New       bool   `json:"new"`
+	Reports   []int  `json:"reports"`
+	First     Source `json:"first"`
+	Last      Source `json:"last"`
+}
+
+// Frames are the signature's frames (after "tool:kind:"), as normalised.
+// Kinds may hold a colon ("KASAN: slab-out-of-bounds") and frames do
+// ("ns::f"), so the bucket's own tool and kind are cut off, not split at.
+func (b *Bucket) Frames() []string {
+	rest, ok := strings.CutPrefix(b.Signature, b.Tool+":"+b.Kind+":")
+	if !ok || rest == "" {
+		return nil
+	}
+	return strings.Split(rest, "|")
+}
+
+// BatchError is a problem with one input; the run went on without it.
+type BatchError struct {
+	Source Source `json:"source"`
+	Error  string `json:"error"`
+}
+
+// BatchReportOf is the batch document's form of a report found at src and
+// put in the bucket with id bucket: its decode form (ReportOf) with each
+// frame's User set from the model's classification (report.Report.Class).
+func BatchReportOf(r *report.Report, src Source, bucket string) BatchReport {
+	out := BatchReport{Report: ReportOf(r), Source: src, Bucket: bucket}
+	for si := range r.Stacks {
+		fs := r.Stacks[si].Frames
+		for fi := range fs {
+			out.Stacks[si].Frames[fi].User = r.Class(&fs[fi]) == report.User
+		}
+	}
+	return out
+}
