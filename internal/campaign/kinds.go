@@ -109,7 +109,7 @@ var Kinds = []*Kind{
 		Edits: func(*mutate.Rand) int { return 1 }, Commands: lwsCommands},
 	{Name: "archive", About: "tar, tar.gz, tar.zst, zip: nested, bombs, links, unsafe names", Seeds: archiveKindSeeds,
 		Edits: func(r *mutate.Rand) int { return r.Range(1, 2) }, Commands: archiveCommands},
-	{Name: "markup", About: "symbolizer markup ({{{module}}}, {{{mmap}}}, {{{bt}}}) from sanitizer runtimes", Seeds: markupSeeds,
+	{Name: "markup", About: "symbolizer markup ({{{module}}}, {{{mmap}}}, {{{bt}}}) from sanitizer runtimes, and damaged markup", Seeds: markupSeeds,
 		Edits: func(*mutate.Rand) int { return 1 }, Commands: markupCommands},
 }
 
@@ -392,7 +392,7 @@ func textSeed(base, rel, name string, donor bool) (*Seed, error) {
 
 func logSeeds(e *Env) ([]*Seed, error) {
 	var rels []string
-	for _, dir := range []string{"testdata/reports", "testdata/batch", "testdata/gdb", "testdata/kernel", "testdata/demo"} {
+	for _, dir := range []string{"testdata/reports", "testdata/batch", "testdata/gdb", "testdata/kernel", "testdata/demo", "testdata/samples/pastes"} {
 		files, err := walkFiles(e.Root, dir)
 		if err != nil {
 			return nil, err
@@ -472,13 +472,13 @@ func lwsSeeds(e *Env) ([]*Seed, error) {
 }
 
 func markupSeeds(e *Env) ([]*Seed, error) {
-	files, err := walkFiles(e.Root, "testdata/markup")
+	files, err := walkFiles(e.Root, "testdata/samples/markup")
 	if err != nil {
 		return nil, err
 	}
 	var seeds []*Seed
 	for _, f := range files {
-		if strings.HasSuffix(f, ".log") {
+		if strings.HasSuffix(f, ".markup.log") {
 			s, err := textSeed(e.Root, f, f, true)
 			if err != nil {
 				return nil, err
