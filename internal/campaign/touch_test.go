@@ -91,6 +91,7 @@ func TestMissing(t *testing.T) {
 	b := Report{Tool: "tsan", Kind: "race", Headline: "B"}
 	a2 := a
 	a2.First, a2.Last = 10, 12 // moved by the mutation: still the same report
+	dump := Report{Tool: "libwebsockets", Kind: "heap dump", Headline: "libwebsockets heap dump: 3 live allocations"}
 	for _, c := range []struct {
 		want, got []Report
 		lost      int
@@ -101,6 +102,8 @@ func TestMissing(t *testing.T) {
 		{[]Report{a}, []Report{{Tool: "asan", Kind: "uaf", Headline: "A'"}}, 0}, // the headline may change
 		{[]Report{a}, []Report{{Tool: "asan", Kind: "double-free", Headline: "A"}}, 1},
 		{nil, []Report{a}, 0},
+		{[]Report{dump, dump}, []Report{dump}, 0}, // two runs of records pasted together are one
+		{[]Report{dump}, []Report{a}, 1},
 	} {
 		if got := Missing(c.want, c.got); len(got) != c.lost {
 			t.Errorf("Missing(%v, %v) = %v, want %d lost", c.want, c.got, got, c.lost)
