@@ -23,7 +23,7 @@ SHARED    ?= ../shared
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: all build man install test unit race fuzz-short fuzz-long campaign campaign-table demo bench lint testdata clean
+.PHONY: all build man install test unit race fuzz-short fuzz-long campaign campaign-table demo bench bench-compare lint testdata clean
 
 all: build
 
@@ -78,9 +78,9 @@ unit: bin/testreport
 	$(GO) test -count=1 -timeout 8m -json ./... | $(REPORT)
 
 # The packages with concurrent lookups (symbolize's lazy caches, dropin's
-# parallel batches, resolve's per-module fan-out) under the race detector,
-# which needs cgo and a C compiler.
-RACE_PKGS := ./symbolize/ ./dropin/ ./resolve/ ./batch/
+# parallel batches, resolve's per-module fan-out, the module cache they
+# share) under the race detector, which needs cgo and a C compiler.
+RACE_PKGS := ./symbolize/ ./dropin/ ./resolve/ ./batch/ ./modcache/
 race: bin/testreport
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
 		echo "$(GO) test -race $(RACE_PKGS)"; \
@@ -125,6 +125,14 @@ bench: build
 	@if [ -x $(SHARED)/bench/run.sh ]; then \
 		SANITRACE=$(abspath $(BIN)) $(SHARED)/bench/run.sh; \
 	else echo "bench: $(SHARED)/bench/run.sh not found; skipping the comparison with llvm-symbolizer"; fi
+
+# The project's own comparison with the symbolizers users run (llvm-symbolizer
+# 19 and 14, llvm-addr2line 19, gimli, addr2line, eu-addr2line), decode, batch
+# and many modules: bench/README.md. The first run builds the corpus into
+# $$SANITRACE_BENCH_DIR (default ~/.cache/sanitrace-bench-own); PARTS picks
+# some of "symbolize decode batch modules".
+bench-compare: build
+	SANITRACE=$(abspath $(BIN)) bench/run.sh $(PARTS)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi

@@ -1,22 +1,15 @@
 package batch
 
 import (
-	"bytes"
-	"debug/elf"
 	"encoding/hex"
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/sanitrace/sanitrace/batch/artifact"
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/resolve"
-	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // shippedBinary is an ELF file found among the inputs.
@@ -48,37 +41,35 @@ func newShippedIndex() *shippedIndex {
 }
 
 // add indexes a binary entry; one that is not a usable ELF file is ignored.
+// It is read as every module file is (debuginfo.Open): a header debug/elf
+// refuses costs what depends on it, not the binary.
 func (x *shippedIndex) add(e *artifact.Entry) {
-	var ra io.ReaderAt
 	b := &shippedBinary{key: e.Source.String(), order: len(x.byKey)}
 	if _, dup := x.byKey[b.key]; dup {
 		return
 	}
+	var f *debuginfo.File
+	var err error
 	if e.File != "" {
-		f, err := os.Open(e.File)
-		if err != nil {
-			return
-		}
-		defer f.Close()
-		ra = f
+		f, err = debuginfo.Open(e.File)
 		b.key = e.File
 		b.logical = splitPath(filepath.ToSlash(e.File))
 	} else {
-		ra = bytes.NewReader(e.Data)
+		f, err = debuginfo.OpenMemory(b.key, e.Data)
 		b.data = e.Data
 		b.archive = e.Source.Path
 		b.logical = splitPath(e.Source.Member)
 	}
-	id, exec, dwarf, err := elfIdentity(ra)
 	if err != nil {
 		return
 	}
-	b.buildID, b.exec, b.dwarf = id, exec, dwarf
+	b.buildID, b.exec, b.dwarf = hex.EncodeToString(f.BuildID), f.Exec(), f.HasDWARF()
+	f.Close()
 	x.byKey[b.key] = b
 	base := b.logical[len(b.logical)-1]
 	x.byBase[base] = append(x.byBase[base], b)
-	if id != "" {
-		x.byID[id] = append(x.byID[id], b)
+	if b.buildID != "" {
+		x.byID[b.buildID] = append(x.byID[b.buildID], b)
 	}
 }
 
@@ -93,27 +84,6 @@ func splitPath(p string) []string {
 		out = []string{p}
 	}
 	return out
-}
-
-// elfIdentity reads the GNU build-id, the type and whether there is DWARF;
-// debug/elf may panic on adversarial headers, which makes the file
-// unusable, not the run.
-func elfIdentity(ra io.ReaderAt) (id string, exec, dwarf bool, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("corrupt ELF: %v", p)
-		}
-	}()
-	f, err := elf.NewFile(ra)
-	if err != nil {
-		return "", false, false, err
-	}
-	for _, n := range []string{".debug_info", ".zdebug_info"} {
-		if s := f.Section(n); s != nil && s.Type != elf.SHT_NOBITS && s.Size > 0 {
-			dwarf = true
-		}
-	}
-	return hex.EncodeToString(debuginfo.BuildID(f)), f.Type == elf.ET_EXEC, dwarf, nil
 }
 
 // find implements resolve.Options.Shipped. A printed build-id picks the
@@ -188,82 +158,14 @@ func prefixMatch(a, b []string) int {
 	return n
 }
 
-// moduleCache opens each module once per run for every worker. The
-// workers' resolvers get the objects themselves (with every optional method
-// the resolver looks for) and are never closed: the cache closes the
-// objects at the end. symbolize.Object is safe for concurrent use.
-type moduleCache struct {
-	open    resolve.Opener
-	shipped *shippedIndex
-	opts    *symbolize.Options
-	opened  func(key string) // nil, or told of each open
-
-	mu      sync.Mutex
-	modules map[string]*cachedModule
-}
-
-type cachedModule struct {
-	once sync.Once
-	obj  resolve.Object
-	err  error
-}
-
-func newModuleCache(open resolve.Opener, shipped *shippedIndex, opts *symbolize.Options) *moduleCache {
-	c := &moduleCache{open: open, shipped: shipped, opts: opts, modules: make(map[string]*cachedModule)}
-	if c.open == nil {
-		c.open = c.engine
-	}
-	return c
-}
-
-// engine opens a module with sanitrace's symbolizer: an archive member from
-// memory, any other key from disk.
-func (c *moduleCache) engine(key string) (resolve.Object, error) {
-	b := c.shipped.byKey[key]
-	if b == nil || b.data == nil {
-		return resolve.EngineOpener(c.opts)(key)
-	}
-	o, err := symbolize.OpenMemory(key, b.data, c.opts)
-	if errors.Is(err, symbolize.ErrNoDebugInfo) {
-		if o != nil {
-			o.Close()
+// opener opens the run's modules for its module cache: an archive
+// member from memory, any other file from disk.
+func (x *shippedIndex) opener(finder *debuginfo.Finder) modcache.Opener {
+	engine := modcache.Engine(finder)
+	return func(path string) (modcache.Object, error) {
+		if b := x.byKey[path]; b != nil && b.data != nil {
+			return modcache.Memory(path, b.data, finder)
 		}
-		return nil, fmt.Errorf("no debug info (%s has neither DWARF nor a symbol table)", key)
+		return engine(path)
 	}
-	if o == nil {
-		return nil, err
-	}
-	if err == nil {
-		err = o.Damage() // a warning: the rest of the file answers
-	}
-	return o, err
-}
-
-// Open is the workers' resolve.Opener.
-func (c *moduleCache) Open(key string) (resolve.Object, error) {
-	c.mu.Lock()
-	m, ok := c.modules[key]
-	if !ok {
-		m = &cachedModule{}
-		c.modules[key] = m
-	}
-	c.mu.Unlock()
-	m.once.Do(func() {
-		if c.opened != nil {
-			c.opened(key)
-		}
-		m.obj, m.err = c.open(key)
-	})
-	return m.obj, m.err
-}
-
-// Close closes every module opened and returns their errors joined.
-func (c *moduleCache) Close() error {
-	var errs []error
-	for _, m := range c.modules {
-		if m.obj != nil {
-			errs = append(errs, m.obj.Close())
-		}
-	}
-	return errors.Join(errs...)
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/sanitrace/sanitrace/batch/artifact"
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/termsafe"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/resolve"
-	"github.com/sanitrace/sanitrace/symbolize"
 	"github.com/sanitrace/sanitrace/wire"
 )
 
@@ -45,9 +45,6 @@ type Options struct {
 	// it is new. nil: no baseline, nothing is new.
 	Baseline map[string]bool
 
-	// Open opens a located module; nil means sanitrace's engine. Every
-	// module is opened at most once per run whatever it is.
-	Open resolve.Opener
 	// Stdin is the input "-".
 	Stdin io.Reader
 	// Warn receives each distinct message about an unusable module, from
@@ -56,6 +53,10 @@ type Options struct {
 	// Progress, when set, is told the number of logs to decode and each
 	// one decoded.
 	Progress Progress
+	// Unopened, when set, is told each path of the command line that
+	// cannot be opened at all (a usage error); in every shard, and the
+	// document lists it in its errors too.
+	Unopened func(path string)
 
 	// opened, when set, is told every module the run opens (tests count).
 	opened func(key string)
@@ -135,8 +136,9 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 		finder = &debuginfo.Finder{}
 		defer finder.Close()
 	}
-	cache := newModuleCache(opts.Open, shipped, &symbolize.Options{Finder: finder})
-	cache.opened = opts.opened
+	// One module cache for every worker: each module file is opened at
+	// most once per run, whatever path or worker asks for it.
+	cache := modcache.New(modcache.Options{Finder: finder, Open: shipped.opener(finder), Opened: opts.opened})
 	defer cache.Close()
 	newResolver := func() *resolve.Resolver {
 		if !opts.Symbolize {
@@ -144,7 +146,7 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 		}
 		return resolve.New(resolve.Options{
 			Finder:     finder,
-			Open:       cache.Open,
+			Cache:      cache,
 			Shipped:    shipped.find,
 			Warn:       r.warn,
 			BarePCs:    opts.BarePCs,
@@ -186,6 +188,9 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 			return nil
 		}
 		w.Error = func(e *artifact.Error) {
+			if e.Unopened && opts.Unopened != nil {
+				opts.Unopened(e.Source.Path)
+			}
 			if opts.Shard.takes(identity(arg, e.Source)) {
 				r.addError(e.Source, e.Err.Error())
 			}

@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"debug/elf"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/batch/artifact"
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/corpustest"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
 	"github.com/sanitrace/sanitrace/report"
@@ -223,5 +226,52 @@ func TestPanicAtTheWorkersEdge(t *testing.T) {
 	e := doc.Errors[0]
 	if filepath.Base(e.Source.Path) != "both.log" || e.Error != "internal error while decoding (please report it): boom second line" {
 		t.Errorf("error %s: %q, want both.log's internal error on one line", e.Source.Name(), e.Error)
+	}
+}
+
+// TestShippedDamagedBinary: a shipped binary with a header debug/elf
+// refuses (its program header table runs past the end of the file) is
+// read as every module file is, its damage repaired (debuginfo/repair.go),
+// and symbolizes its log, on disk and inside an archive; the damage is
+// warned about once.
+func TestShippedDamagedBinary(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "elf", "c-O2-dw5-pie"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint16(data[0x38:], 0xffff) // e_phnum: the table runs past the end
+	if _, err := elf.NewFile(bytes.NewReader(data)); err == nil {
+		t.Fatal("debug/elf reads the damaged binary: the test damages nothing")
+	}
+	log := []byte("==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x5555555550a0 bp 0x7ffd0 sp 0x7ffc8\n" +
+		"READ of size 4 at 0x602000000010 thread T0\n" +
+		"    #0 0x5555555550a0  (/build/x/prog+0x10a0)\n" +
+		"SUMMARY: AddressSanitizer: heap-use-after-free (/build/x/prog+0x10a0)\n")
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "bin"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "logs"), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "bin", "prog"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "logs", "run.log"), log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{dir, tarGz(t, dir)} {
+		var warnings []string
+		doc, err := Run([]string{in}, Options{Jobs: 1, Symbolize: true, Finder: &debuginfo.Finder{DebugDirs: []string{}},
+			Warn: func(m string) { warnings = append(warnings, m) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Reports) != 1 || len(doc.Reports[0].Stacks) == 0 {
+			t.Fatalf("%s: reports %+v", in, doc.Reports)
+		}
+		f := doc.Reports[0].Stacks[0].Frames[0]
+		if f.Function == nil || *f.Function != "main" || f.File == nil || *f.File != "/build/sanitrace/src/prog.c" || f.Line != 35 {
+			t.Errorf("%s: frame %s %s:%d, want main /build/sanitrace/src/prog.c:35 (llvm-symbolizer on the sound binary)", in, corpustest.Deref(f.Function), corpustest.Deref(f.File), f.Line)
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "program headers ignored") {
+			t.Errorf("%s: warnings %q, want one about the program headers", in, warnings)
+		}
 	}
 }

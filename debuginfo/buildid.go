@@ -75,17 +75,12 @@ func ParseBuildIDNote(data []byte, order binary.ByteOrder) []byte {
 
 // ReadBuildID returns the GNU build-id of the ELF file at path (nil, nil
 // when it has none). It reads only the section headers and the notes.
-func ReadBuildID(path string) (id []byte, err error) {
+func ReadBuildID(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read build-id of %s: %w", path, err)
 	}
 	defer f.Close()
-	defer func() {
-		if p := recover(); p != nil {
-			id, err = nil, fmt.Errorf("read build-id of %s: corrupt ELF (%v)", path, p)
-		}
-	}()
 	ef, err := elf.NewFile(f)
 	if err != nil {
 		return nil, fmt.Errorf("read build-id of %s: %w", path, err)

@@ -13,12 +13,7 @@ import (
 // subdirectory, <FallbackDebugPath>/<abs bindir>/ and <dir>/<abs bindir>/
 // under each debug-file directory, then through the Fetcher by build-id.
 // The caller owns the File; the error wraps ErrNotFound when nothing fits.
-func (f *Finder) DebugFile(bin *File) (found *File, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			found, err = nil, fmt.Errorf("find debug file for %s: corrupt ELF (%v)", bin.Path, p)
-		}
-	}()
+func (f *Finder) DebugFile(bin *File) (*File, error) {
 	if file, ok := f.debugFileByID(bin.BuildID); ok {
 		return file, nil
 	}

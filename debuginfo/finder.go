@@ -178,17 +178,27 @@ func (f *Finder) addProbe(path string, p *probe) {
 	}
 }
 
-// FileKey names the file a search found at path: the same for every path
-// of one file (its device and inode), so a caller keeping one object per
-// file opens it once; path itself when the search learnt no identity.
+// FileKey names the file at path: the same for every path of one file
+// (its device and inode, as a search learnt it or from the file itself),
+// so a caller keeping one object per file opens it once; path itself when
+// there is no file there or no identity on this system (a label of a
+// file held in memory).
 func (f *Finder) FileKey(path string) string {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if p := f.probes[path]; p != nil && p.id != "" {
-		return "\x00file:" + p.id
+	p := f.probes[path]
+	f.mu.Unlock()
+	if p != nil && p.id != "" {
+		return fileKey(p.id)
+	}
+	if st, err := os.Stat(path); err == nil {
+		if id, ok := identityOf(st); ok {
+			return fileKey(id)
+		}
 	}
 	return path
 }
+
+func fileKey(id string) string { return "\x00file:" + id }
 
 // BuildIDs returns the distinct GNU build-ids of the files the searches so
 // far have read, sorted: the modules of a run, for asking a debuginfod

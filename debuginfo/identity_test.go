@@ -95,3 +95,27 @@ func TestFinderKeepThenSearch(t *testing.T) {
 		t.Errorf("FileKey(%s): no identity learnt", b)
 	}
 }
+
+// FileKey names a file no search has met by its identity too (a path a
+// drop-in query or a shipped binary names), and a path with no file
+// there by itself.
+func TestFileKeyUnsearched(t *testing.T) {
+	root := t.TempDir()
+	a, link := filepath.Join(root, "a"), filepath.Join(root, "link")
+	fixture.Copy(t, "../testdata/demo/session", a)
+	if err := os.Link(a, link); err != nil {
+		t.Fatal(err)
+	}
+	f := &Finder{DebugDirs: []string{}}
+	if _, err := f.Module(Query{Name: a}); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if k := f.FileKey(link); k != f.FileKey(a) || k == link {
+		t.Errorf("FileKey(%s) = %q, FileKey(%s) = %q", link, k, a, f.FileKey(a))
+	}
+	missing := filepath.Join(root, "missing")
+	if k := f.FileKey(missing); k != missing {
+		t.Errorf("FileKey(%s) = %q", missing, k)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/llvmnum"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -154,7 +156,7 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 	}
 	finder := &debuginfo.Finder{Fetch: env.Fetch}
 	defer finder.Close()
-	mod, err := env.Open(cfg.exe, &symbolize.Options{Finder: finder})
+	mod, err := env.Open(cfg.exe, finder)
 	if err != nil {
 		// The ELF file opened, so this is a debug-information problem:
 		// addr2line answers ?? for everything in that case.
@@ -220,7 +222,7 @@ type a2lSession struct {
 	cfg     a2lConfig
 	elf     *elf.File
 	section *elf.Section
-	mod     Module
+	mod     modcache.Object
 	is32    bool
 	symbols map[string]uint64 // by name, read on first use
 }
@@ -348,7 +350,7 @@ func (a *a2lSession) lookup(pc uint64) []symbolize.Frame {
 		Inlines:   a.cfg.inlines,
 		Demangle:  a.cfg.demangle,
 		Functions: symbolize.FunctionsLinkage,
-		Style:     symbolize.StyleGNU,
+		Policy:    symbolize.GNU240,
 	})
 	if err != nil || len(frames) == 0 {
 		return nil
@@ -373,7 +375,7 @@ func scanVMA(s string) uint64 {
 	var v uint64
 	overflow := false
 	for i := 0; i < len(s) && isHex(s[i]); i++ {
-		d, _ := digitValue(s[i])
+		d, _ := llvmnum.Digit(s[i])
 		if v > (^uint64(0)-d)/16 {
 			overflow = true
 		}
@@ -401,7 +403,7 @@ func strtoul0(s string) uint64 {
 	}
 	var v uint64
 	for i := 0; i < len(s); i++ {
-		d, ok := digitValue(s[i])
+		d, ok := llvmnum.Digit(s[i])
 		if !ok || d >= base {
 			break
 		}

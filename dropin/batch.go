@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/sanitrace/sanitrace/modcache"
 )
 
 // Batch sizes: a batch is at most maxBatch stdin lines, cut into chunks of
@@ -75,7 +77,7 @@ type batchLine struct {
 type batchJob struct {
 	cmd  command
 	r    request
-	mod  Module
+	mod  modcache.Lease // released once the batch is answered
 	addr uint64
 }
 
@@ -154,13 +156,10 @@ func (b *batcher) tryJob(line string) bool {
 	if !ok {
 		return false
 	}
-	if _, open := s.modules.entries[q.module]; !open {
-		return false
-	}
-	// get, in input order, updates the cache's recency as answering the
-	// line in place would.
-	mod, _ := s.modules.get(q.module)
-	if mod == nil {
+	// In input order, as answering the line in place would, this
+	// updates the cache's recency.
+	mod, open := s.modules.resident(q.module)
+	if !open {
 		return false
 	}
 	addr := q.offset - s.cfg.adjustVMA
@@ -174,11 +173,17 @@ func (b *batcher) runJobs() {
 	if len(jobs) == 0 {
 		return
 	}
-	defer func() { b.jobs = b.jobs[:0] }()
+	defer func() {
+		for i := range jobs {
+			jobs[i].mod.Release()
+		}
+		clear(jobs)
+		b.jobs = b.jobs[:0]
+	}()
 	if len(jobs) < minParallel || len(b.workers) < 2 {
 		b.drain()
 		for _, j := range jobs {
-			b.s.respond(b.s.printer, j.cmd, j.r, j.mod, j.addr)
+			b.s.respond(b.s.printer, j.cmd, j.r, j.mod.Obj, j.addr)
 		}
 		return
 	}
@@ -197,7 +202,7 @@ func (b *batcher) runJobs() {
 			b.chunks[c].Reset()
 			w.target(&b.chunks[c])
 			for _, j := range jobs[c*batchChunk : min((c+1)*batchChunk, len(jobs))] {
-				b.s.respond(w.p, j.cmd, j.r, j.mod, j.addr)
+				b.s.respond(w.p, j.cmd, j.r, j.mod.Obj, j.addr)
 			}
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -153,7 +155,7 @@ func TestManyLookupsHint(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &hintModule{fakeModule: *testModule}
-			open := func(path string, _ *symbolize.Options) (Module, error) {
+			open := func(path string, _ *debuginfo.Finder) (modcache.Object, error) {
 				if path == "testdata/t" {
 					return m, nil
 				}
@@ -165,6 +167,59 @@ func TestManyLookupsHint(t *testing.T) {
 			}
 			if (m.hints > 0) != tc.hint {
 				t.Errorf("%d hints, want them: %v", m.hints, tc.hint)
+			}
+		})
+	}
+}
+
+// panicModule is testModule but for one address, whose lookup panics (a
+// bug of sanitrace's in the engine).
+type panicModule struct{ fakeModule }
+
+const panicAddr = 0x666
+
+func (m *panicModule) Symbolize(addr uint64, opts symbolize.LookupOptions) ([]symbolize.Frame, error) {
+	if addr == panicAddr {
+		panic("index out of range [7] with length 7")
+	}
+	return m.fakeModule.Symbolize(addr, opts)
+}
+
+// TestQueryPanic: a panic while answering one query costs that query,
+// answered as unknown with one line on stderr naming module and address,
+// and not the session: the queries after it are answered, whether alone
+// (a runtime's pipe) or by the batch workers.
+func TestQueryPanic(t *testing.T) {
+	m := &panicModule{*testModule}
+	open := func(path string, _ *debuginfo.Finder) (modcache.Object, error) {
+		if path == "testdata/t" {
+			return m, nil
+		}
+		return nil, errNotObject
+	}
+	var in strings.Builder
+	for i := 0; i < 3*minParallel; i++ {
+		addr := 0x1060
+		if i%minParallel == 1 {
+			addr = panicAddr
+		}
+		fmt.Fprintf(&in, "CODE \"testdata/t\" 0x%x\n", addr)
+	}
+	const wantErr = "llvm-symbolizer: error: 'testdata/t': address 0x666: internal error (please report it): index out of range [7] with length 7\n"
+	for name, r := range map[string]io.Reader{
+		"one by one": iotest.OneByteReader(strings.NewReader(in.String())),
+		"batches":    strings.NewReader(in.String()),
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, errs := runLLVMFrom(nil, r, open)
+			if got, want := strings.Count(out, "main\n/src/t.c:5:70\n\n"), 3*minParallel-3; got != want {
+				t.Errorf("%d answers, want %d", got, want)
+			}
+			if got := strings.Count(out, "??\n??:0:0\n\n"); got != 3 {
+				t.Errorf("%d unknown answers, want 3:\n%s", got, out)
+			}
+			if errs != strings.Repeat(wantErr, 3) {
+				t.Errorf("stderr %q, want %q three times", errs, wantErr)
 			}
 		})
 	}

@@ -5,8 +5,11 @@
 // written are those of llvm-symbolizer 14 and binutils addr2line 2.40, so
 // the sanitizer runtimes (which talk to an external symbolizer over a pipe)
 // and scripts written for those tools work unchanged. The engine decides
-// what an address means; this package parses flags and queries, caches the
-// opened modules and formats answers. Every answer on stdin is written and
+// what an address means; this package parses flags and queries, keeps the
+// session's modules (in a modcache.Cache, at most 64 open at once; a
+// module that cannot be opened reported once per name) and formats
+// answers. A panic while answering one query costs that query, not the
+// session (llvmSession.respond). Every answer on stdin is written and
 // flushed before the next line is read, because a runtime waits for it.
 //
 // Deliberate differences from the references are listed in

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sanitrace/sanitrace/cfi"
+	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -29,7 +32,25 @@ func (m *fakeModule) Data(addr uint64) (symbolize.DataSymbol, bool) {
 	return d, ok
 }
 
-func (m *fakeModule) Close() error { return nil }
+func (m *fakeModule) SymbolizeMany(addrs []uint64, opts symbolize.LookupOptions) [][]symbolize.Frame {
+	out := make([][]symbolize.Frame, len(addrs))
+	for i, a := range addrs {
+		out[i], _ = m.Symbolize(a, opts)
+	}
+	return out
+}
+
+func (m *fakeModule) Close() error                            { return nil }
+func (m *fakeModule) Frame(uint64) ([]symbolize.Local, error) { return nil, nil }
+func (m *fakeModule) FuncStart(uint64) (uint64, bool)         { return 0, false }
+func (m *fakeModule) CFI() *cfi.Table                         { return nil }
+func (m *fakeModule) CodeAt(uint64, int) []byte               { return nil }
+func (m *fakeModule) Damage() error                           { return nil }
+func (m *fakeModule) SupplementaryError() error               { return nil }
+func (m *fakeModule) SplitDWARFErrors() []error               { return nil }
+func (m *fakeModule) SymbolAddresses(string, uint64) []uint64 { return nil }
+func (m *fakeModule) ExpectManyLookups()                      {}
+func (m *fakeModule) ReleaseResident()                        {}
 
 var testModule = &fakeModule{
 	frames: map[uint64][]symbolize.Frame{
@@ -46,7 +67,7 @@ var errNotObject = errors.New("not an object")
 
 // fakeOpener opens testdata/t as the test module and fails on anything else as a
 // missing file would.
-func fakeOpener(path string, _ *symbolize.Options) (Module, error) {
+func fakeOpener(path string, _ *debuginfo.Finder) (modcache.Object, error) {
 	if path == "testdata/t" {
 		return testModule, nil
 	}

@@ -4,27 +4,21 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // This file answers FRAME queries: llvm-symbolizer 14's DIPrinter for
 // std::vector<DILocal>.
 
-// framer is a Module that can list the locals at an address
-// (*symbolize.Object is one; test fakes need not be).
-type framer interface {
-	Frame(addr uint64) ([]symbolize.Local, error)
-}
-
-// frameLocals returns the locals at addr in mod; none when mod is nil or
-// cannot list locals. A partial answer after a decoding error is kept, as
-// llvm keeps what it collected.
-func frameLocals(mod Module, addr uint64) []symbolize.Local {
-	f, ok := mod.(framer)
-	if !ok || mod == nil {
+// frameLocals returns the locals at addr in mod; none when mod is nil. A
+// partial answer after a decoding error is kept, as llvm keeps what it
+// collected.
+func frameLocals(mod modcache.Object, addr uint64) []symbolize.Local {
+	if mod == nil {
 		return nil
 	}
-	locals, _ := f.Frame(addr)
+	locals, _ := mod.Frame(addr)
 	return locals
 }
 

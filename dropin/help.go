@@ -18,6 +18,9 @@ query, answered (and flushed) at once:
                                of the frame
   BUILDID:HEX 0xOFFSET         the module with that GNU build-id, found in
                                --debug-file-directory or through debuginfod
+  [MODULE] SYMBOL[+OFFSET]     a function by its symbol-table (mangled) name,
+                               as llvm-symbolizer 19 reads it: the location
+                               of each symbol of that name, OFFSET bytes in
 
 What to print:
   -f, --functions[=none|short|linkage]
@@ -50,6 +53,8 @@ What to print:
 Where addresses point:
   -e, --obj, --exe=FILE
                         the ELF file for addresses that name no module
+  --build-id=HEX        instead of --obj: the file with that GNU build-id,
+                        found as BUILDID: queries find it
   --adjust-vma=OFFSET   the file was loaded OFFSET higher: OFFSET is taken
                         off each address first
 
@@ -61,6 +66,19 @@ Where debug information is found (besides the file itself):
                         searched last for .gnu_debuglink files
   --dwp=FILE            the .dwp package of split-DWARF units
   DEBUGINFOD_URLS       servers asked for missing debug files by build-id
+  --no-debuginfod       do not ask them; --debuginfod (the default when
+                        DEBUGINFOD_URLS is set) asks them
+
+Symbolizer markup (the LLVM 18+ sanitizer runtimes' enable_symbolizer_markup):
+  --filter-markup       copy a log from stdin to stdout with every
+                        {{{bt}}}, {{{pc}}}, {{{data}}} and {{{symbol}}}
+                        element replaced by its frames or name, and the
+                        {{{module}}}/{{{mmap}}} lines summarised, as
+                        llvm-symbolizer 19 does; modules are found by
+                        build-id (--debug-file-directory, debuginfod)
+  --color[=always|auto|never]
+                        colour that output (auto: when stdout is a
+                        terminal)
 
 Accepted for compatibility, with no effect on x86-64 ELF files:
   --default-arch=ARCH, --dsym-hint=DIR, --dia, --use-symbol-table,
@@ -74,6 +92,8 @@ And:
   LLVM_SYMBOLIZER_OPTS  options read before the command line's
 
 Unknown addresses are answered with "??" as llvm-symbolizer answers them.
+The options and query forms llvm-symbolizer 19 added (--build-id, --color,
+--debuginfod, --filter-markup, symbol names) answer as version 19 does.
 sanitrace behaves as this command when it is run through a link whose name
 starts with llvm-symbolizer, so ASAN_SYMBOLIZER_PATH can point at it.
 Differences from llvm-symbolizer 14: sanitrace's docs/differences.md.

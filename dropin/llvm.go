@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/gctune"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
@@ -94,9 +97,14 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 		io.WriteString(env.Stderr, msg) // v14 prints no newline here
 		return 1
 	}
+	fetch := env.Fetch
+	if !p.hasFlag(idDebuginfod, idNoDebuginfod, true) {
+		fetch = nil // --no-debuginfod (v19): DEBUGINFOD_URLS is not asked
+	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModuleCache(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: env.Fetch}, defaultCacheSize),
+		modules: newModules(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: fetch}, defaultCacheSize),
+		stderr:  env.Stderr,
 	}
 	defer s.modules.close()
 	// The face tunes the collector (quietOpen, stdinGCPercent) unless the
@@ -105,6 +113,15 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	s.modules.quietOpen = tuneGC
 	out := bufio.NewWriterSize(env.Stdout, stdoutBufferSize)
 	defer out.Flush()
+	if p.has(idFilterMarkup) {
+		// v19 filters before it looks at --build-id, --obj or addresses.
+		s.filterMarkup(env.Stdin, out, env.Stderr, markupColors(p, env), llvmHasColors(env.Stderr, env.getenv))
+		return 0
+	}
+	if msg := s.cfg.useBuildID(p); msg != "" {
+		io.WriteString(env.Stderr, msg)
+		return 1
+	}
 	s.printer = newPrinter(cfg.print, out, env.Stderr)
 
 	if len(cfg.inputs) > 0 {
@@ -154,7 +171,7 @@ const (
 )
 
 // releaseEvery is how many stdin queries the modules answer between two
-// hand-backs of the pages they read at random (moduleCache.releaseResident):
+// hand-backs of the pages they read at random (modules.releaseResident):
 // rare enough to cost nothing on a sanitizer's pipe, often enough that a
 // batch of a hundred thousand queries on a big binary does not end with
 // all of its range lists and address tables resident.
@@ -236,14 +253,14 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	if a, ok := p.last(idAdjustVMA); ok {
 		v, ok := parseLLVMInteger(a.value)
 		if !ok {
-			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.spelling, a.value)
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.valueSpelling(), a.value)
 		}
 		c.adjustVMA = v
 	}
 	if a, ok := p.last(idPrintSourceContextLines); ok {
 		v, ok := parseLLVMSigned(a.value)
 		if !ok {
-			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.spelling, a.value)
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.valueSpelling(), a.value)
 		}
 		c.print.contextLines = v
 	}
@@ -260,7 +277,7 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 	}
 	c.lookup.Demangle = p.hasFlag(idDemangle, idNoDemangle, true)
 	c.inlines = p.hasFlag(idInlines, idNoInlines, true)
-	c.lookup.Style = symbolize.StyleLLVM
+	c.lookup.Policy = symbolize.LLVM14
 	c.basenames = p.has(idBasenames)
 	// llvm-symbolizer: --basenames wins over --relativenames.
 	c.lookup.RelativeNames = p.has(idRelativeNames) && !c.basenames
@@ -284,9 +301,12 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 // llvmSession answers queries for one run.
 type llvmSession struct {
 	cfg     llvmConfig
-	modules *moduleCache
+	modules *modules
 	printer printer
 	errOut  io.Writer // set in stdin mode: where rejected lines are explained
+	stderr  io.Writer // where a query that failed inside sanitrace is said
+	// stderrMu: the batch workers may say so at once.
+	stderrMu sync.Mutex
 	// tuneGC: the session tunes the collector (GOGC is not set), from the
 	// end of the first stdin batch on, through gc (nil until then).
 	tuneGC bool
@@ -301,12 +321,6 @@ type llvmSession struct {
 	more bool
 }
 
-// manyLookups is implemented by modules whose first lookups can cost less
-// when they are few (*symbolize.Object probes a unit for one address
-// rather than indexing it): told that a batch follows, they index at
-// once.
-type manyLookups interface{ ExpectManyLookups() }
-
 // answerStdin answers one stdin line. Unlike v14, which echoes a line it
 // cannot parse (a runtime reading the pipe then waits forever for the blank
 // line), an empty or malformed line gets an unknown answer and a message on
@@ -315,6 +329,10 @@ func (s *llvmSession) answerStdin(line string) {
 	line = stripNewlines(line)
 	q, ok := parseQuery(line, s.cfg.obj)
 	if !ok {
+		if sq, ok := parseSymbolQuery(line, s.cfg.obj); ok {
+			s.answerSymbol(sq, false)
+			return
+		}
 		s.reject(fmt.Sprintf("cannot parse query %q", line))
 		if s.cfg.style == styleJSON {
 			s.printer.invalid(request{module: q.moduleName()}, line)
@@ -350,6 +368,9 @@ func (s *llvmSession) reject(why string) {
 func (s *llvmSession) answer(in string) {
 	q, ok := parseQuery(in, s.cfg.obj)
 	if !ok {
+		if sq, ok := parseSymbolQuery(in, s.cfg.obj); ok && s.answerSymbol(sq, true) {
+			return
+		}
 		s.printer.invalid(request{module: q.moduleName()}, in)
 		return
 	}
@@ -359,14 +380,18 @@ func (s *llvmSession) answer(in string) {
 func (s *llvmSession) answerQuery(q query) {
 	r := request{module: q.moduleName(), addr: q.offset, hasAddr: true}
 	addr := q.offset - s.cfg.adjustVMA
-	mod, err := s.modules.get(q.module)
+	l, err := s.modules.get(q.module)
+	defer l.Release()
 	if err != nil {
 		if !s.printer.moduleError(r, llvmErrorMessage(q.module, err)) {
 			return
 		}
 	}
-	if m, ok := mod.(manyLookups); ok && s.more {
-		m.ExpectManyLookups()
+	mod := l.Obj
+	if mod != nil && s.more {
+		// An object probes a unit for its first lookups rather than
+		// indexing it; with a batch to follow, it indexes at once.
+		mod.ExpectManyLookups()
 	}
 	// --relative-address adds the module's preferred base, which LLVM 14
 	// knows only for COFF: for ELF it is 0, so the flag changes nothing
@@ -378,7 +403,27 @@ func (s *llvmSession) answerQuery(q query) {
 // respond prints the answer to one query whose module is resolved (mod may
 // be nil: an unknown answer). It only reads the session, so batch workers
 // call it concurrently, each with its own printer.
-func (s *llvmSession) respond(p printer, cmd command, r request, mod Module, addr uint64) {
+//
+// A query is the unit of a session's work: a panic of sanitrace's while
+// answering one (a bug) costs that query, answered as unknown and said on
+// stderr in one line naming the module and address, not the session,
+// whose reader (a sanitizer runtime) waits for every answer. The lookup
+// runs before anything of the answer is printed.
+func (s *llvmSession) respond(p printer, cmd command, r request, mod modcache.Object, addr uint64) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.stderrMu.Lock()
+			fmt.Fprintf(s.stderr, "llvm-symbolizer: error: '%s': address 0x%x: %s\n", termsafe.Line(r.module), addr,
+				termsafe.Line(fmt.Sprintf("internal error (please report it): %v", v)))
+			s.stderrMu.Unlock()
+			s.reply(p, cmd, r, nil, addr)
+		}
+	}()
+	s.reply(p, cmd, r, mod, addr)
+}
+
+// reply prints the answer to one query (see respond).
+func (s *llvmSession) reply(p printer, cmd command, r request, mod modcache.Object, addr uint64) {
 	switch cmd {
 	case cmdData:
 		var d symbolize.DataSymbol
@@ -398,7 +443,7 @@ func (s *llvmSession) respond(p printer, cmd command, r request, mod Module, add
 }
 
 // lookup returns the frames to print for a CODE query.
-func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
+func (s *llvmSession) lookup(mod modcache.Object, addr uint64) []symbolize.Frame {
 	if mod == nil {
 		return unknownFrame()
 	}
@@ -417,12 +462,39 @@ func (s *llvmSession) lookup(mod Module, addr uint64) []symbolize.Frame {
 	if gnuInnermost {
 		frames = frames[:1]
 	}
+	if !opts.Inlines {
+		frames = withInvalidStartFile(frames)
+	}
 	if s.cfg.basenames {
-		frames = append([]symbolize.Frame(nil), frames...)
-		for i := range frames {
-			frames[i].File = baseName(frames[i].File)
-			frames[i].StartFile = baseName(frames[i].StartFile)
+		frames = withBaseNames(frames)
+	}
+	return frames
+}
+
+// withInvalidStartFile is llvm's lookup without inlining (symbolizeCode):
+// the start file of a function whose declaration names no file stays
+// DILineInfo's "<invalid>", which --verbose prints (JSON prints ""), where
+// a lookup with inlining prints "".
+func withInvalidStartFile(frames []symbolize.Frame) []symbolize.Frame {
+	frames = append([]symbolize.Frame(nil), frames...)
+	for i := range frames {
+		if frames[i].StartFile == "" {
+			frames[i].StartFile = invalidName
 		}
+	}
+	return frames
+}
+
+// invalidName is DILineInfo::BadString, llvm's unknown name.
+const invalidName = "<invalid>"
+
+// withBaseNames returns a copy of frames with their files' directories
+// left out (--basenames).
+func withBaseNames(frames []symbolize.Frame) []symbolize.Frame {
+	frames = append([]symbolize.Frame(nil), frames...)
+	for i := range frames {
+		frames[i].File = baseName(frames[i].File)
+		frames[i].StartFile = baseName(frames[i].StartFile)
 	}
 	return frames
 }

@@ -147,6 +147,8 @@ func TestLLVMFlagErrors(t *testing.T) {
 		{[]string{"-e"}, "error: -e: missing argument\n", 1},
 		{[]string{"--adjust-vma=zz"}, "--adjust-vma=: expected a non-negative integer, but got 'zz'", 1},
 		{[]string{"--print-source-context-lines=x"}, "--print-source-context-lines=: expected a non-negative integer, but got 'x'", 1},
+		{[]string{"--adjust-vma", "zz"}, "--adjust-vma=: expected a non-negative integer, but got 'zz'", 1},
+		{[]string{"--print-source-context-lines", "x"}, "--print-source-context-lines=: expected a non-negative integer, but got 'x'", 1},
 		{[]string{"--output-style=FOO", "-Cfis", "--inlining=true", "-demangle=true", "--default-arch=x86_64", "--debug-file-directory", "d", "--dwp=x", "--relativenames"}, "", 0},
 	}
 	real, _ := exec.LookPath("llvm-symbolizer")

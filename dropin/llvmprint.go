@@ -28,6 +28,7 @@ type request struct {
 	module  string
 	addr    uint64
 	hasAddr bool
+	symbol  string // a query by symbol name (v19): the name, which JSON shows instead of the address
 }
 
 type printConfig struct {
@@ -45,6 +46,8 @@ type printer interface {
 	data(r request, d symbolize.DataSymbol)
 	frame(r request, locals []symbolize.Local)
 	invalid(r request, line string)
+	// locations answers a CODE query by symbol name (symquery.go).
+	locations(r request, locs []symbolize.Frame)
 	// moduleError reports a module that could not be read; it returns
 	// whether the caller should still print an empty answer.
 	moduleError(r request, msg string) bool
@@ -225,7 +228,9 @@ func hexIf(known bool, v uint64) string {
 // and key's value.
 func (p *jsonPrinter) answer(r request, key string, v jsonValue) {
 	o := jsonObject{"ModuleName": r.module, key: v}
-	if r.hasAddr {
+	if r.symbol != "" {
+		o["SymName"] = r.symbol
+	} else if r.hasAddr {
 		o["Address"] = hex(r.addr)
 	}
 	p.emit(o)
@@ -254,7 +259,7 @@ func (p *jsonPrinter) code(r request, frames []symbolize.Frame) {
 func (p *jsonPrinter) symbol(f symbolize.Frame) jsonObject {
 	o := jsonObject{
 		"FunctionName":  f.Function,
-		"StartFileName": f.StartFile,
+		"StartFileName": jsonName(f.StartFile),
 		"StartLine":     f.StartLine,
 		"StartAddress":  hexIf(f.HasStartAddress, f.StartAddress),
 		"FileName":      f.File,
@@ -266,6 +271,14 @@ func (p *jsonPrinter) symbol(f symbolize.Frame) jsonObject {
 		o["Source"] = src
 	}
 	return o
+}
+
+// jsonName is a name as JSONPrinter prints it: llvm's unknown name as "".
+func jsonName(s string) string {
+	if s == invalidName {
+		return ""
+	}
+	return s
 }
 
 func (p *jsonPrinter) data(r request, d symbolize.DataSymbol) {

@@ -1,7 +1,6 @@
 package dropin
 
 import (
-	"container/list"
 	hexenc "encoding/hex"
 	"errors"
 	"io/fs"
@@ -11,82 +10,98 @@ import (
 	"syscall"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
-	"github.com/sanitrace/sanitrace/symbolize"
+	"github.com/sanitrace/sanitrace/modcache"
 )
 
-// Module is what the faces need from an opened object; *symbolize.Object
-// provides it. Lookups may run concurrently (the llvm-symbolizer face
-// answers buffered queries on several goroutines), so implementations must
-// be safe for concurrent use.
-type Module interface {
-	Symbolize(addr uint64, opts symbolize.LookupOptions) ([]symbolize.Frame, error)
-	Data(addr uint64) (symbolize.DataSymbol, bool)
-	Close() error
-}
+// Opener opens the module at path, its debug files found by finder
+// (OpenEngine). Tests substitute fakes.
+type Opener func(path string, finder *debuginfo.Finder) (modcache.Object, error)
 
-// Opener opens the object at path. Tests substitute fakes.
-type Opener func(path string, opts *symbolize.Options) (Module, error)
+// OpenEngine opens path with the symbolize engine; it is the Opener the
+// commands use.
+func OpenEngine(path string, finder *debuginfo.Finder) (modcache.Object, error) {
+	return modcache.Engine(finder)(path)
+}
 
 // defaultCacheSize bounds how many modules stay open at once. A sanitizer
 // report names a handful; the bound only matters for long-lived pipes.
 const defaultCacheSize = 64
 
-// moduleCache opens each module once per process and keeps the most
-// recently used ones open. A module that failed to open is cached too, so
-// its error is reported once, as llvm-symbolizer does.
-type moduleCache struct {
-	open    Opener
-	finder  *debuginfo.Finder  // closed with the cache
-	opts    *symbolize.Options // Finder: finder
-	max     int
-	entries map[string]*list.Element
-	lru     *list.List // of *cacheEntry, most recent first
+// modules are the modules a session's queries name, as llvm-symbolizer
+// keeps them: each opened once (the objects are modcache's, at most max
+// open at once), a module that failed to open reported once per name.
+type modules struct {
+	cache    *modcache.Cache
+	finder   *debuginfo.Finder // closed with the modules
+	byID     map[string]idPath // BUILDID: queries, looked up once
+	reported map[string]bool   // names whose open error was reported
 	// quietOpen: no garbage collection while a module is opened (the
 	// face sets it unless GOGC is set in the environment).
 	quietOpen bool
 }
 
-type cacheEntry struct {
+// idPath is where a BUILDID: query's file is, or why it is nowhere.
+type idPath struct {
 	path string
-	mod  Module // nil when opening failed
+	err  error
 }
 
-func newModuleCache(open Opener, finder *debuginfo.Finder, max int) *moduleCache {
-	if max <= 0 {
-		max = defaultCacheSize
-	}
-	return &moduleCache{open: open, finder: finder, opts: &symbolize.Options{Finder: finder}, max: max, entries: map[string]*list.Element{}, lru: list.New()}
+func newModules(open Opener, finder *debuginfo.Finder, max int) *modules {
+	m := &modules{finder: finder, byID: map[string]idPath{}, reported: map[string]bool{}}
+	m.cache = modcache.New(modcache.Options{Finder: finder, Max: max, Open: func(path string) (modcache.Object, error) {
+		return m.open(open, path)
+	}})
+	return m
 }
 
-// get returns the module for path. err is non-nil only on the first failed
-// attempt; later calls for the same path return (nil, nil).
-func (c *moduleCache) get(path string) (Module, error) {
-	if e, ok := c.entries[path]; ok {
-		c.lru.MoveToFront(e)
-		return e.Value.(*cacheEntry).mod, nil
+// get returns the module a query names (a path, or "BUILDID:<hex>") to
+// use until the lease is released; its Obj is nil when it cannot be
+// opened. err is why, on the first query for that name only.
+func (m *modules) get(name string) (modcache.Lease, error) {
+	path, err := m.path(name)
+	var l modcache.Lease
+	if err == nil {
+		l = m.cache.Get(path)
+		err = l.Err
 	}
-	mod, err := c.openModule(path)
-	c.entries[path] = c.lru.PushFront(&cacheEntry{path: path, mod: mod})
-	for c.lru.Len() > c.max {
-		old := c.lru.Back()
-		ent := old.Value.(*cacheEntry)
-		if ent.mod != nil {
-			ent.mod.Close()
+	if l.Obj != nil || m.reported[name] {
+		return l, nil
+	}
+	m.reported[name] = true
+	return l, err
+}
+
+// resident is get for a module that is open already; ok is false (and
+// nothing is opened or looked up) otherwise.
+func (m *modules) resident(name string) (modcache.Lease, bool) {
+	path := name
+	if id, ok := strings.CutPrefix(name, buildIDPrefix); ok {
+		p, found := m.byID[id]
+		if !found || p.err != nil {
+			return modcache.Lease{}, false
 		}
-		delete(c.entries, ent.path)
-		c.lru.Remove(old)
+		path = p.path
 	}
-	return mod, err
+	return m.cache.Resident(path)
 }
 
-func (c *moduleCache) openModule(path string) (Module, error) {
-	if id, ok := strings.CutPrefix(path, buildIDPrefix); ok {
-		found, err := c.findBuildID(id)
-		if err != nil {
-			return nil, err
-		}
-		path = found
+// path is the file a query's module name stands for.
+func (m *modules) path(name string) (string, error) {
+	id, ok := strings.CutPrefix(name, buildIDPrefix)
+	if !ok {
+		return name, nil
 	}
+	p, found := m.byID[id]
+	if !found {
+		p.path, p.err = m.findBuildID(id)
+		m.byID[id] = p
+	}
+	return p.path, p.err
+}
+
+// open opens the module file at path with open, refusing what is no
+// regular file with the error llvm-symbolizer names.
+func (m *modules) open(open Opener, path string) (modcache.Object, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -94,38 +109,28 @@ func (c *moduleCache) openModule(path string) (Module, error) {
 	if fi.IsDir() {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.EISDIR}
 	}
-	if c.quietOpen {
+	if m.quietOpen {
 		// Opening builds data that stays (inflated sections, the symbol
 		// table, the unit index) on every CPU: a collection finds little
 		// garbage, and its stop-the-world phases wait for the inflating
 		// goroutines (2-3 ms each, three times, on go-large).
 		defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	}
-	mod, err := c.open(path, c.opts)
-	if err != nil {
-		return nil, err
-	}
-	return mod, nil
+	return open(path, m.finder)
 }
 
-// releaseResident asks every open module that can to hand back the pages
-// its lookups read at random (symbolize.Object.ReleaseResident).
-func (c *moduleCache) releaseResident() {
-	for e := c.lru.Front(); e != nil; e = e.Next() {
-		if r, ok := e.Value.(*cacheEntry).mod.(interface{ ReleaseResident() }); ok {
-			r.ReleaseResident()
-		}
-	}
-}
+// releaseResident asks every open module to hand back the pages its
+// lookups read at random (symbolize.Object.ReleaseResident).
+func (m *modules) releaseResident() { m.cache.ReleaseResident() }
 
 // findBuildID looks a build-id up as .build-id/xx/rest.debug under the
 // debug-file directories, the file's own build-id verified.
-func (c *moduleCache) findBuildID(hexID string) (string, error) {
+func (m *modules) findBuildID(hexID string) (string, error) {
 	id, err := hexenc.DecodeString(hexID)
 	if err != nil || len(id) < 2 {
 		return "", &buildIDNotFound{hexID}
 	}
-	if p, ok := c.finder.DebugFileByID(id); ok {
+	if p, ok := m.finder.DebugFileByID(id); ok {
 		return p, nil
 	}
 	return "", &buildIDNotFound{hexID}
@@ -139,15 +144,9 @@ func (e *buildIDNotFound) Error() string {
 	return "could not find build ID '" + strings.ToUpper(e.id) + "'"
 }
 
-func (c *moduleCache) close() {
-	for e := c.lru.Front(); e != nil; e = e.Next() {
-		if m := e.Value.(*cacheEntry).mod; m != nil {
-			m.Close()
-		}
-	}
-	c.entries = map[string]*list.Element{}
-	c.lru.Init()
-	c.finder.Close()
+func (m *modules) close() {
+	m.cache.Close()
+	m.finder.Close()
 }
 
 // llvmErrorMessage renders an open error the way LLVM's error_code

@@ -11,7 +11,9 @@ import (
 // This file models the subset of LLVM's OptTable that llvm-symbolizer 14
 // uses (grouped short options on), so that every argument vector is
 // accepted, rejected or split exactly as the real tool does it. cl::opt is
-// not involved: v14 parses its options with OptTable.
+// not involved: v14 parses its options with OptTable. The table is v14's
+// plus the options llvm-symbolizer 19 added that the face implements
+// (--build-id, --color, --debuginfod, --no-debuginfod, --filter-markup).
 
 type optKind int
 
@@ -54,6 +56,13 @@ const (
 	idVerbose
 	idVersion
 	idUseSymbolTable // accepted and ignored; see docs/differences.md
+	// llvm-symbolizer 19's options.
+	idBuildID
+	idColor
+	idColorEq
+	idDebuginfod
+	idNoDebuginfod
+	idFilterMarkup
 )
 
 type optInfo struct {
@@ -119,6 +128,14 @@ var llvmOptions = sortOptions([]optInfo{
 	{"--", "inlining=false", optFlag, idNoInlines},
 	{"-", "demangle=true", optFlag, idDemangle},
 	{"-", "demangle=false", optFlag, idNoDemangle},
+	// llvm-symbolizer 19's (issue 26); v14 rejects them.
+	{"--", "build-id=", optJoined, idBuildID},
+	{"--", "build-id", optSeparate, idBuildID},
+	{"--", "color", optFlag, idColor},
+	{"--", "color=", optJoined, idColorEq},
+	{"--", "debuginfod", optFlag, idDebuginfod},
+	{"--", "no-debuginfod", optFlag, idNoDebuginfod},
+	{"--", "filter-markup", optFlag, idFilterMarkup},
 	// Not in v14 (v14 rejects it); CONTRACT.md asks for it to be accepted.
 	{"--", "use-symbol-table", optFlag, idUseSymbolTable},
 	{"--", "use-symbol-table=true", optFlag, idUseSymbolTable},
@@ -152,6 +169,16 @@ type parsedArg struct {
 	id       optID
 	spelling string // as matched, e.g. "--adjust-vma=" or "-e"
 	value    string
+}
+
+// valueSpelling is how llvm names an option whose value it refuses: by
+// its joined spelling ("--adjust-vma="), also when the value came as the
+// next argument (the separate form is an alias of the joined one).
+func (a parsedArg) valueSpelling() string {
+	if strings.HasPrefix(a.spelling, "--") && !strings.HasSuffix(a.spelling, "=") {
+		return a.spelling + "="
+	}
+	return a.spelling
 }
 
 // parsedArgs is the result of parsing a whole argument vector.

@@ -2,8 +2,9 @@ package dropin
 
 import (
 	hexenc "encoding/hex"
-	"math/bits"
 	"strings"
+
+	"github.com/sanitrace/sanitrace/internal/llvmnum"
 )
 
 // command is the kind of an llvm-symbolizer query line.
@@ -42,14 +43,7 @@ const buildIDPrefix = "BUILDID:"
 // parsed so far even when the line is invalid: the JSON error object
 // reports it.
 func parseQuery(line, obj string) (q query, ok bool) {
-	switch {
-	case strings.HasPrefix(line, "CODE "):
-		q.cmd, line = cmdCode, line[len("CODE "):]
-	case strings.HasPrefix(line, "DATA "):
-		q.cmd, line = cmdData, line[len("DATA "):]
-	case strings.HasPrefix(line, "FRAME "):
-		q.cmd, line = cmdFrame, line[len("FRAME "):]
-	}
+	q.cmd, line = cutCommand(line)
 	pos := line
 	if obj == "" {
 		pos = skipDelims(pos)
@@ -78,12 +72,29 @@ func parseQuery(line, obj string) (q query, ok bool) {
 		}
 	} else {
 		q.module = obj
+		if id, ok := strings.CutPrefix(obj, buildIDPrefix); ok {
+			q.shown = strings.ToUpper(id) // --build-id: v19 names the module by its id
+		}
 	}
 	pos = skipDelims(pos)
 	n := indexDelim(pos)
 	off, ok := parseLLVMInteger(pos[:n])
 	q.offset = off
 	return q, ok
+}
+
+// cutCommand takes the command ("CODE ", "DATA ", "FRAME ") off the
+// start of a query line; CODE when there is none.
+func cutCommand(line string) (command, string) {
+	switch {
+	case strings.HasPrefix(line, "CODE "):
+		return cmdCode, line[len("CODE "):]
+	case strings.HasPrefix(line, "DATA "):
+		return cmdData, line[len("DATA "):]
+	case strings.HasPrefix(line, "FRAME "):
+		return cmdFrame, line[len("FRAME "):]
+	}
+	return cmdCode, line
 }
 
 // isDelim reports whether c is one of the separators llvm-symbolizer 14
@@ -112,71 +123,8 @@ func indexDelim(s string) int {
 }
 
 // parseLLVMInteger is StringRef::getAsInteger(0, uint64): the radix from
-// the prefix (0x/0X hex, 0b/0B binary, 0o or a leading 0 octal, else
-// decimal), the whole string consumed, no overflow.
-func parseLLVMInteger(s string) (uint64, bool) {
-	radix := uint64(10)
-	switch {
-	case strings.HasPrefix(s, "0x"), strings.HasPrefix(s, "0X"):
-		radix, s = 16, s[2:]
-	case strings.HasPrefix(s, "0b"), strings.HasPrefix(s, "0B"):
-		radix, s = 2, s[2:]
-	case strings.HasPrefix(s, "0o"):
-		radix, s = 8, s[2:]
-	case len(s) > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9':
-		radix, s = 8, s[1:]
-	}
-	return parseRadix(s, radix)
-}
-
-// parseRadix consumes all of s as digits of radix; empty or overflowing
-// input fails.
-func parseRadix(s string, radix uint64) (uint64, bool) {
-	if s == "" {
-		return 0, false
-	}
-	var v uint64
-	if radix == 16 {
-		// The usual query: a digit is 4 bits, and v overflows exactly
-		// when its top 4 bits are set before the shift.
-		for i := 0; i < len(s); i++ {
-			d, ok := digitValue(s[i])
-			if !ok || d >= 16 || v>>60 != 0 {
-				return 0, false
-			}
-			v = v<<4 | d
-		}
-		return v, true
-	}
-	for i := 0; i < len(s); i++ {
-		d, ok := digitValue(s[i])
-		if !ok || d >= radix {
-			return 0, false
-		}
-		hi, lo := bits.Mul64(v, radix)
-		if hi != 0 {
-			return 0, false
-		}
-		lo, carry := bits.Add64(lo, d, 0)
-		if carry != 0 {
-			return 0, false
-		}
-		v = lo
-	}
-	return v, true
-}
-
-func digitValue(c byte) (uint64, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return uint64(c - '0'), true
-	case c >= 'a' && c <= 'z':
-		return uint64(c-'a') + 10, true
-	case c >= 'A' && c <= 'Z':
-		return uint64(c-'A') + 10, true
-	}
-	return 0, false
-}
+// the prefix, the whole string consumed, no overflow.
+func parseLLVMInteger(s string) (uint64, bool) { return llvmnum.ParseUint(s, 0) }
 
 // parseLLVMSigned is getAsInteger for a signed 32-bit int: an optional '-'
 // then parseLLVMInteger.

@@ -16,6 +16,13 @@ import (
 //
 // Its title is the line before it.
 
+var boostFormat = format{
+	producer: report.ProducerBoost,
+	start:    boostStart,
+	frame:    ParseBoostFrame,
+	cues:     cues{marks: []mark{{text: "#"}}}, // " 0# main in ./prog"
+}
+
 type boostGrammar struct{}
 
 func boostStart(t, prev string) (grammar, *report.Report) {
@@ -23,17 +30,17 @@ func boostStart(t, prev string) (grammar, *report.Report) {
 	if !ok || f.Index != 0 {
 		return nil, nil
 	}
-	return boostGrammar{}, backtraceReport(ToolBoost, prev, f)
+	return boostGrammar{}, backtraceReport(report.ProducerBoost, prev, f)
 }
 
-// backtraceReport starts the report of a bare backtrace whose first frame
-// is f: its title is the line before it (prev), else the tool's name.
-func backtraceReport(tool, prev string, f report.Frame) *report.Report {
+// backtraceReport starts the report of a bare backtrace of p whose first
+// frame is f: its title is the line before it (prev), else p's name.
+func backtraceReport(p report.Producer, prev string, f report.Frame) *report.Report {
 	title := prev
 	if title == "" {
-		title = tool
+		title = p.Tool()
 	}
-	r := &report.Report{Tool: tool, Kind: "backtrace", Headline: title, Message: title}
+	r := &report.Report{Tool: p.Tool(), Kind: "backtrace", Headline: title, Message: title}
 	r.Stacks = []report.Stack{{Title: title, Role: "other", RoleDetail: "other", Frames: []report.Frame{f}}}
 	return r
 }

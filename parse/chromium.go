@@ -17,6 +17,13 @@ import (
 //	  r8: 0000000000000000  r9: 00007ffd3d3c2b38 r10: 0000000000000000 r11: 0000000000000246
 //	[end of stack trace]
 
+var chromiumFormat = format{
+	producer: report.ProducerChromium,
+	start:    chromiumStart,
+	frame:    ParseChromiumFrame,
+	cues:     cues{marks: []mark{{text: "#"}, {text: " signal ", from: 3}}}, // "Received signal 11", "#3 0x..."
+}
+
 type chromiumGrammar struct{}
 
 func chromiumStart(t, prev string) (grammar, *report.Report) {
@@ -36,7 +43,7 @@ func chromiumStart(t, prev string) (grammar, *report.Report) {
 	if len(f) > 1 && strings.Contains(f[1], "_") {
 		kind = f[1]
 	}
-	return chromiumGrammar{}, &report.Report{Tool: ToolChromium, Kind: kind, Headline: s, Message: s}
+	return chromiumGrammar{}, &report.Report{Kind: kind, Headline: s, Message: s}
 }
 
 func (chromiumGrammar) line(b *builder, t string) verdict {

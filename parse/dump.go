@@ -2,20 +2,20 @@ package parse
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
 )
 
 // Reports that are not sanitizer reports: the Linux kernel's, Go's race
 // detector and runtime, gdb sessions, glibc, Rust, Chromium and
-// boost::stacktrace dumps. Each format is a grammar (kernel.go, golang.go,
-// gdb.go, glibc.go, rust.go, chromium.go, boost.go): a starter that
-// recognises a report's first line and a line handler that reads the rest.
-// The scanner drives them like its sanitizer reports: prefix noise is
-// removed, lines a grammar does not know are held back until a known line
-// confirms them, and a report ends at its closing line, at the next report,
-// or after too many unknown lines.
+// boost::stacktrace dumps. Each format has its grammar file (kernel.go,
+// golang.go, gdb.go, glibc.go, rust.go, chromium.go, boost.go) that
+// declares it (format.go): a starter that recognises a report's first line
+// and a grammar that reads the rest. The scanner drives them like its
+// sanitizer reports: prefix noise is removed, lines a grammar does not
+// know are held back until a known line confirms them, and a report ends
+// at its closing line, at the next report, or after too many unknown
+// lines.
 
 // verdict is what a grammar makes of one line of its open report.
 type verdict int
@@ -25,6 +25,7 @@ const (
 	vUnknown                // not recognised: held back until a known line follows
 	vLast                   // the report's closing line
 	vNotMine                // not the report's: it ended before this line
+	vForeign                // another writer's line amid the report's: skipped
 )
 
 // grammar reads the lines of one open report after its first.
@@ -47,99 +48,6 @@ type withPrev interface{ includesPrev() bool }
 // noise prefix, prev the last non-blank line before it outside reports
 // (prefix removed). It returns nil when t does not start a report.
 type starter func(t, prev string) (grammar, *report.Report)
-
-// starters in the order they are tried: the most specific first.
-var starters = []starter{
-	kernelStart,
-	goStart,
-	rustStart,
-	glibcStart,
-	chromiumStart,
-	gdbStart,
-	boostStart,
-	backtraceStart,
-}
-
-// The tools the grammars name their reports with. Those whose frames
-// report.ClassIn reads by rules of their own are report's.
-const (
-	ToolKernel   = report.ToolKernel  // every kernel report
-	ToolGoRace   = report.ToolGoRace  // Go's race detector
-	ToolGoPanic  = report.ToolGoPanic // Go's panics and fatal errors
-	ToolRust     = report.ToolRust    // Rust panics
-	ToolGlibc    = "glibc"            // backtrace_symbols dumps and malloc's aborts
-	ToolChromium = "Chromium"         // Chromium's, Electron's and V8's dumps
-	ToolBoost    = "boost::stacktrace"
-)
-
-// maybeReport is the cheap test run on every line outside a report: could
-// it start one? A few byte searches, no allocation. Every headline but a
-// few has a colon after a known word ("ERROR:", "AddressSanitizer:",
-// "runtime error:", "BUG:", "panic:", "Call Trace:", ...), so one walk over
-// the colons replaces a substring search per marker; frames of dumps have
-// a '#' or end in "[0x...]"; the rest are matched by what they contain.
-func maybeReport(b []byte) bool {
-	n := len(b)
-	if n == 0 {
-		return false
-	}
-	for i := 0; i < n; {
-		c := bytes.IndexByte(b[i:], ':')
-		if c < 0 {
-			break
-		}
-		c += i
-		if colonWord(b, c) {
-			return true
-		}
-		i = c + 1
-	}
-	if bytes.IndexByte(b, '#') >= 0 { // gdb, Chromium, boost frames; kernel "[#1]"
-		return true
-	}
-	switch b[n-1] {
-	case ']':
-		return bytes.Contains(b, markBtSym)
-	case ')':
-		if bytes.Contains(b, markDoubleFree) {
-			return true
-		}
-	}
-	// Chromium's "Received signal 11", gdb's "received signal SIGSEGV":
-	// searched from their 'g', a rarer first byte than ' ' or 's'.
-	if i := bytes.Index(b, markSignal); i >= 3 && b[i-3] == ' ' && b[i-2] == 's' && b[i-1] == 'i' {
-		return true
-	}
-	return false
-}
-
-var (
-	markBtSym      = []byte("[0x")
-	markSignal     = []byte("gnal ")
-	markDoubleFree = []byte("double free or corruption")
-)
-
-// colonWord reports whether the word before the colon at b[c] is one that
-// starts a report ("ERROR:", "BUG:", "panic:", "Call Trace:", ...).
-func colonWord(b []byte, c int) bool {
-	j := c
-	for j > 0 && (isIdent(b[j-1])) {
-		j--
-	}
-	w := b[j:c]
-	switch string(w) {
-	case "ERROR", "WARNING", "error", "libFuzzer", "failed", // sanitizers, UBSan's "runtime error:", CHECK failed
-		"BUG", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace",
-		"panic", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGQUIT", "SIGTRAP",
-		"backtrace", "Backtrace", "rs":
-		return true
-	case "":
-		// glibc "*** Error in `prog': ..." and "free(): invalid pointer";
-		// "goroutine 1 [running]:", "*** stack smashing detected ***:".
-		return j > 0 && (b[j-1] == '\'' || b[j-1] == ')' || b[j-1] == ']' || b[j-1] == '*')
-	}
-	return bytes.HasSuffix(w, []byte("Sanitizer")) // "AddressSanitizer:", "LeakSanitizer:"
-}
 
 // detectDump recognises the first line of a dump report and returns its
 // builder, or nil.
@@ -178,12 +86,12 @@ func (s *Scanner) tryStarters(line []byte, pfx int, prev string, no int) *builde
 		ind++
 	}
 	t := string(line[pfx+ind:])
-	for _, st := range starters {
-		g, r := st(t, prev)
+	for _, f := range formats {
+		g, r := f.startLine(t, prev)
 		if g == nil {
 			continue
 		}
-		b := &builder{kind: kindDump, pfx: newPrefix(string(line[:pfx])), rep: r, g: g, indent: ind}
+		b := &builder{kind: kindDump, pfx: newPrefix(string(line[:pfx])), rep: r, g: g, f: f, indent: ind}
 		s.begin(b, line, no)
 		if n := len(r.Stacks); n > 0 {
 			b.stack = n - 1 // the starter read a frame on the first line
@@ -215,6 +123,7 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 		body = body[n:]
 	}
 	str := string(bytes.TrimRight(body, " \t"))
+	b.carried = ok
 	switch b.g.line(b, str) {
 	case vOwn:
 		b.confirm(str, no)
@@ -224,6 +133,8 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 		s.finish(false, nil)
 	case vNotMine:
 		s.finish(false, &qline{text: string(line), no: no})
+	case vForeign:
+		s.noteForeign(no)
 	case vUnknown:
 		b.pend(str, no)
 		if len(b.pending) > b.g.pendingLimit(b) || len(b.rep.Raw)+len(b.pending) > maxReportLines {
@@ -231,6 +142,67 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 		}
 	}
 }
+
+// startBack starts a report of a format found at its first frame
+// (format.back): the report begins on a line before line, and the lines
+// after that one, then line, are read again inside it.
+func (s *Scanner) startBack(line []byte, no int) bool {
+	r := &s.recent
+	// entry is the k-th line before line: outside reports, after the
+	// last one, and with no other line between (but the pieces of a line
+	// joined from wrapped ones, which count as one).
+	entry := func(k int) (int, bool) {
+		next := no
+		for j := 1; j <= k; j++ {
+			if j > r.n || j > recentMax {
+				return 0, false
+			}
+			i := (r.n - j) % recentMax
+			if r.no[i] >= next || next-r.no[i] > backGapMax || r.no[i] <= s.lastReportEnd {
+				return 0, false
+			}
+			next = r.no[i]
+		}
+		return (r.n - k) % recentMax, true
+	}
+	before := func(k int) ([]byte, bool) {
+		i, ok := entry(k)
+		if !ok {
+			return nil, false
+		}
+		return r.text[i], true
+	}
+	for _, f := range formats {
+		if f.back == nil {
+			continue
+		}
+		k, pfx, g, rep := f.back(line, before)
+		if k == 0 {
+			continue
+		}
+		h, _ := entry(k)
+		if rep.Tool == "" {
+			rep.Tool = f.producer.Tool()
+		}
+		b := &builder{kind: kindDump, pfx: newPrefix(string(r.text[h][:pfx])), rep: rep, g: g, f: f}
+		s.endOrphans()
+		s.endDump()
+		s.cur = s.begin(b, r.text[h], r.no[h])
+		again := make([]qline, 0, k)
+		for j := k - 1; j >= 1; j-- {
+			i, _ := entry(j)
+			again = append(again, qline{text: string(r.text[i]), no: r.no[i]})
+		}
+		again = append(again, qline{text: string(line), no: no})
+		s.redo = append(again, s.redo...)
+		return true
+	}
+	return false
+}
+
+// backGapMax bounds the lines one line before a first frame may stand for
+// (startBack): it and the pieces joined to it.
+const backGapMax = 4
 
 // openStack starts a new stack in the report and returns it.
 func (b *builder) openStack(title, role, detail string) *report.Stack {
@@ -273,11 +245,21 @@ func dropEmptyStacks(r *report.Report) {
 	r.Stacks = out
 }
 
+// isSpace is strings.TrimSpace's ASCII space.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
 // isSeparator reports whether t is a line of one repeated character
 // ("=====...", "------...") at least 16 long: the rulers around kernel,
 // TSan and Go race reports.
-func isSeparator(t string, c byte) bool {
-	t = strings.TrimSpace(t)
+func isSeparator[T string | []byte](t T, c byte) bool {
+	for len(t) > 0 && isSpace(t[0]) {
+		t = t[1:]
+	}
+	for len(t) > 0 && isSpace(t[len(t)-1]) {
+		t = t[:len(t)-1]
+	}
 	if len(t) < 16 {
 		return false
 	}

@@ -111,3 +111,39 @@ func FuzzDumpFrame(f *testing.F) {
 		}
 	})
 }
+
+// FuzzValgrind checks the Valgrind grammar's entry points on one line: no
+// panic; a frame's names come from the line; a message's kind is a part
+// of it; the mark is where it says. Seeds (testdata/fuzz/FuzzValgrind) are
+// lines of the valgrind_*.log samples in ../testdata/reports.
+func FuzzValgrind(f *testing.F) {
+	f.Add("==12591==    by 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)")
+	f.Fuzz(func(t *testing.T, line string) {
+		start, end, _, marked := valgrindMark(line)
+		body := line
+		if marked {
+			if start < 0 || end > len(line) || start+5 > end || line[start:start+2] != "==" || line[end-2:end] != "==" {
+				t.Fatalf("valgrindMark(%q) = %d, %d", line, start, end)
+			}
+			body = strings.TrimPrefix(line[end:], " ")
+		}
+		if fr, ok := ParseValgrindFrame(strings.TrimSpace(body)); ok {
+			for _, part := range []string{fr.Function, fr.File, fr.Module} {
+				if !strings.Contains(line, part) {
+					t.Fatalf("ParseValgrindFrame(%q): field %q not in the line", body, part)
+				}
+			}
+			if !fr.HasPC {
+				t.Fatalf("ParseValgrindFrame(%q): no pc", body)
+			}
+		}
+		// (A loss record's first piece, its rest still to come, is "lost".)
+		if kind, _, ok := valgrindKind(body); ok && !(kind == "lost" && strings.Contains(body, " blocks are")) {
+			for _, w := range strings.Fields(kind) {
+				if !strings.Contains(body, w) {
+					t.Fatalf("valgrindKind(%q) = %q: %q not in the message", body, kind, w)
+				}
+			}
+		}
+	})
+}

@@ -16,6 +16,14 @@ import (
 // interleaved with it is held back like any unknown line. A "bt" pasted
 // without its session starts the report at its frame #0.
 
+var gdbFormat = format{
+	producer: report.ProducerGDB,
+	start:    gdbStart,
+	frame:    ParseGDBFrame,
+	// "Program received signal SIGSEGV", "#0  0x... in f () at a.c:3"
+	cues: cues{marks: []mark{{text: "#"}, {text: " signal ", from: 3}}},
+}
+
 type gdbGrammar struct {
 	title       string // a "Thread N (...):" header waiting for its frames
 	afterSignal bool   // the next frame was interrupted by a signal, not a call
@@ -25,7 +33,7 @@ type gdbGrammar struct {
 func gdbStart(t, prev string) (grammar, *report.Report) {
 	if head, ok := gdbStop(t); ok {
 		g := &gdbGrammar{session: true}
-		r := &report.Report{Tool: "gdb", Kind: head, Headline: t, Message: t}
+		r := &report.Report{Kind: head, Headline: t, Message: t}
 		return g, r
 	}
 	if len(t) > 1 && t[0] == '#' {
@@ -34,12 +42,12 @@ func gdbStart(t, prev string) (grammar, *report.Report) {
 			return nil, nil
 		}
 		g := &gdbGrammar{}
-		r := &report.Report{Tool: "gdb", Kind: "backtrace"}
+		r := &report.Report{Kind: "backtrace"}
 		// gdb's own lines before "bt" are the stop location and its
 		// source line; only a thread header or a prompt introduces it.
 		title := prev
 		if !strings.HasPrefix(title, "Thread ") && !strings.HasPrefix(title, "(gdb)") {
-			title = "gdb"
+			title = report.ProducerGDB.Tool()
 		}
 		r.Headline, r.Message = title, title
 		g.title = title

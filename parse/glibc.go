@@ -35,6 +35,30 @@ var glibcMessages = []string{
 	"*** stack smashing detected ***: terminated", "*** buffer overflow detected ***: terminated",
 }
 
+// glibc's aborts and its backtrace_symbols dumps are two formats of one
+// producer.
+var (
+	glibcFormat = format{
+		producer: report.ProducerGlibc,
+		start:    glibcStart,
+		frame:    ParseBacktraceSymbol,
+		cues: cues{
+			// "*** Error in `./prog': ...", "free(): invalid pointer", "***
+			// stack smashing detected ***: terminated", "double free or
+			// corruption (out)"; "======= Backtrace: ========="
+			words:  []string{"backtrace", "Backtrace"},
+			before: "')*",
+			marks:  []mark{{text: "double free or corruption", last: ')'}},
+		},
+	}
+	backtraceFormat = format{
+		producer: report.ProducerGlibc,
+		start:    backtraceStart,
+		frame:    ParseBacktraceSymbol,
+		cues:     cues{marks: []mark{{text: "[0x", last: ']'}}}, // "./prog(f+0x1c) [0x55...]"
+	}
+)
+
 type glibcGrammar struct {
 	old     bool // "*** Error in" with Backtrace and Memory map sections
 	inMaps  bool
@@ -54,12 +78,12 @@ func glibcStart(t, prev string) (grammar, *report.Report) {
 		if i := strings.LastIndex(msg, ": 0x"); i > 0 {
 			kind = msg[:i]
 		}
-		r := &report.Report{Tool: ToolGlibc, Kind: kind, Headline: s, Message: msg}
+		r := &report.Report{Kind: kind, Headline: s, Message: msg}
 		return &glibcGrammar{old: true}, r
 	}
 	for _, m := range glibcMessages {
 		if s == m {
-			return &glibcGrammar{}, &report.Report{Tool: ToolGlibc, Kind: m, Headline: s, Message: s}
+			return &glibcGrammar{}, &report.Report{Kind: m, Headline: s, Message: s}
 		}
 	}
 	return nil, nil
@@ -75,7 +99,7 @@ func backtraceStart(t, prev string) (grammar, *report.Report) {
 	if !ok || f.Module == "" {
 		return nil, nil
 	}
-	return &glibcGrammar{dumping: true}, backtraceReport(ToolGlibc, prev, f)
+	return &glibcGrammar{dumping: true}, backtraceReport(report.ProducerGlibc, prev, f)
 }
 
 func (g *glibcGrammar) line(b *builder, t string) verdict {

@@ -14,6 +14,21 @@ import (
 // tab (six blanks in race reports) and "file.go:LINE +0xOFF", to which
 // GOTRACEBACK=system and signal dumps add "fp=... sp=... pc=0x...".
 
+var goFormat = format{
+	producer: report.ProducerGoPanic, // a race report names ProducerGoRace itself
+	start:    goStart,
+	frame:    parseGoFunc,
+	// the "=====" ruler before "WARNING: DATA RACE"
+	lead:      func(_, t []byte) bool { return isSeparator(t, '=') },
+	leadLines: 1,
+	cues: cues{
+		// "WARNING: DATA RACE", "panic:", "fatal error:", "SIGSEGV: segmentation
+		// violation", "goroutine 1 [running]:"
+		words:  []string{"WARNING", "panic", "error", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGQUIT", "SIGTRAP"},
+		before: "]",
+	},
+}
+
 type goGrammar struct {
 	race       bool
 	rulerPrev  bool
@@ -28,7 +43,7 @@ func goStart(t, prev string) (grammar, *report.Report) {
 	s := strings.TrimSpace(t)
 	switch {
 	case s == "WARNING: DATA RACE":
-		r := &report.Report{Tool: ToolGoRace, Kind: "data race", Severity: "WARNING", Headline: s, Message: "DATA RACE"}
+		r := &report.Report{Tool: report.ProducerGoRace.Tool(), Kind: "data race", Severity: "WARNING", Headline: s, Message: "DATA RACE"}
 		return &goGrammar{race: true, rulerPrev: isSeparator(prev, '=')}, r
 	case strings.HasPrefix(s, "panic: ") && t == s:
 		msg := s[len("panic: "):]
@@ -36,21 +51,21 @@ func goStart(t, prev string) (grammar, *report.Report) {
 		if e, ok := strings.CutPrefix(msg, "runtime error: "); ok {
 			kind, _, _ = strings.Cut(e, " [")
 		}
-		return &goGrammar{}, &report.Report{Tool: ToolGoPanic, Kind: kind, Severity: "panic", Headline: s, Message: msg}
+		return &goGrammar{}, &report.Report{Kind: kind, Severity: "panic", Headline: s, Message: msg}
 	case strings.HasPrefix(s, "fatal error: ") && t == s:
 		msg := s[len("fatal error: "):]
-		return &goGrammar{}, &report.Report{Tool: ToolGoPanic, Kind: msg, Severity: "fatal error", Headline: s, Message: msg}
+		return &goGrammar{}, &report.Report{Kind: msg, Severity: "fatal error", Headline: s, Message: msg}
 	case strings.HasPrefix(s, "SIG") && t == s:
 		sig, msg, ok := strings.Cut(s, ": ")
 		if !ok || strings.IndexByte(sig, ' ') >= 0 || len(sig) > 10 || !goSignalText(msg) {
 			return nil, nil
 		}
-		return &goGrammar{}, &report.Report{Tool: ToolGoPanic, Kind: sig, Severity: "signal", Headline: s, Message: msg}
+		return &goGrammar{}, &report.Report{Kind: sig, Severity: "signal", Headline: s, Message: msg}
 	case strings.HasPrefix(s, "goroutine ") && strings.HasSuffix(s, "]:") && t == s:
 		if _, ok := goroutineHeader(s); ok {
 			g := &goGrammar{}
 			g.header(s)
-			return g, &report.Report{Tool: ToolGoPanic, Kind: "goroutine dump", Headline: s, Message: s}
+			return g, &report.Report{Kind: "goroutine dump", Headline: s, Message: s}
 		}
 	}
 	return nil, nil

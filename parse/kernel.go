@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,28 @@ import (
 // old "[<ffffffff8100a1b2>] " address before them and the source location
 // that decode_stacktrace.sh or syzbot append ("func+0x1c/0x60 mm/slub.c:12",
 // "__dump_stack lib/dump_stack.c:88 [inline]").
+
+var kernelFormat = format{
+	producer:  report.ProducerKernel,
+	start:     kernelStart,
+	frame:     ParseKernelFrame,
+	lead:      kernelLead,
+	leadLines: 1,
+	cues: cues{
+		words: []string{"BUG", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace", "WARNING"},
+		marks: []mark{{text: "#"}}, // "invalid opcode: 0000 [#1] SMP", the GPF's "[#1]"
+	},
+}
+
+// kernelLead reports whether line may be the first line of a kernel
+// report recognised on the next line: a "=====" ruler, "------------[ cut
+// here ]------------", "kernel BUG at file:line!" before its "invalid
+// opcode" line, or the first piece of a wrapped GPF headline
+// (detectBrokenStart).
+func kernelLead(line, t []byte) bool {
+	return isSeparator(t, '=') || bytes.HasPrefix(t, []byte("------------[ cut here ]")) ||
+		bytes.HasPrefix(t, []byte("kernel BUG at ")) || gpfStart(line)
+}
 
 type kernelGrammar struct {
 	rulerPrev bool   // a "=====" ruler came right before the headline
@@ -46,7 +69,7 @@ func kernelStart(t, prev string) (grammar, *report.Report) {
 	}
 	g := &kernelGrammar{rulerPrev: isSeparator(prev, '='), cutHere: strings.HasPrefix(prev, "------------[ cut here ]")}
 	g.ruled = g.rulerPrev && (strings.Contains(kind, "SAN: ") || strings.HasPrefix(kind, "KFENCE: "))
-	r := &report.Report{Tool: ToolKernel, Kind: kind, Headline: s, Message: s, Kernel: &report.KernelInfo{CPU: -1}}
+	r := &report.Report{Kind: kind, Headline: s, Message: s, Kernel: &report.KernelInfo{CPU: -1}}
 	if strings.HasPrefix(prev, "kernel BUG at ") && strings.Contains(s, "[#") {
 		// "kernel BUG at mm/slub.c:12!" then "invalid opcode: 0000 [#1] SMP"
 		r.Kind, r.Headline, r.Message = "kernel BUG", prev, prev

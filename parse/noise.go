@@ -150,6 +150,21 @@ func knownPrefixAt(s []byte) int {
 	return 0
 }
 
+// nameColon reports whether p, a prefix knownPrefixAt found, is a bare
+// "name: ", which may as well be the text of the line.
+func nameColon(p []byte) bool {
+	n := len(p)
+	if n < 3 || p[n-2] != ':' || p[n-1] != ' ' {
+		return false
+	}
+	for _, c := range p[:n-2] {
+		if !isIdent(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
 // timestampLen matches "2024-01-02T03:04:05.123Z " and "2024-01-02 03:04:05,123 "
 // (with optional fraction and zone) and "03:04:05.123 ".
 func timestampLen(s []byte) int {

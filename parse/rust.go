@@ -19,6 +19,13 @@ import (
 //
 // and the older "thread 'main' panicked at 'msg', src/main.rs:2:5".
 
+var rustFormat = format{
+	producer: report.ProducerRust,
+	start:    rustStart,
+	frame:    parseRustFrame,
+	cues:     cues{words: []string{"rs"}}, // "panicked at src/main.rs:4:5"
+}
+
 type rustGrammar struct {
 	inStack bool
 }
@@ -28,7 +35,7 @@ func rustStart(t, prev string) (grammar, *report.Report) {
 	if !strings.HasPrefix(s, "thread '") || !strings.Contains(s, " panicked at ") {
 		return nil, nil
 	}
-	r := &report.Report{Tool: ToolRust, Kind: "panic", Headline: s, Message: s}
+	r := &report.Report{Kind: "panic", Headline: s, Message: s}
 	return &rustGrammar{}, r
 }
 

@@ -57,12 +57,22 @@ type Scanner struct {
 	recent     recentLines // the last lines outside reports
 	orphans    orphanRun   // frame lines outside reports, not yet named
 	onDamage   func(*Damage)
-	reportLine int  // the last line read inside a report
-	repairs    int  // damaged lines tried as headlines
-	nul        bool // the line readLine returned had a NUL
+	reportLine int // the last line read inside a report
+	// lastReportEnd is the last line of the last report finished.
+	lastReportEnd int
+	repairs       int  // damaged lines tried as headlines
+	nul           bool // the line readLine returned had a NUL
 
-	keepForeign bool  // KeepForeign was called (passthrough.go)
-	foreign     []int // lines skipped as another writer's, for TakeForeign
+	// KeepLines (passthrough.go): every line as read, until NextItem
+	// hands it out.
+	keep    bool
+	rawLong []byte       // a long line as read, capped at MaxLineLen+1
+	rawCut  bool         // rawLong is cut
+	lines   lineQueue    // read, not handed out yet
+	block   []byte       // where the lines' copies are cut from
+	foreign map[int]bool // lines in a report's range that are not its own
+	span    []Line       // the last report item's lines
+	settled int          // lines below it are settled (settledBelow)
 }
 
 // qline is a line kept for later: a report's unconfirmed tail.
@@ -102,33 +112,11 @@ func (s *Scanner) Buffered() int { return s.r.Buffered() }
 // errors are read errors of the underlying reader, wrapped with its name.
 func (s *Scanner) Next() (*report.Report, error) {
 	for len(s.ready) == 0 {
-		if len(s.redo) > 0 {
-			q := s.redo[0]
-			s.redo = s.redo[1:]
-			s.feed([]byte(q.text), q.no)
+		if len(s.redo) > 0 || s.eof {
+			if !s.stepQueued() {
+				break
+			}
 			continue
-		}
-		if s.eof {
-			if h := s.idleHeld; h != nil {
-				s.idleHeld = nil
-				s.feedNow([]byte(h.text), h.no)
-				continue
-			}
-			if h := s.held; h != nil {
-				s.held = nil
-				s.feedNow([]byte(h.text), h.no)
-				continue
-			}
-			if s.cur != nil {
-				s.finish(true, nil)
-				continue
-			}
-			if s.lws.rep != nil {
-				s.endDump()
-				continue
-			}
-			s.endOrphans()
-			break
 		}
 		line, ok := s.readLine()
 		if !ok {
@@ -149,6 +137,58 @@ func (s *Scanner) Next() (*report.Report, error) {
 	return nil, io.EOF
 }
 
+// step takes the next line in (one queued to be read again, else one read
+// from the input) or, at the end of the input, releases what it holds; it
+// reports false when there is nothing left to do.
+func (s *Scanner) step() bool {
+	if len(s.redo) > 0 || s.eof {
+		return s.stepQueued()
+	}
+	s.stepRead()
+	return true
+}
+
+// stepRead reads the next line and takes it in.
+func (s *Scanner) stepRead() {
+	line, ok := s.readLine()
+	if !ok {
+		s.eof = true
+		return
+	}
+	s.feed(line, s.lineNo)
+}
+
+// stepQueued takes in a line queued to be read again or, at the end of
+// the input, releases what the Scanner holds; false when nothing is left.
+func (s *Scanner) stepQueued() bool {
+	if len(s.redo) > 0 {
+		q := s.redo[0]
+		s.redo = s.redo[1:]
+		s.feed([]byte(q.text), q.no)
+		return true
+	}
+	if s.eof {
+		switch {
+		case s.idleHeld != nil:
+			h := s.idleHeld
+			s.idleHeld = nil
+			s.feedNow([]byte(h.text), h.no)
+		case s.held != nil:
+			h := s.held
+			s.held = nil
+			s.feedNow([]byte(h.text), h.no)
+		case s.cur != nil:
+			s.finish(true, nil)
+		case s.lws.rep != nil:
+			s.endDump()
+		default:
+			s.endOrphans()
+			return false
+		}
+	}
+	return true
+}
+
 // readLine returns the next line without its line ending and terminal control
 // sequences (escape.go); the slice is valid until the next call.
 func (s *Scanner) readLine() ([]byte, bool) {
@@ -156,12 +196,20 @@ func (s *Scanner) readLine() ([]byte, bool) {
 		return nil, false
 	}
 	line, err := s.r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
+	long := errors.Is(err, bufio.ErrBufferFull)
+	if long {
 		s.long = append(s.long[:0], line...)
+		if s.keep {
+			s.rawCut = false
+			s.rawLong = appendCapped(s.rawLong[:0], line, &s.rawCut)
+		}
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = s.r.ReadSlice('\n')
 			if room := MaxLineLen - len(s.long); room > 0 {
 				s.long = append(s.long, line[:min(room, len(line))]...)
+			}
+			if s.keep {
+				s.rawLong = appendCapped(s.rawLong, line, &s.rawCut)
 			}
 		}
 		line = s.long
@@ -177,6 +225,13 @@ func (s *Scanner) readLine() ([]byte, bool) {
 		return nil, false
 	}
 	s.lineNo++
+	if s.keep {
+		if long {
+			s.keepLine(s.rawLong, s.rawCut)
+		} else {
+			s.keepRead(line)
+		}
+	}
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	s.nul = bytes.IndexByte(line, 0) >= 0
@@ -314,7 +369,7 @@ func (s *Scanner) idle(line []byte, no int) {
 			s.cur = b
 			return
 		}
-		if s.orphanFrame(line, no) {
+		if s.startBack(line, no) || s.orphanFrame(line, no) {
 			return
 		}
 	}
@@ -328,6 +383,11 @@ func (s *Scanner) idle(line []byte, no int) {
 	s.lastIdle = s.recent.add(line, no, s.nul && no == s.lineNo)
 	s.lastIdleNo = no
 }
+
+// sanitizerCues are the sanitizer headlines' cues for maybeReport:
+// "==1==ERROR: AddressSanitizer:", "WARNING: ThreadSanitizer:", UBSan's
+// "runtime error:", "AddressSanitizer CHECK failed:", "ERROR: libFuzzer:".
+var sanitizerCues = cues{words: []string{"ERROR", "WARNING", "error", report.ToolLibFuzzer, "failed", "*Sanitizer"}}
 
 var (
 	// "Sanitizer: " and the pre-2014 "Sanitizer heap-..." / "Sanitizer CHECK failed"
@@ -347,7 +407,7 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 
 func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
 	b.stack = -1
-	b.keepUnshown = s.keepForeign
+	b.keepUnshown = s.keep
 	b.rep.Input = report.InputRange{Name: s.name, FirstLine: no, LastLine: no}
 	body, _ := b.pfx.strip(line)
 	b.rep.Raw = append(b.rep.Raw, string(body))
@@ -399,7 +459,7 @@ func sanitizerStart(line []byte) *builder {
 				msg = msg[:p]
 			}
 		}
-		if tool == "ThreadSanitizer" {
+		if tool == report.ToolTSan {
 			b.kind = kindTSan
 			r.Kind = msg
 		} else {
@@ -426,7 +486,7 @@ func sanitizerStart(line []byte) *builder {
 		}
 	}
 	msg := string(line[i+len(markUBSan):])
-	r := &report.Report{Tool: "UndefinedBehaviorSanitizer", Severity: "runtime error", Message: msg}
+	r := &report.Report{Tool: report.ToolUBSan, Severity: "runtime error", Message: msg}
 	r.Headline = string(line[pfx:])
 	r.Kind = ubsanCheck(msg)
 	return &builder{kind: kindUBSan, pfx: newPrefix(string(line[:pfx])), rep: r}
@@ -441,7 +501,7 @@ func cutTool(after []byte) (tool, msg string, ok bool) {
 		if strings.HasSuffix(tool, "Sanitizer") {
 			return canonicalTool(tool), string(after[c+2:]), true
 		}
-		if tool == "libFuzzer" {
+		if tool == report.ToolLibFuzzer {
 			return tool, string(after[c+2:]), true
 		}
 		return "", "", false
@@ -494,11 +554,15 @@ const (
 
 // builder holds the state of the report being read.
 type builder struct {
-	rep    *report.Report
-	kind   int
-	pfx    prefix
-	g      grammar // kindDump: the format's grammar
-	indent int     // kindDump: blanks before the first line, removed from every line
+	rep  *report.Report
+	kind int
+	pfx  prefix
+	g    grammar // kindDump: the format's grammar
+	f    *format // kindDump: the format
+	// carried: the line the grammar is given carried the report's prefix
+	// (kindDump).
+	carried bool
+	indent  int // kindDump: blanks before the first line, removed from every line
 
 	stack      int // index of the open stack in rep.Stacks, -1 when none
 	title      string
@@ -550,9 +614,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 		return
 	}
 	if !carries && !b.isGrammar(t) {
-		if s.keepForeign {
-			s.foreign = append(s.foreign, no)
-		}
+		s.noteForeign(no)
 		return // another writer's line
 	}
 	switch {
@@ -680,7 +742,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.rep.Location = append(b.rep.Location, report.Location{Text: t})
 		return
 	}
-	if b.rep.Tool == "libFuzzer" && fuzzerLine(b.rep, t) {
+	if b.rep.Tool == report.ToolLibFuzzer && fuzzerLine(b.rep, t) {
 		b.confirm(str, no)
 		return
 	}
@@ -774,7 +836,7 @@ func (s *Scanner) checkPending() {
 
 // needsAbort: an ASan error report always ends with ==PID==ABORTING.
 func (b *builder) needsAbort() bool {
-	return b.kind == kindSanitizer && b.rep.Tool == "AddressSanitizer" && b.rep.Severity == "ERROR" &&
+	return b.kind == kindSanitizer && b.rep.Tool == report.ToolASan && b.rep.Severity == "ERROR" &&
 		b.rep.Kind != "detected memory leaks"
 }
 
@@ -833,6 +895,7 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 	b.closeStack()
 	r := b.rep
 	r.Input.LastLine = b.lastLine
+	s.lastReportEnd = max(s.lastReportEnd, b.lastLine)
 	if r.Access == nil && b.signalOp != "" {
 		r.Access = signalAccess(b.signalOp, r.Message)
 	}
@@ -851,8 +914,10 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 		r.Truncated = true
 	}
 	fillDerived(r)
-	if s.keepForeign {
-		s.foreign = append(s.foreign, unshownLines(b)...)
+	if s.keep {
+		for _, no := range unshownLines(b) {
+			s.noteForeign(no)
+		}
 	}
 	var redo []qline
 	redo = append(redo, b.pending...)

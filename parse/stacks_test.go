@@ -50,6 +50,11 @@ var stackCounts = []struct {
 	{"libfuzzer_oom.log", 1, 1, 16},
 	{"libfuzzer_timeout.log", 1, 1, 13},
 	{"rust_panic.log", 1, 1, 16},
+	{"valgrind_drd.log", 2, 6, 28},              // each: the access, the other segment's start and end
+	{"valgrind_helgrind.log", 3, 10, 34},        // 12 frames of thread announcements are no report's
+	{"valgrind_memcheck.log", 9, 17, 47},        // 7 errors, 2 loss records
+	{"valgrind_memcheck_cxx.log", 2, 4, 16},     // -q: no preamble
+	{"valgrind_memcheck_stripped.log", 2, 2, 6}, // the invalid read and the fatal signal
 }
 
 func TestStackCounts(t *testing.T) {

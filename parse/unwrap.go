@@ -95,7 +95,7 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 		}
 		return "", false
 	}
-	if !carries && b.kind == kindDump && b.rep.Tool == ToolKernel && b.carries(held) {
+	if !carries && b.is(report.ProducerKernel) && b.carries(held) {
 		// Every line the kernel prints carries the log's dmesg or syslog
 		// stamp: one without it after one with it, long enough to follow
 		// a wrap, is the rest, even when it reads as a line of its own (a
@@ -115,7 +115,7 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	if strings.HasPrefix(l, "SUMMARY: ") && strings.HasSuffix(held, " ") {
 		return "", false // "... in " ends UBSan's line: not broken there
 	}
-	if !wrapExtends(b, l, joined) {
+	if !wrapExtends(b, l, joined, carries) {
 		return "", false
 	}
 	// The wrapper dropped one blank at the break; blanks before it are
@@ -136,8 +136,8 @@ func userStart(t string) bool {
 	if strings.HasPrefix(t, "==") || sanitizerStart([]byte(t)) != nil {
 		return true
 	}
-	for _, st := range starters {
-		if g, r := st(t, ""); g != nil && r.Tool != ToolKernel {
+	for _, f := range formats {
+		if g, _ := f.startLine(t, ""); g != nil && f.producer != report.ProducerKernel {
 			return true
 		}
 	}
@@ -267,47 +267,31 @@ func (b *builder) standsAlone(t string) bool {
 	return false
 }
 
+// is reports whether the open report is one of p's other formats (not a
+// sanitizer's): the wrapping quirks of a few producers' lines.
+func (b *builder) is(p report.Producer) bool {
+	return b.kind == kindDump && b.f.producer == p
+}
+
 // isGDB reports whether the open report is a gdb session or bt, whose
 // frames end in "at FILE:LINE" (a wrapped frame's rest), never a line of
 // their own that starts so.
-func isGDB(b *builder) bool {
-	_, ok := b.g.(*gdbGrammar)
-	return ok
-}
+func isGDB(b *builder) bool { return b.is(report.ProducerGDB) }
 
 // isGlibc reports whether the open report is glibc's backtrace.
-func isGlibc(b *builder) bool {
-	_, ok := b.g.(*glibcGrammar)
-	return ok
-}
+func isGlibc(b *builder) bool { return b.is(report.ProducerGlibc) }
 
 // lineFrame parses t as a frame of the open report's format.
 func lineFrame(b *builder, t string) (report.Frame, bool) {
 	if b.kind != kindDump {
 		return ParseFrame(t)
 	}
-	switch b.g.(type) {
-	case *gdbGrammar:
-		return ParseGDBFrame(t)
-	case *kernelGrammar:
-		return ParseKernelFrame(t)
-	case chromiumGrammar:
-		return ParseChromiumFrame(t)
-	case boostGrammar:
-		return ParseBoostFrame(t)
-	case *glibcGrammar:
-		return ParseBacktraceSymbol(t)
-	case *rustGrammar:
-		return parseRustFrame(t)
-	case *goGrammar:
-		return parseGoFunc(t)
-	}
-	return report.Frame{}, false
+	return b.f.frame(t)
 }
 
 // wrapExtends reports whether joined reads as the same kind of line as l,
-// saying more.
-func wrapExtends(b *builder, l, joined string) bool {
+// saying more (carries: the rest carries the report's prefix).
+func wrapExtends(b *builder, l, joined string, carries bool) bool {
 	n := joined[len(l)+1:]
 	if l[0] == '#' && strings.HasSuffix(l, "(BuildId:") {
 		_, ok := lineFrame(b, joined) // "... (BuildId:" and its id
@@ -395,12 +379,12 @@ func wrapExtends(b *builder, l, joined string) bool {
 			_, ok := lineFrame(b, joined)
 			return ok
 		}
-		if _, ok := b.g.(*goGrammar); ok {
+		if b.f == &goFormat {
 			// "file.go:12 +0x4b fp=0x... sp=0x... pc=0x..." broken before a field
 			var f report.Frame
 			return goLocation(&f, l) && goLocationTail(joined[len(l)+1:])
 		}
-		return false
+		return b.f.wrapRest != nil && b.f.wrapRest(l, joined[len(l)+1:], carries)
 	}
 	if _, _, ok := classifyTitle(l); !ok && !isLocation(l) {
 		if _, _, ok := classifyTitle(joined); ok {
@@ -644,6 +628,18 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 		return false
 	}
 	q := pasteLen(b.pfx.text+b.rep.Raw[len(b.rep.Raw)-1], line)
+	if b.kind == kindDump && b.f.headRest != nil {
+		// The format judges its headline's rests itself.
+		_, carries := b.pfx.strip(line)
+		first := b.pfx.text + strings.TrimRight(b.rep.Raw[hl], " ")
+		n, ok := b.f.headRest(b, line[q:], wrapLast(len(first), b.headSeg, q), carries)
+		if !ok || len(first)+1+len(n) > wrapJoinMax {
+			return false
+		}
+		b.rep.Raw[hl] += " " + n
+		b.headSeg = len(line)
+		return true
+	}
 	n := strings.TrimSpace(b.bodyOf(line))
 	carries := true
 	if b.pfx.text != "" {
@@ -660,7 +656,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	if len(first)+1+len(n) > wrapJoinMax {
 		return false
 	}
-	if b.kind == kindDump && b.rep.Tool == ToolKernel && strings.HasPrefix(b.rep.Headline, "WARNING: ") &&
+	if b.is(report.ProducerKernel) && strings.HasPrefix(b.rep.Headline, "WARNING: ") &&
 		!strings.Contains(first, "+0x") && mayWrapLen(last, n) {
 		if _, ok := ParseKernelFrame(n); ok {
 			// "WARNING: CPU: 1 PID: 1 at lib/x.c:116" and its "func+0x1e1/0x230"
@@ -673,7 +669,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	}
 	// A kernel headline's stamp-less rest may read as a line of its own
 	// ("... slab-use-after-free in" and its "ring_pop+0x7e/0x130 [ringbuf]").
-	stampless := b.kind == kindDump && b.rep.Tool == ToolKernel && !carries
+	stampless := b.is(report.ProducerKernel) && !carries
 	if n == "" || !mayWrapLen(last, n) || stampless && userStart(n) || !stampless && b.standsAlone(n) ||
 		strings.HasSuffix(first, ")") && strings.Contains(first, "(pid=") ||
 		strings.HasSuffix(first, ".") || strings.HasSuffix(first, "!") {
@@ -683,25 +679,28 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	switch b.kind {
 	case kindDump:
 		switch {
-		case b.rep.Tool == ToolKernel && strings.HasPrefix(n, "[") && strings.HasSuffix(n, "]"):
+		case b.is(report.ProducerKernel) && strings.HasPrefix(n, "[") && strings.HasSuffix(n, "]"):
 			// "BUG: KASAN: ... in ring_pop+0x7e/0x130" and its "[ringbuf]"
-		case b.rep.Tool == ToolKernel && (strings.HasSuffix(first, " at") || strings.HasSuffix(first, " in")) && !strings.Contains(n, ": "):
+		case b.is(report.ProducerKernel) && (strings.HasSuffix(first, " at") || strings.HasSuffix(first, " in")) && !strings.Contains(n, ": "):
 			// "WARNING: CPU: 3 PID: 1187 at" and its "file.c:412 func+0x1b4/0x1f0"
-		case b.rep.Tool == ToolKernel && !carries && !strings.Contains(n, ": "):
+		case b.is(report.ProducerKernel) && !carries && !strings.Contains(n, ": "):
 			// A kernel headline's rest without the dmesg or syslog prefix
 			// every kernel line carries: "INFO: task x:91 blocked for more
 			// than 122" and its "seconds."
-		case b.rep.Tool == ToolGoPanic && !strings.HasPrefix(n, "[") && !strings.Contains(n, ": "):
+		case b.rep.Producer() == report.ProducerGoPanic && !strings.HasPrefix(n, "[") && !strings.Contains(n, ": "):
 			// a panic value wrapped; "[signal SIGSEGV: ...]" is the next line
-		case b.rep.Tool == ToolGlibc && strings.Contains(first, "*** Error in `") && !strings.HasSuffix(first, " ***") && strings.HasSuffix(n, "***"):
+		case b.is(report.ProducerGlibc) && strings.Contains(first, "*** Error in `") && !strings.HasSuffix(first, " ***") && strings.HasSuffix(n, "***"):
 			// glibc <= 2.25's "*** Error in `prog': free(): invalid
 			// pointer: 0x..." and its closing "***"
 		default:
 			return false // the other lines after a headline are the report's own
 		}
 		t := strings.TrimSpace(b.bodyOf([]byte(whole)))
-		for _, st := range starters {
-			if g, r := st(t, ""); g != nil && r.Tool == b.rep.Tool {
+		for _, f := range formats {
+			if f.producer != b.f.producer {
+				continue
+			}
+			if g, r := f.startLine(t, ""); g != nil && r.Tool == b.rep.Tool {
 				b.rep.Headline, b.rep.Message, b.rep.Kind = r.Headline, r.Message, r.Kind
 				b.rep.Raw[hl] += " " + n
 				b.headSeg = len(line)
@@ -730,7 +729,7 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 // * 2 cannot be represented ...", whose "overflow: " also reads as a
 // writer's prefix or a label.
 func ubsanCompletes(r *report.Report, n string) bool {
-	return r.Tool == "UndefinedBehaviorSanitizer" && r.Kind == "undefined-behavior" &&
+	return r.Tool == report.ToolUBSan && r.Kind == "undefined-behavior" &&
 		ubsanCheck(r.Message+" "+n) != "undefined-behavior"
 }
 
@@ -810,7 +809,7 @@ func (s *Scanner) joinFirstFrame(line []byte) bool {
 // is whole.
 func sanitizerHeadTail(r *report.Report, n string) bool {
 	switch {
-	case r.Tool == "UndefinedBehaviorSanitizer":
+	case r.Tool == report.ToolUBSan:
 		// "overflow: 2147483647 + 1 cannot be ...", not "A label: value",
 		// unless the whole is a message the runtime prints ("signed" and
 		// its "integer overflow: 1 * 2 cannot be ...")

@@ -116,72 +116,15 @@ func (d *Decode) input(name string, stats *render.RunStats, gc *gctune.Tuner) er
 		return err
 	}
 	defer rc.Close()
-	var r io.Reader = rc
-	var pt *passthrough
-	if d.Passthrough && !d.Quiet {
-		tee := newLineTee(rc)
-		r = tee
-		pt = &passthrough{tee: tee, out: d.Out, foreign: map[int]bool{}}
+	if !d.Passthrough || d.Quiet {
+		return d.inputParallel(parse.NewScanner(rc, name), stats, gc)
 	}
-	sc := parse.NewScanner(r, name)
-	if pt == nil {
-		return d.inputParallel(sc, stats, gc)
-	}
+	in := &flushBefore{r: rc, out: d.Out}
+	sc := parse.NewScanner(in, name)
+	sc.KeepLines()
 	sc.OnRecordError(func(e *parse.RecordError) { fmt.Fprintln(d.Stderr, termsafe.Line(e.Error())) })
 	sc.OnDamage(func(e *parse.Damage) { fmt.Fprintln(d.Stderr, termsafe.Line(e.Error())) })
-	if pt != nil {
-		pt.sc = sc
-		sc.KeepForeign()
-		pt.tee.settle = pt.settle
-	}
-	for {
-		rep, err := sc.Next()
-		if err == io.EOF {
-			if pt != nil {
-				if err := pt.rest(); err != nil {
-					return &WriteError{err}
-				}
-			}
-			return nil
-		}
-		if pt != nil && pt.tee.err != nil {
-			return &WriteError{pt.tee.err}
-		}
-		if err != nil {
-			if pt != nil {
-				if werr := pt.rest(); werr != nil {
-					return &WriteError{werr}
-				}
-			}
-			return err // the scanner's error names the input
-		}
-		keep := d.Keep == nil || d.Keep(rep)
-		var after []rawLine
-		if pt != nil {
-			if after, err = pt.take(rep, !keep); err != nil {
-				return &WriteError{err}
-			}
-		}
-		if keep {
-			if err := d.deliver(rep, stats); err != nil {
-				return &WriteError{err}
-			}
-		}
-		gc.Tick()
-		if pt != nil {
-			if err := pt.write(after); err != nil {
-				return &WriteError{err}
-			}
-		}
-		// Flush when the next report may have to wait for input (a live
-		// pipe); a file or a burst of input is written in large blocks.
-		if sc.Buffered() > 0 {
-			continue
-		}
-		if err := d.Out.Flush(); err != nil {
-			return &WriteError{err}
-		}
-	}
+	return d.passthrough(sc, in, stats, gc)
 }
 
 // countSymbolized counts the frames sanitrace symbolized in rep.

@@ -7,8 +7,8 @@ import (
 	"github.com/sanitrace/sanitrace/report"
 )
 
-// look is the frame layout of one producer. Sanitizer reports (and every
-// producer not named here) keep the sanitizer layout, "#N 0xPC in FUNC
+// look is the frame layout of one producer. Sanitizer reports (and a
+// report of no known producer) keep the sanitizer layout, "#N 0xPC in FUNC
 // FILE:LINE:COL"; the others print their frames as the producer does, a
 // frame sanitrace did not symbolize exactly as read, and a frame it did
 // symbolize in the producer's own layout with what it found, marked
@@ -25,6 +25,7 @@ const (
 	lookRust           // as read, re-indented: "   3: main::pick" / "             at main.rs:4:5"
 	lookBoost          // as read, re-indented: " 1# query(int) at a.cc:19"
 	lookChromium       // "#5 0x55f1c6d3e0a1 <unknown>"; symbolized as Chromium's own symbolizer: "#5 0x55f1c6d3e0a1 in f() a.cc:12:3"
+	lookValgrind       // "==1234==    by 0x10919B: f (a.c:12)", "by 0x10919B: ??? (in /usr/bin/prog)"
 )
 
 // onePerAddress reports whether the look prints one line per address, an
@@ -46,32 +47,43 @@ func (lk look) onePerAddress() bool {
 // other producers' own lines are all in their typed parts.
 func (lk look) asPrinted() bool {
 	switch lk {
-	case lookKernel, lookGoPanic, lookGoRace, lookRust:
+	case lookKernel, lookGoPanic, lookGoRace, lookRust, lookValgrind:
 		return true
 	}
 	return false
 }
 
-// lookOf is the look of a report by its tool, as package parse names the
-// producers (parse.ToolKernel, ...; render does not import parse).
-func lookOf(tool string) look {
-	switch tool {
-	case "Kernel":
-		return lookKernel
-	case "GoRaceDetector":
-		return lookGoRace
-	case "GoPanic":
-		return lookGoPanic
-	case "gdb":
-		return lookGDB
-	case "glibc":
-		return lookGlibc
-	case "Chromium":
-		return lookChromium
-	case "Rust":
-		return lookRust
-	case "boost::stacktrace":
-		return lookBoost
+// mark is what the look writes before every line of r written as printed:
+// Valgrind's "==PID== ", which the model keeps apart (Report.PID).
+func (lk look) mark(r *report.Report) string {
+	if lk == lookValgrind && r.PID != 0 {
+		return fmt.Sprintf("==%d== ", r.PID)
+	}
+	return ""
+}
+
+// looks is the look of each producer's reports; every producer has a row
+// (TestLooks), so a new one cannot fall into the sanitizer layout unseen.
+var looks = map[report.Producer]look{
+	report.ProducerSanitizer: lookSanitizer,
+	report.ProducerLibFuzzer: lookSanitizer,
+	report.ProducerKernel:    lookKernel,
+	report.ProducerGoRace:    lookGoRace,
+	report.ProducerGoPanic:   lookGoPanic,
+	report.ProducerRust:      lookRust,
+	report.ProducerGDB:       lookGDB,
+	report.ProducerGlibc:     lookGlibc,
+	report.ProducerChromium:  lookChromium,
+	report.ProducerBoost:     lookBoost,
+	report.ProducerLWS:       lookSanitizer, // written by heapDump, not by the looks
+	report.ProducerValgrind:  lookValgrind,
+}
+
+// lookOf is the look of a report of producer p; a report of no known
+// producer (a model built by hand) is written as a sanitizer's.
+func lookOf(p report.Producer) look {
+	if lk, ok := looks[p]; ok {
+		return lk
 	}
 	return lookSanitizer
 }
@@ -111,6 +123,8 @@ func asRead(lk look, raw []string) []string {
 			if n := strings.IndexByte(l, '#'); n == 1 {
 				l = " " + l
 			}
+		case lk == lookValgrind:
+			l = "   " + l // after the "==PID== " mark
 		}
 		out[k] = l
 	}
@@ -270,6 +284,24 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 		// Chromium's in-process symbolizer prints the sanitizers' layout
 		// (an inline chain as frames sharing a pc), at the left margin.
 		return []string{strings.TrimPrefix(t.frame(i, f), frameIndent)}
+	case lookValgrind:
+		// Valgrind's own layout: "at" for the innermost frame, "by" for
+		// the others, the pc in capitals, "(file:line)" or "(in module)".
+		at, _, _ := strings.Cut(strings.TrimSpace(f.Raw), " ")
+		if at != "at" && at != "by" {
+			at = "by"
+			if i == 0 {
+				at = "at"
+			}
+		}
+		line := fmt.Sprintf("   %s 0x%X: %s", at, f.PC, fn(f))
+		switch {
+		case f.File != "":
+			line += " (" + file(fileLine(f)) + ")"
+		case f.Module != "":
+			line += " (in " + f.Module + ")"
+		}
+		return []string{line + marker}
 	case lookGDB:
 		line := fmt.Sprintf("#%-2d ", i)
 		if f.HasPC && showPC {
@@ -457,6 +489,7 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 	for _, s := range r.Stacks {
 		titles[strings.TrimSpace(s.Title)] = true
 	}
+	mark := lk.mark(r)
 	shown := map[string]bool{} // file:line already given source context
 	for k := 0; k < len(r.Raw); k++ {
 		a, ok := anchors[k]
@@ -468,7 +501,7 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 			case trimmed != "" && titles[trimmed]:
 				l = p.title.Sprint(l)
 			}
-			t.line(l)
+			t.line(mark + l)
 			continue
 		}
 		s := r.Stacks[a.stack]
@@ -501,13 +534,13 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 			// Not sanitrace's work: the line(s) as printed, indent and all
 			// (lockdep's and ref_tracker's stacks stand further in).
 			for _, l := range r.Raw[k : k+a.lines] {
-				t.line(t.paintFrame(fs[a.first], l))
+				t.line(mark + t.paintFrame(fs[a.first], l))
 			}
 		case lk.onePerAddress():
-			t.rawFrames(lk, fs, a.first, a.last, indentOf(r.Raw[k]))
+			t.rawFrames(lk, fs, a.first, a.last, indentOf(r.Raw[k]), mark)
 		default:
 			for i := a.first; i <= a.last; i++ {
-				t.rawFrames(lk, fs, i, i, "")
+				t.rawFrames(lk, fs, i, i, "", mark)
 			}
 		}
 		for _, f := range fs[a.first : a.last+1] {
@@ -520,14 +553,14 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 }
 
 // rawFrames writes the frames fs[i..j] (one frame, or an inline chain at
-// one address) in look lk; a kernel frame's line at the indent its stack
-// was printed with.
-func (t *Text) rawFrames(lk look, fs []report.Frame, i, j int, indent string) {
+// one address) in look lk, each line after mark (lookValgrind's); a
+// kernel frame's line at the indent its stack was printed with.
+func (t *Text) rawFrames(lk look, fs []report.Frame, i, j int, indent, mark string) {
 	for n, l := range t.chainLines(lk, fs, i, j) {
 		if lk == lookKernel && n == 0 && indent != "" {
 			l = indent + strings.TrimPrefix(l, " ") // the look's own one blank
 		}
-		t.line(l)
+		t.line(mark + l)
 	}
 }
 

@@ -72,6 +72,24 @@ func TestLookSymbolized(t *testing.T) {
 				"./bt(+0x1198) [0x55b061033198] in peek /src/bt.c:5:10 (sanitrace)",
 				"    (inlined by) on_fault /src/bt.c:9:11 (sanitrace)",
 				"/lib/x86_64-linux-gnu/libc.so.6(+0x2724a) [0x7fdea990024a]"}},
+		{"valgrind", &report.Report{Tool: "Valgrind", Headline: "Invalid read of size 4", PID: 12,
+			Raw: []string{"Invalid read of size 4", "   at 0x401132: ??? (in /build/prog)", "   by 0x401183: ??? (in /build/prog)",
+				" Address 0x8 is not stack'd, malloc'd or (recently) free'd", ""},
+			Stacks: []report.Stack{{Title: "Invalid read of size 4", Frames: []report.Frame{
+				sym(report.Frame{Raw: "at 0x401132: ??? (in /build/prog)", HasPC: true, PC: 0x401132, Module: "/build/prog",
+					Function: "peek", File: "/src/segv.c", Line: 7, Inlined: true}),
+				sym(report.Frame{Raw: "at 0x401132: ??? (in /build/prog)", HasPC: true, PC: 0x401132, Module: "/build/prog",
+					Function: "level_of", File: "/src/segv.c", Line: 12}),
+				{Raw: "by 0x401183: ??? (in /build/prog)", HasPC: true, PC: 0x401183, Module: "/build/prog", Symbolized: report.SymbolizedNone},
+			}}}},
+			// Valgrind's own lines and layout: each inlined call a line of
+			// its own at one pc, the "==PID== " mark on every line.
+			[]string{"==12== Invalid read of size 4",
+				"==12==    at 0x401132: peek (/src/segv.c:7) (sanitrace)",
+				"==12==    at 0x401132: level_of (/src/segv.c:12) (sanitrace)",
+				"==12==    by 0x401183: ??? (in /build/prog)",
+				"==12==  Address 0x8 is not stack'd, malloc'd or (recently) free'd",
+				"==12== "}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,7 +112,7 @@ func TestLookSymbolized(t *testing.T) {
 }
 
 // lookTools are the producers with a look of their own.
-var lookTools = []string{"Kernel", "GoRaceDetector", "GoPanic", "gdb", "glibc", "Chromium", "Rust", "boost::stacktrace"}
+var lookTools = []string{"Kernel", "GoRaceDetector", "GoPanic", "gdb", "glibc", "Chromium", "Rust", "boost::stacktrace", "Valgrind"}
 
 // FuzzLook renders arbitrary frame lines, titles and names in every
 // producer's look, symbolized by sanitrace or not, with an inline chain
@@ -138,4 +156,14 @@ func FuzzLook(f *testing.F) {
 			renderText(t, []*report.Report{r}, Options{UserFrames: true})
 		}
 	})
+}
+
+// TestLooks: every producer has a look of its own choosing; one missing
+// from looks would be written in the sanitizer layout without a word.
+func TestLooks(t *testing.T) {
+	for _, p := range report.Producers() {
+		if _, ok := looks[p]; !ok {
+			t.Errorf("producer %v has no look", p)
+		}
+	}
 }

@@ -24,9 +24,9 @@ type Text struct {
 	// noMarker leaves out the "(sanitrace)" marker (FrameText: its
 	// callers symbolize every frame themselves).
 	noMarker bool
-	// tool is the tool of the report being written: whose frames are
-	// whose depends on it (report.ClassIn).
-	tool string
+	// producer is the producer of the report being written: whose
+	// frames are whose depends on it (report.Producer.Class).
+	producer report.Producer
 }
 
 // NewText returns a renderer writing to w.
@@ -51,7 +51,7 @@ func (t *Text) Report(r *report.Report) error {
 		t.line("")
 	}
 	t.n++
-	t.tool = r.Tool
+	t.producer = r.Producer()
 	if report.IsHeapDump(r) {
 		return t.heapDump(r)
 	}
@@ -61,7 +61,7 @@ func (t *Text) Report(r *report.Report) error {
 	if headline == "" {
 		headline = strings.TrimSpace(r.Tool + ": " + r.Kind)
 	}
-	lk := lookOf(r.Tool)
+	lk := lookOf(t.producer)
 	if lk.asPrinted() && t.rawReport(r, lk) {
 		return t.reportEnd(r)
 	}
@@ -76,7 +76,7 @@ func (t *Text) Report(r *report.Report) error {
 	if lk == lookRust && r.Message != "" && r.Message != r.Headline {
 		t.line(p.headline.Sprint(r.Message)) // since Rust 1.73 on a line of its own
 	}
-	if r.Tool == "LeakSanitizer" || lk == lookGoPanic {
+	if r.Tool == report.ToolLSan || lk == lookGoPanic {
 		t.line("") // as LSan and Go print it, the stacks stand apart
 	}
 
@@ -101,7 +101,7 @@ func (t *Text) Report(r *report.Report) error {
 		}
 	}
 	locIndent := ""
-	if r.Tool == "ThreadSanitizer" {
+	if r.Tool == report.ToolTSan {
 		locIndent = "  "
 	}
 	if r.Access != nil && !accessIsTitle(r) {
@@ -137,7 +137,7 @@ func (t *Text) Report(r *report.Report) error {
 			printLocations()
 		}
 		indent := ""
-		if r.Tool == "ThreadSanitizer" || (r.Tool == "MemorySanitizer" && i > 0) {
+		if r.Tool == report.ToolTSan || (r.Tool == report.ToolMSan && i > 0) {
 			indent = "  "
 		}
 		if lk == lookKernel && t.ripLine(s) {
@@ -258,7 +258,7 @@ func (t *Text) stack(s report.Stack) {
 }
 
 // class says whose code f is in, in the report being written.
-func (t *Text) class(f *report.Frame) report.FrameClass { return report.ClassIn(t.tool, f) }
+func (t *Text) class(f *report.Frame) report.FrameClass { return t.producer.Class(f) }
 
 // collapseRun writes, with --frames user, the one line that stands for
 // the run of frames from fs[i] on that are not the program's own code, and

@@ -54,6 +54,7 @@ var modulePrefixes = []classPrefix{
 	{"libdl.", Libc}, {"librt.", Libc},
 	{"libstdc++.", CXXRuntime}, {"libc++.", CXXRuntime}, {"libc++abi.", CXXRuntime}, {"libgcc_s.", CXXRuntime},
 	{"ld-linux", Libc}, {"ld64.so", Libc}, {"libunwind.", CXXRuntime},
+	{"vgpreload_", Runtime}, // Valgrind's replacement malloc, string and pthread functions
 }
 
 // functionPrefixes are names of sanitizer entry points, interceptors and
@@ -88,8 +89,9 @@ var interceptedNames = map[string]bool{
 
 // startNames are the C runtime's entry points linked into every program
 // (crt1.o's _start from glibc's sysdeps/<arch>/start.S): in the program's
-// own module and often without a file, yet not the program's code.
-var startNames = map[string]bool{"_start": true, "__start": true, "_dl_start": true, "_dl_start_user": true}
+// own module and often without a file, yet not the program's code; and
+// Valgrind's name for whatever called main.
+var startNames = map[string]bool{"_start": true, "__start": true, "_dl_start": true, "_dl_start_user": true, "(below main)": true}
 
 // fileMarkers are path pieces of runtime and libc sources as the
 // symbolizers print them (glibc's relative "../sysdeps/..." names included).
@@ -98,6 +100,7 @@ var fileMarkers = []classPrefix{
 	{"libsanitizer/", Runtime}, {"/sanitizer_common/", Runtime}, {"/glibc", Libc}, {"glibc-", Libc},
 	{"/usr/include/c++/", CXXRuntime}, {"/include/c++/", CXXRuntime}, {"/libstdc++", CXXRuntime}, {"/libgcc/", CXXRuntime},
 	{"tsan_interceptors", Interceptor}, {"asan_malloc", Interceptor}, {"asan_new_delete", Runtime},
+	{"vg_replace_", Interceptor}, {"hg_intercepts.c", Interceptor}, {"drd_pthread_intercepts.c", Interceptor},
 }
 
 // ClassIn says whose code f is in, in a report of the given tool
@@ -108,17 +111,21 @@ var fileMarkers = []classPrefix{
 // schedule, kthread, worker_thread) are ordinary names in a C program, so
 // these rules apply only to their producer's reports. Everything else is
 // classed as Frame.Class does.
-func ClassIn(tool string, f *Frame) FrameClass {
-	switch tool {
-	case ToolKernel:
+func ClassIn(tool string, f *Frame) FrameClass { return ProducerOf(tool).Class(f) }
+
+// Class says whose code f is in, in a report of p: Frame.Class with p's
+// own rules first (ClassIn).
+func (p Producer) Class(f *Frame) FrameClass {
+	switch p {
+	case ProducerKernel:
 		if kernelMachinery(f.Function) {
 			return Runtime
 		}
-	case ToolGoPanic, ToolGoRace:
+	case ProducerGoPanic, ProducerGoRace:
 		if goRuntime(f.Function) {
 			return Runtime
 		}
-	case ToolRust:
+	case ProducerRust:
 		if rustLibrary(f) {
 			return Runtime
 		}
@@ -127,7 +134,7 @@ func ClassIn(tool string, f *Frame) FrameClass {
 }
 
 // Class says whose code f is in, as ClassIn does for r's tool.
-func (r *Report) Class(f *Frame) FrameClass { return ClassIn(r.Tool, f) }
+func (r *Report) Class(f *Frame) FrameClass { return r.Producer().Class(f) }
 
 // kernelMachineryPrefixes start the names of the kernel functions a report
 // passes through on its way to being printed, or that every stack of a

@@ -25,6 +25,12 @@ func TestClass(t *testing.T) {
 		{Frame{Function: "_start", Module: "./bt"}, Libc},
 		{Frame{Function: "_start", File: "../sysdeps/x86_64/start.S"}, Libc},
 		{Frame{Function: "_start_worker", Module: "./bt"}, User},
+		// Valgrind's replacements (its preload libraries, or their sources
+		// when Valgrind has its debug info) and its name for main's caller.
+		{Frame{Function: "malloc", Module: "/usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so"}, Runtime},
+		{Frame{Module: "/usr/libexec/valgrind/vgpreload_helgrind-amd64-linux.so"}, Runtime},
+		{Frame{Function: "malloc", File: "vg_replace_malloc.c", Line: 299}, Interceptor},
+		{Frame{Function: "(below main)", File: "libc_start_call_main.h", Line: 58}, Libc},
 	} {
 		if got := c.f.Class(); got != c.want {
 			t.Errorf("%+v: class %v, want %v", c.f, got, c.want)

@@ -117,16 +117,21 @@ const RoleDetailRegisters = "rip"
 // instruction's line of a kernel register dump (RoleDetailRegisters).
 func (s *Stack) FromRegisters() bool { return s.RoleDetail == RoleDetailRegisters }
 
-// Who produced a frame's function and file information.
+// Who produced a frame's function and file information (Frame.Symbolized).
 const (
-	SymbolizedReport    = "report"
+	// SymbolizedReport: the log named the function or the file (a
+	// sanitizer's "in f a.c:3", Valgrind's "f (a.c:3)" or "f (in mod)").
+	SymbolizedReport = "report"
+	// SymbolizedSanitrace: sanitrace found them (package resolve).
 	SymbolizedSanitrace = "sanitrace"
-	SymbolizedNone      = "none"
+	// SymbolizedNone: nobody did (Valgrind's "??? (in mod)", a bare pc);
+	// the frame keeps its pc and module for a resolver.
+	SymbolizedNone = "none"
 )
 
 // Frame is one stack frame, innermost first within its stack.
 type Frame struct {
-	Index     int    // the #N the log printed (-1 when the format has none)
+	Index     int    // the #N the log printed (-1 when the format has none: glibc, Valgrind)
 	PC        uint64 // 0 when the log printed none (TSan's %M frames)
 	HasPC     bool
 	Function  string // demangled; "" when unknown
@@ -195,20 +200,9 @@ type InputRange struct {
 	LastLine  int
 }
 
-// Tools of the producers whose frames ClassIn reads by producer-specific
-// rules (the parsers name their reports with them).
-const (
-	ToolKernel  = "Kernel"
-	ToolGoRace  = "GoRaceDetector"
-	ToolGoPanic = "GoPanic"
-	ToolRust    = "Rust"
-)
-
-// Tool and Kind of a libwebsockets heap dump (runs of ~m#/~b# records).
-const (
-	ToolLWS      = "libwebsockets"
-	KindHeapDump = "heap dump"
-)
+// KindHeapDump is the Kind of a libwebsockets heap dump (runs of ~m#/~b#
+// records; its Tool is ToolLWS).
+const KindHeapDump = "heap dump"
 
 // IsHeapDump reports whether r is a libwebsockets heap dump: a record of
 // live allocations, not a bug report.

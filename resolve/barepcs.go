@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -162,13 +163,14 @@ func ParseLoadAddress(s string) (uint64, error) {
 type barePCs struct {
 	m   *PCSymbolizer
 	mod *module
+	obj modcache.Object
 }
 
 func newBarePCs(m *PCSymbolizer) *barePCs {
 	if m == nil {
 		return nil
 	}
-	return &barePCs{m: m, mod: &module{path: m.path, exec: true, obj: m.obj}}
+	return &barePCs{m: m, mod: &module{path: m.path, exec: true, usable: true}, obj: m.obj}
 }
 
 // take claims a frame without a module whose pc (less its Adjust) lies in

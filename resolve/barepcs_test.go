@@ -9,6 +9,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/reftool"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -126,7 +127,7 @@ func TestStaticResolve(t *testing.T) {
 	named := report.Frame{Index: 9, PC: pieBase + addrs[0] + 1, HasPC: true, Module: "<unknown module>"}
 	rep.Stacks[0].Frames = append(rep.Stacks[0].Frames, named)
 
-	r := New(Options{BarePCs: m, Open: func(string) (Object, error) { t.Fatal("no module should be located"); return nil, nil }})
+	r := New(Options{BarePCs: m, Cache: testCache(t, func(string) (modcache.Object, error) { t.Fatal("no module should be located"); return nil, nil })})
 	defer r.Close()
 	r.Report(rep)
 

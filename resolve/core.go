@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/sanitrace/sanitrace/core"
 	"github.com/sanitrace/sanitrace/debuginfo"
@@ -30,11 +29,10 @@ type CoreOptions struct {
 // coreLookup is what core asks the engine: gdb's names (the DWARF's, then
 // the symbol tables'), inline chains, demangled.
 var coreLookup = symbolize.LookupOptions{
-	Inlines:    true,
-	Demangle:   true,
-	Functions:  symbolize.FunctionsLinkage,
-	Style:      symbolize.StyleLLVM,
-	DWARFNames: true,
+	Inlines:   true,
+	Demangle:  true,
+	Functions: symbolize.FunctionsLinkage,
+	Policy:    symbolize.GDB,
 }
 
 // coreModule is one file of NT_FILE with what was found for it.
@@ -136,34 +134,25 @@ func prefetchCoreModules(c *core.File, mods []*coreModule, loc *locator) {
 		id, _ := c.BuildIDAt(m.rep.Base)
 		ids[i] = hex.EncodeToString(id)
 	}
-	sem := make(chan struct{}, maxParallelOpens)
-	var wg sync.WaitGroup
-	for i, m := range mods {
+	fanOut(len(mods), maxParallelOpens, func(i int) {
 		if ids[i] == "" {
-			continue // not an ELF image in memory: nothing to ask for
+			return // not an ELF image in memory: nothing to ask for
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			l, err := loc.locate(m.rep.Path, ids[i], context{})
-			if err != nil {
-				return
+		l, err := loc.locate(mods[i].rep.Path, ids[i], context{})
+		if err != nil {
+			return
+		}
+		f, err := loc.finder.Open(l.path)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		if !f.HasDWARF() {
+			if df, err := loc.finder.DebugFile(f); err == nil {
+				df.Close()
 			}
-			f, err := loc.finder.Open(l.path)
-			if err != nil {
-				return
-			}
-			defer f.Close()
-			if !f.HasDWARF() {
-				if df, err := loc.finder.DebugFile(f); err == nil {
-					df.Close()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 }
 
 // coreModules groups NT_FILE's mappings by file, in address order.

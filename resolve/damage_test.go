@@ -7,13 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
-// TestEngineOpenerDamage: a module with damaged headers opens with a
-// warning (one line naming the file and what was left out) and still
-// answers, in decode, core and batch alike; lws's PCSymbolizer the same.
-func TestEngineOpenerDamage(t *testing.T) {
+// TestOpenDamage: a module with damaged headers opens with a warning (one
+// line naming the file and what was left out) and still answers, in
+// decode, core and batch alike; lws's PCSymbolizer the same.
+func TestOpenDamage(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "elf", "c-O2-dw5-pie"))
 	if err != nil {
 		t.Fatal(err)
@@ -23,11 +25,12 @@ func TestEngineOpenerDamage(t *testing.T) {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o, err := EngineOpener(nil)(p)
+	o, err := modcache.Engine(&debuginfo.Finder{})(p)
 	if o == nil {
 		t.Fatalf("no object: %v", err)
 	}
 	defer o.Close()
+	err = openError(p, o, err)
 	want := p + ": program header table goes past the end of the file (offset 0x40, size 0x37ffc8); program headers ignored"
 	if err == nil || err.Error() != want {
 		t.Errorf("warning %v, want %q", err, want)

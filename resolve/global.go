@@ -22,11 +22,11 @@ func (r *Resolver) globals(rep *report.Report, ctx context) {
 			continue
 		}
 		off := l.ModuleOffset
-		mod := r.module(l.Module, "", ctx)
-		if mod.obj == nil {
+		obj := r.object(r.module(l.Module, "", ctx))
+		if obj == nil {
 			continue
 		}
-		g, ok := mod.obj.Data(off)
+		g, ok := obj.Data(off)
 		if !ok || off < g.Start {
 			continue
 		}

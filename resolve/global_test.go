@@ -6,6 +6,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
@@ -19,7 +20,7 @@ func TestTSanGlobalLocation(t *testing.T) {
 	}}
 	r := New(Options{
 		Finder: &debuginfo.Finder{BinaryDirs: []string{root}},
-		Open:   func(string) (Object, error) { return obj, nil },
+		Cache:  testCache(t, func(string) (modcache.Object, error) { return obj, nil }),
 	})
 	defer r.Close()
 	for _, tt := range []struct {
@@ -63,7 +64,7 @@ func TestTSanStripsInterceptorPrefix(t *testing.T) {
 	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{
 		0x10: {{Function: "__interceptor_pthread_mutex_lock"}},
 	}}
-	r := New(Options{Finder: &debuginfo.Finder{BinaryDirs: []string{root}}, Open: func(string) (Object, error) { return obj, nil }})
+	r := New(Options{Finder: &debuginfo.Finder{BinaryDirs: []string{root}}, Cache: testCache(t, func(string) (modcache.Object, error) { return obj, nil })})
 	defer r.Close()
 	for _, tool := range []string{"ThreadSanitizer", "AddressSanitizer"} {
 		f := report.Frame{Index: 0, Module: "race", Offset: 0x10, HasOffset: true}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -29,10 +30,10 @@ func TestReportOneFileTwoPaths(t *testing.T) {
 	var opened []string
 	r := New(Options{
 		Finder: &debuginfo.Finder{DebugDirs: []string{}},
-		Open: func(p string) (Object, error) {
+		Cache: testCache(t, func(p string) (modcache.Object, error) {
 			opened = append(opened, p)
 			return obj, nil
-		},
+		}),
 	})
 	defer r.Close()
 	rep := &report.Report{Input: report.InputRange{Name: "-"}, Stacks: []report.Stack{{Frames: []report.Frame{

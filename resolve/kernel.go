@@ -23,10 +23,10 @@ import (
 // id printed by the log (the "CPU:" line's for vmlinux, "[mod id]" for a
 // module) must match the file's.
 
-// kernelImage is one opened vmlinux or module.
+// kernelImage is one vmlinux or module, its object in the module cache.
 type kernelImage struct {
 	path    string
-	obj     Object
+	usable  bool                    // the cache has an object for path
 	syms    map[string][]elf.Symbol // function symbols by name
 	buildID string
 	err     error
@@ -46,7 +46,7 @@ func (r *Resolver) kernel(rep *report.Report) {
 				continue
 			}
 			img := r.kernelImage(f.Module, rep)
-			if img == nil || img.obj == nil {
+			if img == nil || !img.usable {
 				continue
 			}
 			if f.BuildID != "" && img.buildID != "" && !strings.EqualFold(f.BuildID, img.buildID) {
@@ -60,7 +60,11 @@ func (r *Resolver) kernel(rep *report.Report) {
 				continue
 			}
 			addr := sym.Value + f.SymbolOffset
-			res := img.obj.SymbolizeMany([]uint64{addr}, lookup)
+			obj, _ := r.use(img.path)
+			if obj == nil {
+				continue
+			}
+			res := obj.SymbolizeMany([]uint64{addr}, lookup)
 			if len(res) == 1 && known(res[0]) {
 				answers[[2]int{si, fi}] = res[0]
 			}
@@ -124,15 +128,11 @@ func (r *Resolver) kernelImage(module string, rep *report.Report) *kernelImage {
 		r.warnOnce("kimg:"+path, fmt.Sprintf("%s: %v: kernel frames left as printed", path, img.err))
 		return img
 	}
-	if r.opts.Open == nil {
-		img.err = errNoOpener
-		return img
-	}
-	obj, err := r.opts.Open(path)
-	if err != nil {
+	obj, err := r.use(path)
+	if err = openError(path, obj, err); err != nil {
 		r.warnOnce("kimg:"+path, fmt.Sprintf("%s: %v", path, err))
 	}
-	img.obj = obj
+	img.usable = obj != nil
 	return img
 }
 
@@ -141,7 +141,7 @@ func (r *Resolver) kernelImage(module string, rep *report.Report) *kernelImage {
 var errRelocatable = errors.New("a relocatable object (a .ko): its DWARF needs relocations the symbolizer does not apply yet; frames left as printed")
 
 // load reads the function symbols and the build id. The file stays with
-// finder for the Opener to take, so it is read once.
+// finder for the module cache to take, so it is read once.
 func (img *kernelImage) load(finder *debuginfo.Finder) error {
 	f, err := finder.Open(img.path)
 	if err != nil {

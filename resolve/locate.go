@@ -25,10 +25,7 @@ type context struct {
 type located struct {
 	path    string // the local file, or a Shipped key
 	logPath string // the absolute path the log itself uses for the module, when it printed only a base name
-	// file names the file for Resolver.objects: the same for every path
-	// of one file (debuginfo.Finder.FileKey), path for a Shipped key.
-	file string
-	info elfInfo
+	info    elfInfo
 }
 
 // elfInfo is what resolving needs to know about a module's file.
@@ -56,5 +53,5 @@ func (l *locator) locate(module, buildID string, ctx context) (located, error) {
 	if err != nil {
 		return located{}, err
 	}
-	return located{path: m.Path, logPath: logPath, file: l.finder.FileKey(m.Path), info: elfInfo{buildID: m.BuildID, exec: m.Exec}}, nil
+	return located{path: m.Path, logPath: logPath, info: elfInfo{buildID: m.BuildID, exec: m.Exec}}, nil
 }

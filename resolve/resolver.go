@@ -6,37 +6,27 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
-
-// Object is the part of a symbolizer object (*symbolize.Object) that
-// resolving needs. SymbolizeMany answers are aligned with addrs, each an
-// inline chain innermost first; an unknown address gives one empty Frame.
-type Object interface {
-	SymbolizeMany(addrs []uint64, opts symbolize.LookupOptions) [][]symbolize.Frame
-	Data(addr uint64) (symbolize.DataSymbol, bool) // the global containing addr
-	Close() error
-}
-
-// Opener opens a located module file for symbolization.
-type Opener func(path string) (Object, error)
 
 // Options configure a Resolver.
 type Options struct {
 	// Finder finds the modules on disk (binary directories, prefix maps,
 	// sysroot, debug-file directories, build-ids). nil means a Finder with
-	// the defaults, closed by Close. Open is given the paths it returns:
-	// EngineOpener with the same Finder reads each file once.
+	// the defaults, closed by Close.
 	Finder *debuginfo.Finder
 
-	// Open opens a module; required. An Object returned together with an
-	// error is used (e.g. symbols without its corrupt DWARF) and the error
-	// is warned about.
-	Open Opener
+	// Cache opens the modules found, each file once, and may be shared
+	// by several Resolvers (batch's workers). nil means one of the
+	// Resolver's own over Finder, closed by Close: the symbolizer opens
+	// the files the Finder's searches chose, so each is read once. An
+	// object opened with a warning (damage left out) is used and the
+	// warning passed on.
+	Cache *modcache.Cache
 	// BarePCs, when set, symbolizes the frames whose log names no module
 	// (libwebsockets ~m# records: bare runtime pcs), given as --obj.
 	BarePCs *PCSymbolizer
@@ -44,7 +34,7 @@ type Options struct {
 	// knows the binaries that came with the inputs themselves (the files
 	// and archive members of a batch run) and returns the one for module
 	// (as printed, or its absolute sibling path), buildID (may be empty)
-	// and the log named logName. Its Key is what Open is given.
+	// and the log named logName. Its Key is what Cache is given.
 	Shipped func(module, buildID, logName string) (Shipped, bool)
 	// Warn receives one message per unusable module per run, of the form
 	// "<module as printed>: <reason>". nil discards them.
@@ -57,28 +47,31 @@ type Options struct {
 	ModulesDir string
 }
 
-var errNoOpener = errors.New("no symbolizer configured")
-
 // lookup is what the runtime asks llvm-symbolizer for: inline chains,
 // demangled linkage names.
 var lookup = symbolize.LookupOptions{
 	Inlines:   true,
 	Demangle:  true,
 	Functions: symbolize.FunctionsLinkage,
-	Style:     symbolize.StyleLLVM,
+	Policy:    symbolize.LLVM14,
 }
 
-// Resolver fills in report frames. It keeps every module it opened until
-// Close, so each module is found, opened and read once per run. A Resolver
-// is not safe for concurrent use.
+// Resolver fills in report frames. It finds each module a log names once
+// per run and takes its object from the module cache for each report
+// (opened once per run, unless the cache's bound closed it since). A
+// Resolver is not safe for concurrent use.
 type Resolver struct {
 	opts      Options
 	loc       *locator
+	cache     *modcache.Cache
 	ownFinder bool // loc.finder is the Resolver's own, closed by Close
+	ownCache  bool // cache is the Resolver's own, closed by Close
 
 	static  *barePCs              // Options.BarePCs, nil when none
 	modules map[moduleKey]*module // by name as printed (after base-name expansion)
-	objects map[string]*module    // by file (located.file): two names or paths of one file share it
+	// held are the objects the report being resolved uses, by path: its
+	// leases, released when the report is done.
+	held map[string]modcache.Lease
 
 	// base name -> absolute module path seen so far in the current log,
 	// for ThreadSanitizer's base-name-only frames.
@@ -97,55 +90,90 @@ type moduleKey struct {
 	name, buildID, logDir string
 }
 
-// module is one resolution of a printed module name: a usable object, or
-// the reason there is none.
+// module is one resolution of a printed module name: a file whose object
+// the cache opens, or the reason there is none.
 type module struct {
-	path    string
+	path    string // the file found ("" when none) or a Shipped key
 	logPath string
 	exec    bool
-	obj     Object
-	err     error
+	usable  bool  // the cache has an object for path
+	err     error // why it cannot be used; with usable, a warning
 }
 
 // New returns a Resolver; Close it to release the modules.
 func New(opts Options) *Resolver {
-	finder, own := opts.Finder, false
-	if finder == nil {
-		finder, own = &debuginfo.Finder{}, true
-	}
-	return &Resolver{
-		ownFinder: own,
-		static:    newBarePCs(opts.BarePCs),
-		opts:      opts,
-		loc:       &locator{finder: finder, shipped: opts.Shipped},
-		modules:   make(map[moduleKey]*module),
-		objects:   make(map[string]*module),
-		logPaths:  make(map[string]string),
+	r := &Resolver{
+		static:   newBarePCs(opts.BarePCs),
+		opts:     opts,
+		cache:    opts.Cache,
+		modules:  make(map[moduleKey]*module),
+		held:     make(map[string]modcache.Lease),
+		logPaths: make(map[string]string),
 
 		splitWarned: make(map[string]int),
 		kimages:     make(map[string]*kernelImage),
 		warned:      make(map[string]bool),
 	}
+	finder := opts.Finder
+	if finder == nil {
+		finder, r.ownFinder = &debuginfo.Finder{}, true
+	}
+	r.loc = &locator{finder: finder, shipped: opts.Shipped}
+	if r.cache == nil {
+		r.cache, r.ownCache = modcache.New(modcache.Options{Finder: finder}), true
+	}
+	return r
 }
 
-// Close closes every module opened and returns their errors joined.
+// Close releases the modules: the Resolver's own cache closes them, a
+// shared one keeps them for its other users. It returns the errors of
+// closing joined.
 func (r *Resolver) Close() error {
+	r.release()
 	var errs []error
-	for _, m := range r.objects {
-		if m.obj != nil {
-			errs = append(errs, m.obj.Close())
-		}
+	if r.ownCache {
+		errs = append(errs, r.cache.Close())
 	}
-	for _, img := range r.kimages {
-		if img.obj != nil {
-			errs = append(errs, img.obj.Close())
-		}
-	}
-	r.objects, r.modules = nil, nil
+	r.modules = nil
 	if r.ownFinder {
 		errs = append(errs, r.loc.finder.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// use returns the object of the module file at path for the report being
+// resolved (nil when it cannot be opened), with the cache's error or
+// warning; the object is held until the report is done.
+func (r *Resolver) use(path string) (modcache.Object, error) {
+	l, ok := r.held[path]
+	if !ok {
+		l = r.cache.Get(path)
+		r.held[path] = l
+	}
+	return l.Obj, l.Err
+}
+
+// object is use for a resolved module: nil when it has none.
+func (r *Resolver) object(m *module) modcache.Object {
+	if !m.usable {
+		return nil
+	}
+	obj, _ := r.use(m.path)
+	return obj
+}
+
+// release ends the leases of the report just resolved.
+func (r *Resolver) release() {
+	for path, l := range r.held {
+		l.Release()
+		delete(r.held, path)
+	}
+}
+
+// batch is one module's lookups for a report.
+type batch struct {
+	m   *module
+	obj modcache.Object
 }
 
 // job is one frame waiting for its module's batch.
@@ -157,6 +185,7 @@ type job struct {
 // Report symbolizes the frames of rep that the log left unsymbolized,
 // in place: one SymbolizeMany per module for the whole report.
 func (r *Resolver) Report(rep *report.Report) {
+	defer r.release()
 	r.kernel(rep)
 	ctx := r.context(rep)
 	r.globals(rep, ctx)
@@ -164,7 +193,7 @@ func (r *Resolver) Report(rep *report.Report) {
 	defer r.markTruncated(rep, ctx)
 	r.prefetch(rep, ctx)
 	batches := make(map[*module][]job)
-	var order []*module // deterministic batch order
+	var order []batch // deterministic batch order
 	for si := range rep.Stacks {
 		for fi := range rep.Stacks[si].Frames {
 			f := &rep.Stacks[si].Frames[fi]
@@ -178,8 +207,9 @@ func (r *Resolver) Report(rep *report.Report) {
 				f.Symbolized = report.SymbolizedNone
 			}
 			var m *module
+			var obj modcache.Object
 			if f.Module == "" && r.static != nil && r.static.take(f) {
-				m = r.static.mod
+				m, obj = r.static.mod, r.static.obj
 			} else {
 				if !symbolizable(f.Module) {
 					continue
@@ -189,7 +219,7 @@ func (r *Resolver) Report(rep *report.Report) {
 				if m.logPath != "" {
 					f.Module = m.logPath
 				}
-				if m.obj == nil {
+				if obj = r.object(m); obj == nil {
 					continue
 				}
 			}
@@ -198,25 +228,25 @@ func (r *Resolver) Report(rep *report.Report) {
 				continue
 			}
 			if _, seen := batches[m]; !seen {
-				order = append(order, m)
+				order = append(order, batch{m, obj})
 			}
 			batches[m] = append(batches[m], job{stack: si, frame: fi, addr: addr})
 		}
 	}
 	answers := make(map[[2]int][]symbolize.Frame)
-	for _, m := range order {
-		jobs := batches[m]
+	for _, b := range order {
+		jobs := batches[b.m]
 		addrs := make([]uint64, len(jobs))
 		for i, j := range jobs {
 			addrs[i] = j.addr
 		}
-		res := m.obj.SymbolizeMany(addrs, lookup)
-		r.warnSplit(m)
-		r.warnSupplementary(m)
+		res := b.obj.SymbolizeMany(addrs, lookup)
+		r.warnSplit(b.m.path, b.obj)
+		r.warnSupplementary(b.m.path, b.obj)
 		for i, j := range jobs {
 			if i < len(res) && known(res[i]) {
 				answers[[2]int{j.stack, j.frame}] = res[i]
-			} else if name, ok := subName(m.obj, j.addr); ok {
+			} else if name, ok := subName(b.obj, j.addr); ok {
 				answers[[2]int{j.stack, j.frame}] = []symbolize.Frame{{Function: name}}
 			}
 		}
@@ -385,7 +415,7 @@ func (r *Resolver) module(name, buildID string, ctx context) *module {
 // copy: its frames are right only if the crashed machine had the same
 // build. With a build-id the file was checked against it.
 func (r *Resolver) noteUnverified(m *module, buildID string) {
-	if buildID == "" && m.obj != nil && r.loc.finder.HostLibrary(m.path) {
+	if buildID == "" && m.usable && r.loc.finder.HostLibrary(m.path) {
 		r.warnOnce("unverified\x00"+m.path, m.path+": unverified: the log gives no build-id, so this machine's copy is used as is (right only if the crashed machine had the same build)")
 	}
 }
@@ -411,7 +441,7 @@ func (r *Resolver) moduleWarn(name, buildID string, ctx context, warn bool) *mod
 		return m
 	}
 	m := r.record(r.locateOpen(name, buildID, ctx))
-	if !warn && m.obj == nil {
+	if !warn && !m.usable {
 		return m
 	}
 	r.remember(key, name, m)
@@ -431,51 +461,46 @@ func (r *Resolver) remember(key moduleKey, name string, m *module) {
 type opening struct {
 	loc    located
 	locErr error
-	obj    Object
-	err    error
-	reused *module // the path was already open in this run
+	lease  modcache.Lease
 }
 
-// locateOpen finds and opens a module. It only reads the Resolver's maps,
-// so several may run at once (prefetch) while nothing records.
+// locateOpen finds a module and takes its object from the cache. It only
+// reads the Resolver, so several may run at once (prefetch).
 func (r *Resolver) locateOpen(name, buildID string, ctx context) opening {
 	loc, err := r.loc.locate(name, buildID, ctx)
 	if err != nil {
 		return opening{locErr: err}
 	}
-	if m, ok := r.objects[loc.file]; ok {
-		return opening{loc: loc, reused: m}
-	}
-	o := opening{loc: loc}
-	if r.opts.Open == nil {
-		o.err = errNoOpener
-	} else {
-		o.obj, o.err = r.opts.Open(loc.path)
-	}
-	return o
+	return opening{loc: loc, lease: r.cache.Get(loc.path)}
 }
 
-// record keeps an opened module by its file, so two names or paths of
-// one file share it; an object opened twice by concurrent openings is closed again
-// (unless the opener handed out the same one).
+// record turns an opening into the module of a printed name, holding its
+// object for the report.
 func (r *Resolver) record(o opening) *module {
 	if o.locErr != nil {
 		return &module{err: o.locErr}
 	}
-	m := o.reused
-	if m == nil {
-		m = r.objects[o.loc.file]
-		if m != nil && o.obj != nil && o.obj != m.obj {
-			o.obj.Close()
-		}
+	path := o.loc.path
+	if _, held := r.held[path]; held {
+		o.lease.Release()
+	} else {
+		r.held[path] = o.lease
 	}
-	if m == nil {
-		m = &module{path: o.loc.path, exec: o.loc.info.exec, obj: o.obj, err: o.err}
-		r.objects[o.loc.file] = m
+	obj := o.lease.Obj
+	return &module{path: path, logPath: o.loc.logPath, exec: o.loc.info.exec, usable: obj != nil, err: openError(path, obj, o.lease.Err)}
+}
+
+// openError is what to say about the module file at path as the cache
+// opened it: why there is no object, or the parts of one that were left
+// out as damaged (a warning: the rest answers); nil when it is sound.
+func openError(path string, obj modcache.Object, err error) error {
+	switch {
+	case obj == nil && errors.Is(err, symbolize.ErrNoDebugInfo):
+		return fmt.Errorf("no debug info (%s has neither DWARF nor a symbol table)", path)
+	case obj != nil && err == nil:
+		return obj.Damage()
 	}
-	// The path is the one this name was found at: another path of the
-	// same file shares the object, not the name.
-	return &module{path: o.loc.path, logPath: o.loc.logPath, exec: m.exec, obj: m.obj, err: m.err}
+	return err
 }
 
 // maxParallelOpens bounds the modules prefetch opens at once.
@@ -513,82 +538,49 @@ func (r *Resolver) prefetch(rep *report.Report, ctx context) {
 		return
 	}
 	opened := make([]opening, len(todo))
-	sem := make(chan struct{}, maxParallelOpens)
-	var wg sync.WaitGroup
-	for i, w := range todo {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			opened[i] = r.locateOpen(w.name, w.buildID, ctx)
-		}()
-	}
-	wg.Wait()
+	fanOut(len(todo), maxParallelOpens, func(i int) {
+		opened[i] = r.locateOpen(todo[i].name, todo[i].buildID, ctx)
+	})
 	for i, w := range todo {
 		r.remember(w.key, w.name, r.record(opened[i]))
 	}
 }
 
-// supErrorer is implemented by objects whose DWARF may name a dwz
-// supplementary file (*symbolize.Object).
-type supErrorer interface {
-	SupplementaryError() error
-}
-
 // warnSupplementary reports, once per module, a dwz supplementary file
 // that could not be used: names and inlined calls kept there are missing.
-func (r *Resolver) warnSupplementary(m *module) {
-	if se, ok := m.obj.(supErrorer); ok {
-		if err := se.SupplementaryError(); err != nil {
-			r.warnOnce("sup\x00"+m.path, fmt.Sprintf("%s: %v; frames lack the names and inlined calls kept there", m.path, err))
-		}
+func (r *Resolver) warnSupplementary(path string, obj modcache.Object) {
+	if err := obj.SupplementaryError(); err != nil {
+		r.warnOnce("sup\x00"+path, fmt.Sprintf("%s: %v; frames lack the names and inlined calls kept there", path, err))
 	}
 }
 
-// splitErrorer is implemented by objects with split DWARF units
-// (*symbolize.Object).
-type splitErrorer interface {
-	SplitDWARFErrors() []error
-}
-
-// warnSplit reports, once each, the split units of m whose .dwo could not
-// be read (their frames have no inlined calls, and a user should know
-// why) and the .dwo and .dwp files used with damaged parts left out.
-func (r *Resolver) warnSplit(m *module) {
-	se, ok := m.obj.(splitErrorer)
-	if !ok || r.opts.Warn == nil {
+// warnSplit reports, once each, the split units of the module at path
+// whose .dwo could not be read (their frames have no inlined calls, and
+// a user should know why) and the .dwo and .dwp files used with damaged
+// parts left out.
+func (r *Resolver) warnSplit(path string, obj modcache.Object) {
+	if r.opts.Warn == nil {
 		return
 	}
-	errs := se.SplitDWARFErrors()
-	done := r.splitWarned[m.path]
+	errs := obj.SplitDWARFErrors()
+	done := r.splitWarned[path]
 	for _, err := range errs[min(done, len(errs)):] {
 		var de *symbolize.DamageError
 		if errors.As(err, &de) {
 			// A .dwo or .dwp used without its damaged parts, as
 			// the module's own damage is reported.
-			r.opts.Warn(fmt.Sprintf("%s: split DWARF: %v", m.path, err))
+			r.opts.Warn(fmt.Sprintf("%s: split DWARF: %v", path, err))
 			continue
 		}
-		r.opts.Warn(fmt.Sprintf("%s: split DWARF: %v; frames there lack inlined calls", m.path, err))
+		r.opts.Warn(fmt.Sprintf("%s: split DWARF: %v; frames there lack inlined calls", path, err))
 	}
-	r.splitWarned[m.path] = len(errs)
-}
-
-// funcStarter is implemented by objects that read call frame information
-// (*symbolize.Object).
-type funcStarter interface {
-	FuncStart(addr uint64) (uint64, bool)
+	r.splitWarned[path] = len(errs)
 }
 
 // subName names code that neither DWARF nor a symbol covers after the FDE
 // that does (CONTRACT.md, "Function names for code without symbols").
-func subName(obj Object, addr uint64) (string, bool) {
-	fs, ok := obj.(funcStarter)
-	if !ok {
-		return "", false
-	}
-	start, ok := fs.FuncStart(addr)
+func subName(obj modcache.Object, addr uint64) (string, bool) {
+	start, ok := obj.FuncStart(addr)
 	if !ok {
 		return "", false
 	}

@@ -7,8 +7,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/cfi"
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
@@ -45,6 +47,20 @@ func (o *fakeObject) Data(addr uint64) (symbolize.DataSymbol, bool) {
 
 func (o *fakeObject) Close() error { o.closed = true; return nil }
 
+func (o *fakeObject) Symbolize(addr uint64, opts symbolize.LookupOptions) ([]symbolize.Frame, error) {
+	return o.SymbolizeMany([]uint64{addr}, opts)[0], nil
+}
+func (o *fakeObject) Frame(uint64) ([]symbolize.Local, error) { return nil, nil }
+func (o *fakeObject) FuncStart(uint64) (uint64, bool)         { return 0, false }
+func (o *fakeObject) CFI() *cfi.Table                         { return nil }
+func (o *fakeObject) CodeAt(uint64, int) []byte               { return nil }
+func (o *fakeObject) Damage() error                           { return nil }
+func (o *fakeObject) SupplementaryError() error               { return nil }
+func (o *fakeObject) SplitDWARFErrors() []error               { return nil }
+func (o *fakeObject) SymbolAddresses(string, uint64) []uint64 { return nil }
+func (o *fakeObject) ExpectManyLookups()                      {}
+func (o *fakeObject) ReleaseResident()                        {}
+
 func frame(i int, module string, off uint64) report.Frame {
 	return report.Frame{Index: i, PC: 0x5500_0000_0000 + off, HasPC: true, Module: module, Offset: off, HasOffset: true,
 		Raw: fmt.Sprintf("#%d (%s+%#x)", i, module, off)}
@@ -62,13 +78,14 @@ func TestReport(t *testing.T) {
 	}}
 	opens := 0
 	var warnings []string
+	cache := testCache(t, func(p string) (modcache.Object, error) {
+		opens++
+		return obj, nil
+	})
 	r := New(Options{
 		Finder: &debuginfo.Finder{BinaryDirs: []string{root}},
-		Open: func(p string) (Object, error) {
-			opens++
-			return obj, nil
-		},
-		Warn: func(msg string) { warnings = append(warnings, msg) },
+		Cache:  cache,
+		Warn:   func(msg string) { warnings = append(warnings, msg) },
 	})
 
 	rep := &report.Report{Input: report.InputRange{Name: "-"}, Stacks: []report.Stack{{
@@ -150,8 +167,12 @@ func TestReport(t *testing.T) {
 	if len(warnings) != 1 {
 		t.Errorf("warnings = %q, want the first one only", warnings)
 	}
-	if err := r.Close(); err != nil || !obj.closed {
+	// A shared cache keeps its modules past a Resolver; its own closes them.
+	if err := r.Close(); err != nil || obj.closed {
 		t.Errorf("Close() = %v, closed = %v", err, obj.closed)
+	}
+	if err := cache.Close(); err != nil || !obj.closed {
+		t.Errorf("cache Close() = %v, closed = %v", err, obj.closed)
 	}
 }
 
@@ -163,7 +184,7 @@ func TestReportThreadSanitizerBaseNames(t *testing.T) {
 	obj := &fakeObject{answers: map[uint64][]symbolize.Frame{0x1292: {{Function: "record", File: "/src/r.c", Line: 9, Column: 53}}}}
 	r := New(Options{
 		Finder: &debuginfo.Finder{PrefixMaps: []debuginfo.PrefixMap{{From: "/build/ci", To: root}}},
-		Open:   func(string) (Object, error) { return obj, nil },
+		Cache:  testCache(t, func(string) (modcache.Object, error) { return obj, nil }),
 	})
 	defer r.Close()
 	f := report.Frame{Index: 0, Module: "session", Offset: 0x1292, HasOffset: true}
@@ -192,7 +213,7 @@ func TestReportOpenError(t *testing.T) {
 	var warnings []string
 	r := New(Options{
 		Finder: &debuginfo.Finder{BinaryDirs: []string{root}},
-		Open:   func(p string) (Object, error) { return nil, fmt.Errorf("open %s: no debug info", p) },
+		Cache:  testCache(t, func(p string) (modcache.Object, error) { return nil, fmt.Errorf("open %s: no debug info", p) }),
 		Warn:   func(m string) { warnings = append(warnings, m) },
 	})
 	defer r.Close()
@@ -207,4 +228,11 @@ func TestReportOpenError(t *testing.T) {
 			t.Errorf("frame %d symbolized = %q", f.Index, f.Symbolized)
 		}
 	}
+}
+
+// testCache is a module cache over open, closed when the test ends.
+func testCache(t *testing.T, open modcache.Opener) *modcache.Cache {
+	c := modcache.New(modcache.Options{Open: open})
+	t.Cleanup(func() { c.Close() })
+	return c
 }

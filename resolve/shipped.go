@@ -5,7 +5,7 @@ import "strings"
 // Shipped is a module that came with the inputs (a binary inside a CI
 // artifact) rather than one found by the search on disk.
 type Shipped struct {
-	Key     string // handed to Options.Open; names the module in warnings
+	Key     string // handed to Options.Cache; names the module in warnings
 	BuildID string // lower-case hex; "" when the binary has none
 	Exec    bool   // ET_EXEC: the module offset is the pc
 }
@@ -26,7 +26,7 @@ func (l *locator) fromShipped(module, name, buildID, logPath string, ctx context
 		if !ok || (buildID != "" && strings.ToLower(s.BuildID) != buildID) {
 			continue
 		}
-		return located{path: s.Key, logPath: logPath, file: s.Key, info: elfInfo{buildID: strings.ToLower(s.BuildID), exec: s.Exec}}, true
+		return located{path: s.Key, logPath: logPath, info: elfInfo{buildID: strings.ToLower(s.BuildID), exec: s.Exec}}, true
 	}
 	return located{}, false
 }

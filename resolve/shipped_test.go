@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -27,10 +28,10 @@ func TestShipped(t *testing.T) {
 			}
 			return Shipped{}, false
 		},
-		Open: func(p string) (Object, error) {
+		Cache: testCache(t, func(p string) (modcache.Object, error) {
 			opened = append(opened, p)
 			return obj, nil
-		},
+		}),
 	})
 	defer r.Close()
 	rep := &report.Report{Input: report.InputRange{Name: "art.tar.gz!/logs/a.log"}, Stacks: []report.Stack{{

@@ -6,7 +6,7 @@ package resolve
 func (r *Resolver) Unresolved() (notFound, unusable int) {
 	seen := make(map[string]bool)
 	for k, m := range r.modules {
-		if m.obj != nil || m.err == nil || seen[k.name] {
+		if m.usable || m.err == nil || seen[k.name] {
 			continue
 		}
 		seen[k.name] = true

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sanitrace/sanitrace/cfi"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/report"
 )
 
@@ -16,13 +17,6 @@ import (
 // then end early, with no mark. A stack whose last frame is not an
 // outermost function, in a function whose CFI shows a caller, was cut
 // there; whether that function sets up a frame pointer says why.
-
-// cfiReader is implemented by objects that read call frame information
-// and the bytes of their code (*symbolize.Object).
-type cfiReader interface {
-	CFI() *cfi.Table
-	CodeAt(addr uint64, n int) []byte
-}
 
 // outermost reports whether a stack may end at function: the process's
 // and threads' entry points and the libc code that calls main, where
@@ -70,18 +64,15 @@ func (r *Resolver) markTruncated(rep *report.Report, ctx context) {
 			continue
 		}
 		m := r.moduleWarn(last.Module, last.BuildID, ctx, false)
-		if m.obj == nil {
-			continue
-		}
-		cr, ok := m.obj.(cfiReader)
-		if !ok {
+		obj := r.object(m)
+		if obj == nil {
 			continue
 		}
 		addr, ok := address(&last, m.exec)
 		if !ok {
 			continue
 		}
-		s.Truncated = truncationReason(cr, addr, last.Function)
+		s.Truncated = truncationReason(obj, addr, last.Function)
 		if s.Truncated != "" && len(s.Frames) >= frameLimit {
 			s.Truncated = fmt.Sprintf("the CFI of %s shows a caller and the stack has %d frames: the runtime stops at its limit (kStackTraceMax, 255 frames with its own)", last.Function, len(s.Frames))
 		}
@@ -91,8 +82,8 @@ func (r *Resolver) markTruncated(rep *report.Report, ctx context) {
 // truncationReason says why a stack ending at addr (link-time, the
 // lookup address of the last frame) in function looks cut short; "" when
 // it does not.
-func truncationReason(cr cfiReader, addr uint64, function string) string {
-	t := cr.CFI()
+func truncationReason(obj modcache.Object, addr uint64, function string) string {
+	t := obj.CFI()
 	if t == nil {
 		return ""
 	}
@@ -104,7 +95,7 @@ func truncationReason(cr cfiReader, addr uint64, function string) string {
 	if err != nil || row.Rule(row.RA).Kind == cfi.RuleUndefined {
 		return ""
 	}
-	if code := cr.CodeAt(fde.Begin, 8); code != nil && !hasFPPrologue(code) {
+	if code := obj.CodeAt(fde.Begin, 8); code != nil && !hasFPPrologue(code) {
 		return fmt.Sprintf("%s has no frame-pointer prologue and its CFI shows a caller: the sanitizer's frame-pointer unwinder stops at code built without frame pointers (ASAN_OPTIONS=fast_unwind_on_malloc=0 shows the rest)", function)
 	}
 	return fmt.Sprintf("the CFI of %s shows a caller, but the frame-pointer chain ended there (a caller built without frame pointers; ASAN_OPTIONS=fast_unwind_on_malloc=0 shows the rest)", function)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	fx "github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // The benchmarks run on the committed fixtures; set SANITRACE_BENCH_BIN to
@@ -98,6 +99,44 @@ func BenchmarkBatch(b *testing.B) {
 				}
 				o.SymbolizeMany(addrs, benchOpts)
 				o.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkFirstLookup measures the first lookup in a unit, which probes
+// the unit (firstlookup.go) instead of indexing it: one pass over its
+// line program without rows, one walk over its DIEs keeping the
+// functions that contain the address (per op: one address, in the units
+// of the addresses spread over the binary).
+func BenchmarkFirstLookup(b *testing.B) {
+	for _, path := range benchBinaries(b) {
+		b.Run(benchName(path), func(b *testing.B) {
+			o := openObject(b, path, nil)
+			var pcs []uint64
+			var units []*dwarf.Unit
+			all := fixtureAddrs(b, path)
+			for i := 0; i < len(all); i += max(1, len(all)/64) {
+				if u := o.dw.UnitFor(all[i]); u != nil {
+					pcs, units = append(pcs, all[i]), append(units, u)
+				}
+			}
+			if len(pcs) == 0 {
+				b.Skip("no address falls in a unit")
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				k := i % len(pcs)
+				o.looked[units[k].Index()].Store(false)
+				o.probes.Store(0)
+				o.Symbolize(pcs[k], benchOpts)
+			}
+			b.StopTimer()
+			for _, u := range units {
+				if u.FunctionsIndexed() {
+					b.Fatalf("unit at 0x%x: the full index was built: the probe gave up", u.Offset())
+				}
 			}
 		})
 	}

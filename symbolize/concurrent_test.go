@@ -32,7 +32,7 @@ func TestConcurrentLookups(t *testing.T) {
 			}
 			// The GNU style is order-dependent by design (bfd's naming
 			// state, gnunames.go): it is run for the race detector only.
-			gnu := LookupOptions{Inlines: true, Demangle: true, Style: StyleGNU}
+			gnu := LookupOptions{Inlines: true, Demangle: true, Policy: GNU240}
 			seq := openObject(t, path, nil)
 			want := map[string][]Frame{}
 			for _, a := range addrs {

@@ -149,7 +149,7 @@ func TestCorpusDifferential(t *testing.T) {
 			addrs := readAddresses(t, filepath.Join(dir, "addresses.txt"))
 			obj := openObject(t, bin, noDebugDirs())
 
-			llvmOpts := LookupOptions{Inlines: true, Demangle: true, Style: StyleLLVM}
+			llvmOpts := LookupOptions{Inlines: true, Demangle: true, Policy: LLVM14}
 			got := obj.SymbolizeMany(addrs, llvmOpts)
 			want := readGzipLines(t, filepath.Join(dir, "llvm-symbolizer.json.gz"))
 			if len(want) != len(addrs) {
@@ -175,7 +175,7 @@ func TestCorpusDifferential(t *testing.T) {
 				t.Errorf("LLVM style: only %.2f%% identical to llvm-symbolizer, need 99.5%%", pct)
 			}
 
-			gnuOpts := LookupOptions{Inlines: true, Demangle: true, Style: StyleGNU}
+			gnuOpts := LookupOptions{Inlines: true, Demangle: true, Policy: GNU240}
 			gotGNU := obj.SymbolizeMany(addrs, gnuOpts)
 			wantGNU := parseAddr2line(readGzipLines(t, filepath.Join(dir, "addr2line.txt.gz")))
 			same, shown = 0, 0

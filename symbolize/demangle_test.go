@@ -108,13 +108,13 @@ func compareDemangling(t *testing.T, set map[string]bool, allowLLVM, allowGNU in
 	sort.Strings(names)
 	var c demangleCache
 	for _, ref := range []struct {
-		style NameStyle
+		style demangler
 		want  []string
 		tool  string
 		allow int
 	}{
-		{StyleLLVM, filterAll(t, reftool.Need(t, "llvm-cxxfilt-14"), names), "llvm-cxxfilt-14", allowLLVM},
-		{StyleGNU, filterAll(t, reftool.Need(t, "c++filt"), names, gnuFilterArgs...), "c++filt -i", allowGNU},
+		{demangleLLVM14, filterAll(t, reftool.Need(t, "llvm-cxxfilt-14"), names), "llvm-cxxfilt-14", allowLLVM},
+		{demangleGNU, filterAll(t, reftool.Need(t, "c++filt"), names, gnuFilterArgs...), "c++filt -i", allowGNU},
 	} {
 		bad := 0
 		for i, n := range names {
@@ -198,12 +198,12 @@ func TestDemangleCorpus(t *testing.T) {
 	}
 	var c demangleCache
 	for _, style := range []struct {
-		style NameStyle
+		style demangler
 		tool  string
 		want  func(demangleCase) string
 	}{
-		{StyleLLVM, "llvm-cxxfilt 14", func(d demangleCase) string { return d.llvm }},
-		{StyleGNU, "c++filt -i 2.40", func(d demangleCase) string { return d.gnu }},
+		{demangleLLVM14, "llvm-cxxfilt 14", func(d demangleCase) string { return d.llvm }},
+		{demangleGNU, "c++filt -i 2.40", func(d demangleCase) string { return d.gnu }},
 	} {
 		bad := 0
 		for _, d := range cases {
@@ -224,8 +224,8 @@ func BenchmarkDemangle(b *testing.B) {
 	_, cases := readDemangleCorpus(b)
 	for _, style := range []struct {
 		name  string
-		style NameStyle
-	}{{"llvm", StyleLLVM}, {"gnu", StyleGNU}} {
+		style demangler
+	}{{"llvm", demangleLLVM14}, {"gnu", demangleGNU}} {
 		b.Run(style.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

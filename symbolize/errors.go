@@ -9,4 +9,7 @@ var (
 	ErrBuildIDMismatch = errors.New("build-id mismatch")
 	// ErrNotFound: no separate debug file was found.
 	ErrNotFound = errors.New("debug file not found")
+	// ErrInternal: a lookup met a bug of the engine (a panic), and that
+	// one answer was lost; Symbolize's error names the file and address.
+	ErrInternal = errors.New("internal error (decoder panic)")
 )

@@ -3,17 +3,9 @@ package symbolize
 import (
 	"bytes"
 	"debug/elf"
-	"fmt"
 
 	"github.com/sanitrace/sanitrace/cfi"
 )
-
-// fdeState is an Object's call frame information, read on the first
-// FuncStart: only code without symbols needs it.
-type fdeState struct {
-	table *cfi.Table
-	err   error
-}
 
 // FuncStart returns the start of the FDE (.eh_frame, .debug_frame, or the
 // separate debug file's .debug_frame) covering the link-time address addr:
@@ -73,11 +65,6 @@ func (o *Object) CodeAt(addr uint64, n int) []byte {
 }
 
 func (o *Object) loadFDEs() {
-	defer func() {
-		if p := recover(); p != nil {
-			o.fdes = fdeState{err: fmt.Errorf("symbolize: %s: call frame information: decoder panic: %v", o.path, p)}
-		}
-	}()
 	o.filesMu.Lock()
 	var bin, dbg []byte
 	if len(o.files) > 0 {

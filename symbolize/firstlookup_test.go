@@ -1,7 +1,6 @@
 package symbolize
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	fx "github.com/sanitrace/sanitrace/internal/fixture"
 	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // probeOptions are the naming choices the probe is compared under: every
@@ -22,7 +22,7 @@ var probeOptions = []LookupOptions{
 	{Inlines: true, RelativeNames: true},
 	{Functions: FunctionsShort, Inlines: true},
 	{Functions: FunctionsNone, Inlines: true},
-	{Inlines: true, Demangle: true, DWARFNames: true},
+	{Inlines: true, Demangle: true, Policy: GDB},
 }
 
 // compareFirstLookups symbolizes each address as the first lookup of its
@@ -32,19 +32,22 @@ var probeOptions = []LookupOptions{
 // (those where it gave up went through the full index).
 func compareFirstLookups(t *testing.T, probe, full *Object, addrs []uint64) (probed int) {
 	t.Helper()
-	for _, u := range full.units.units {
-		u.probe.used.Store(true) // never probes
+	for i := range full.looked {
+		full.looked[i].Store(true) // never probes
 	}
 	for _, a := range addrs {
 		for _, opts := range probeOptions {
-			u := probe.units.unitFor(a)
+			var u *dwarf.Unit
+			if probe.dw != nil {
+				u = probe.dw.UnitFor(a)
+			}
 			if u != nil {
-				u.probe.used.Store(false)
+				probe.looked[u.Index()].Store(false)
 				probe.probes.Store(0)
 			}
 			got, gerr := probe.Symbolize(a, opts)
 			want, werr := full.Symbolize(a, opts)
-			if u != nil && !u.probe.funcsDone.Load() {
+			if u != nil && !u.FunctionsIndexed() {
 				probed++
 			}
 			if !reflect.DeepEqual(got, want) || (gerr == nil) != (werr == nil) {
@@ -108,7 +111,7 @@ func TestFirstLookupMatchesIndex(t *testing.T) {
 				some = append(some, addrs[i])
 			}
 			n := compareFirstLookups(t, probe, full, some)
-			if len(probe.units.units) > 0 && n == 0 && probe.units.unitFor(some[len(some)/2]) != nil {
+			if probe.dw != nil && n == 0 && probe.dw.UnitFor(some[len(some)/2]) != nil {
 				t.Logf("the probe answered no lookup (split units are never probed)")
 			}
 		})
@@ -121,9 +124,9 @@ func TestFirstLookupMatchesIndex(t *testing.T) {
 // fuzzer's inputs), the probe answers as the full index does: it gives up
 // where it cannot be sure, never answers differently.
 func TestFirstLookupDamaged(t *testing.T) {
-	var seeds []*debugSections
+	var seeds []*dwarf.Sections
 	for _, name := range []string{"c-O2-dw5-pie", "c-O0-dw4-nopie", "c-O2-dw5-clang", "cxx-O2-dw5"} {
-		if s := fixtureSections(t, name); s != nil && len(s.info) < 1<<14 {
+		if s := fixtureSections(t, name); s != nil && len(s.Info) < 1<<14 {
 			seeds = append(seeds, s)
 		}
 	}
@@ -135,7 +138,7 @@ func TestFirstLookupDamaged(t *testing.T) {
 	probed := 0
 	for iter := 0; iter < 2000; iter++ {
 		sec := *seeds[r.Intn(len(seeds))]
-		parts := []*[]byte{&sec.info, &sec.abbrev, &sec.line, &sec.rnglists}
+		parts := []*[]byte{&sec.Info, &sec.Abbrev, &sec.Line, &sec.Rnglists}
 		for k := 0; k < 1+r.Intn(4); k++ {
 			p := parts[r.Intn(len(parts))]
 			if len(*p) == 0 {
@@ -144,10 +147,8 @@ func TestFirstLookupDamaged(t *testing.T) {
 			*p = append([]byte(nil), *p...)
 			(*p)[r.Intn(len(*p))] = byte(r.Intn(256))
 		}
-		probe := &Object{dwarfData: dwarfData{byteOrder: binary.LittleEndian, sec: &sec, debugPath: "damaged"}}
-		probe.units, _ = probe.buildUnitIndex()
-		full := &Object{dwarfData: dwarfData{byteOrder: binary.LittleEndian, sec: &sec, debugPath: "damaged"}}
-		full.units, _ = full.buildUnitIndex()
+		probe, _ := objectOf(sec, "damaged")
+		full, _ := objectOf(sec, "damaged")
 		probed += compareFirstLookups(t, probe, full, addrs)
 	}
 	// Most damage is where no probe looks (or is harmless): the probe
@@ -160,10 +161,10 @@ func TestFirstLookupDamaged(t *testing.T) {
 func TestProbeBudget(t *testing.T) {
 	path := fx.ELF(t, "go-trimpath")
 	o := openObject(t, path, noDebugDirs())
-	seen := map[*unit]bool{}
-	var order []*unit
+	seen := map[*dwarf.Unit]bool{}
+	var order []*dwarf.Unit
 	for _, a := range fixtureAddrs(t, path) {
-		if u := o.units.unitFor(a); u != nil && !seen[u] {
+		if u := o.dw.UnitFor(a); u != nil && !seen[u] {
 			seen[u] = true
 			order = append(order, u)
 			o.Symbolize(a, LookupOptions{Inlines: true})
@@ -173,8 +174,8 @@ func TestProbeBudget(t *testing.T) {
 		t.Skipf("only %d units", len(order))
 	}
 	for i, u := range order {
-		if indexed := u.probe.funcsDone.Load(); indexed != (i >= maxProbes) {
-			t.Errorf("unit %d (at 0x%x): indexed %v after its first lookup", i, u.h.off, indexed)
+		if indexed := u.FunctionsIndexed(); indexed != (i >= maxProbes) {
+			t.Errorf("unit %d (at 0x%x): indexed %v after its first lookup", i, u.Offset(), indexed)
 		}
 	}
 }
@@ -193,9 +194,9 @@ func TestExpectManyLookups(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := openObject(t, path, noDebugDirs())
-			var u *unit
+			var u *dwarf.Unit
 			for _, a := range addrs {
-				if u = o.units.unitFor(a); u != nil {
+				if u = o.dw.UnitFor(a); u != nil {
 					tc.run(o, a)
 					break
 				}
@@ -203,7 +204,7 @@ func TestExpectManyLookups(t *testing.T) {
 			if u == nil {
 				t.Skip("no address in a unit")
 			}
-			if !u.probe.funcsDone.Load() {
+			if !u.FunctionsIndexed() {
 				t.Error("the unit was probed, not indexed")
 			}
 		})

@@ -3,11 +3,8 @@ package symbolize
 import (
 	"bytes"
 	"debug/elf"
-	"encoding/binary"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -69,73 +66,12 @@ func FuzzOpen(f *testing.F) {
 			t.Fatalf("damage spans lines: %q", d)
 		}
 		for _, a := range addrs {
-			fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true})
+			fr := symbolizeNoPanic(t, o, a, LookupOptions{Inlines: true, Demangle: true})
 			if len(fr) == 0 {
 				t.Fatal("no frames")
 			}
 			o.Data(a)
 			o.Frame(a)
-		}
-	})
-}
-
-// FuzzLineProgram feeds arbitrary bytes to the line-program decoder.
-func FuzzLineProgram(f *testing.F) {
-	if data, err := os.ReadFile(filepath.Join("..", "testdata", "elf", "c-O2-dw5-pie")); err == nil {
-		if o, err := Open(filepath.Join("..", "testdata", "elf", "c-O2-dw5-pie"), nil); err == nil && o.sec != nil {
-			line := o.sec.line
-			if len(line) > 4096 {
-				line = line[:4096]
-			}
-			f.Add(line, o.sec.lineStr)
-		}
-		_ = data
-	}
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0}, []byte(nil))
-	f.Fuzz(func(t *testing.T, line, lineStr []byte) {
-		in := lineProgramInput{line: line, lineStr: lineStr, compDir: "/c", bo: binary.LittleEndian}
-		lt, err := decodeLineProgram(in)
-		pcs := []uint64{0, 0x1130}
-		if lt != nil {
-			lt.lookup(0x1130)
-			for _, s := range lt.seqs {
-				for i := s.first; i < s.first+s.n; i += max(1, s.n/8) {
-					a := lt.row(int(i), s.start).addr
-					pcs = append(pcs, a, a+1)
-				}
-			}
-			// The packed rows read back as the same table kept wide.
-			wide := in
-			wide.wide = true
-			wt, werr := decodeLineProgram(wide)
-			if fmt.Sprint(werr) != fmt.Sprint(err) || wt == nil || !slices.Equal(wt.seqs, lt.seqs) {
-				t.Fatalf("kept wide, the table fails with %v (seqs %v), packed with %v (seqs %v)", werr, wt != nil && slices.Equal(wt.seqs, lt.seqs), err, lt.seqs)
-			}
-			for _, s := range lt.seqs {
-				for i := s.first; i < s.first+s.n; i++ {
-					if r, w := lt.row(int(i), s.start), wt.row(int(i), s.start); r != w {
-						t.Fatalf("row %d: packed %+v, wide %+v", i, r, w)
-					}
-				}
-			}
-		}
-		// A probe for one address (the first lookup of a unit) fails as
-		// the decoder does and, when it answers, answers as the table.
-		for _, pc := range pcs {
-			p := &lineProbe{pc: pc, ok: true}
-			in.probe = p
-			pt, perr := decodeLineProgram(in)
-			if fmt.Sprint(perr) != fmt.Sprint(err) || (pt == nil) != (lt == nil) {
-				t.Fatalf("pc 0x%x: the probe fails with %v (table %v), the decoder with %v (table %v)", pc, perr, pt != nil, err, lt != nil)
-			}
-			if pt == nil || !p.ok {
-				continue
-			}
-			row, ok := lt.lookup(pc)
-			prow, pok := pt.lookup(pc)
-			if row != prow || ok != pok || !slices.Equal(lt.files, pt.files) || !slices.Equal(lt.rel, pt.rel) || lt.version != pt.version {
-				t.Fatalf("pc 0x%x: the probe gives %+v %v, the table %+v %v (or their files differ)", pc, prow, pok, row, ok)
-			}
 		}
 	})
 }
@@ -153,7 +89,7 @@ func TestTruncated(t *testing.T) {
 			t.Fatalf("truncated at %d: nil object without error", n)
 		}
 		if o != nil {
-			fr, _ := o.Symbolize(0x1130, LookupOptions{Inlines: true})
+			fr := symbolizeNoPanic(t, o, 0x1130, LookupOptions{Inlines: true})
 			if len(fr) == 0 {
 				t.Fatalf("truncated at %d: no frames", n)
 			}
@@ -170,35 +106,6 @@ func TestErrorNamesFile(t *testing.T) {
 	if want := "symbolize: open "; len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
 		t.Errorf("error %q does not start with %q", err, want)
 	}
-}
-
-// FuzzCUIndex feeds arbitrary bytes to the .debug_cu_index decoder of DWARF
-// packages: no panic, and a decoded index has no more rows than hash slots.
-func FuzzCUIndex(f *testing.F) {
-	for _, name := range []string{"split-dw5-dwp/prog.dwp", "split-dw4-dwp/prog.dwp"} {
-		ef, err := elf.Open(filepath.Join("..", "testdata", "elf", name))
-		if err != nil {
-			continue
-		}
-		if s := ef.Section(".debug_cu_index"); s != nil {
-			if data, err := s.Data(); err == nil {
-				f.Add(data)
-			}
-		}
-		ef.Close()
-	}
-	f.Add([]byte{5, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
-	o := &Object{dwarfData: dwarfData{byteOrder: binary.LittleEndian}}
-	f.Fuzz(func(t *testing.T, sec []byte) {
-		idx, err := parseCUIndex(sec, o)
-		if err != nil {
-			return
-		}
-		slots := uint64(o.byteOrder.Uint32(sec[12:]))
-		if uint64(len(idx.rows)) > slots {
-			t.Fatalf("%d rows from %d slots", len(idx.rows), slots)
-		}
-	})
 }
 
 // FuzzSplitDWARF: a binary with split units, its .dwo next to it and a
@@ -231,7 +138,7 @@ func FuzzSplitDWARF(f *testing.F) {
 		}
 		defer o.Close()
 		for _, a := range []uint64{0x1090, 0x10a4, 0x1100, 0x1220, 0x1238, 0x1290} {
-			if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true}); len(fr) == 0 {
+			if fr := symbolizeNoPanic(t, o, a, LookupOptions{Inlines: true, Demangle: true}); len(fr) == 0 {
 				t.Fatal("no frames")
 			}
 		}

@@ -42,14 +42,14 @@ func (d *damaged) compressSection(name string) *elf.Section {
 	return s
 }
 
-// frameAnswers is the inline chains of addrs in both styles, frame by
+// frameAnswers is the inline chains of addrs under both policies, frame by
 // frame.
 func frameAnswers(t *testing.T, o *Object, addrs []uint64) []Frame {
 	t.Helper()
 	var out []Frame
-	for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
+	for _, policy := range []*Policy{LLVM14, GNU240} {
 		for _, a := range addrs {
-			fr, err := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style})
+			fr, err := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Policy: policy})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -294,7 +294,7 @@ func TestIsolationUnit(t *testing.T) {
 			continue
 		}
 		a := pristine.syms.addrs[i] + s.size/2
-		u := pristine.units.unitFor(a)
+		u := pristine.dw.UnitFor(a)
 		if u == nil {
 			continue
 		}
@@ -303,8 +303,8 @@ func TestIsolationUnit(t *testing.T) {
 		}
 		switch {
 		case inFirst == 0:
-			inFirst, firstOff = a, u.h.off
-		case inOther == 0 && u.h.off != firstOff:
+			inFirst, firstOff = a, u.Offset()
+		case inOther == 0 && u.Offset() != firstOff:
 			inOther = a
 		}
 	}
@@ -324,8 +324,9 @@ func TestIsolationUnit(t *testing.T) {
 	ar, _ := d.sec(".debug_aranges")
 	arData, _ := ar.Data()
 	var next uint64
-	for _, u := range arangesUnitOffsets(arData, binary.LittleEndian) {
-		if u > firstOff && next == 0 {
+	// Each set's header: its length (32-bit here), version, unit offset.
+	for off := 0; off+10 <= len(arData); off += 4 + int(binary.LittleEndian.Uint32(arData[off:])) {
+		if u := uint64(binary.LittleEndian.Uint32(arData[off+6:])); u > firstOff && (next == 0 || u < next) {
 			next = u
 		}
 	}

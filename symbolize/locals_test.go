@@ -1,6 +1,10 @@
 package symbolize
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
+)
 
 // The expected values follow llvm 14's getExpressionFrameOffset: checked on
 // binaries against llvm-symbolizer 14 (a DW_OP_breg7 location answers 16
@@ -33,23 +37,26 @@ func TestExprFrameOffset(t *testing.T) {
 
 func TestSignedConst(t *testing.T) {
 	tests := []struct {
-		v      attrVal
+		bits   uint64
+		signed bool
 		form   uint32
 		want   int64
 		wantOK bool
 	}{
-		{attrVal{kind: valConst, v: 0xff}, formData1, -1, true},
-		{attrVal{kind: valConst, v: 0xffff}, formData2, -1, true},
-		{attrVal{kind: valConst, v: 9}, formData4, 9, true},
-		{attrVal{kind: valConst, v: 1 << 63}, formUdata, 0, false},
-		{attrVal{kind: valSigned, v: uint64(1<<64 - 2)}, formSdata, -2, true},
-		{attrVal{kind: valBlock}, formExprloc, 0, false},
+		{0xff, false, dwarf.FormData1, -1, true},
+		{0xffff, false, dwarf.FormData2, -1, true},
+		{9, false, dwarf.FormData4, 9, true},
+		{1 << 63, false, dwarf.FormUdata, 0, false},
+		{uint64(1<<64 - 2), true, dwarf.FormSdata, -2, true},
 	}
 	for _, tc := range tests {
-		got, ok := signedConst(tc.v, tc.form)
+		got, ok := constAsSigned(tc.bits, tc.signed, tc.form)
 		if got != tc.want || ok != tc.wantOK {
-			t.Errorf("signedConst(%+v, 0x%x) = %d, %v; want %d, %v", tc.v, tc.form, got, ok, tc.want, tc.wantOK)
+			t.Errorf("constAsSigned(0x%x, %v, 0x%x) = %d, %v; want %d, %v", tc.bits, tc.signed, tc.form, got, ok, tc.want, tc.wantOK)
 		}
+	}
+	if _, ok := signedConst(dwarf.Value{}, dwarf.FormExprloc); ok {
+		t.Error("a value that is no constant read as one")
 	}
 }
 

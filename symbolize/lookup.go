@@ -1,264 +1,251 @@
 package symbolize
 
-// dieAt resolves a DIE reference: from the unit's own index when possible,
-// else by decoding the one DIE (a cross-unit DW_FORM_ref_addr).
-func (o *Object) dieAt(fi *funcIndex, off uint64) (*dieInfo, bool) {
-	if fi != nil {
-		if i, ok := fi.byOff(off); ok {
-			return &fi.dies[i], true
-		}
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
+)
+
+// Symbolize returns the frames for addr, innermost first. An address nothing
+// knows gives one empty Frame and no error.
+//
+// It is the engine's one last line of defence against its own bugs: the
+// decoders return errors and do not recover (their fuzzers hold them to
+// that), but a session that answers a sanitizer's pipe or a CI job's
+// artifacts for minutes must not be ended by one file that reaches a bug.
+// A panic under a lookup costs that answer: one empty Frame, and an error
+// naming the file and the address (errors.Is ErrInternal).
+func (o *Object) Symbolize(addr uint64, opts LookupOptions) (frames []Frame, err error) {
+	if o == nil {
+		return []Frame{{}}, errors.New("symbolize: nil object")
 	}
-	var h *cuHeader
-	switch {
-	case off&supBit != 0:
-		u := o.unitOfDIE(off)
-		if u == nil {
-			return nil, false
+	defer func() {
+		if p := recover(); p != nil {
+			frames, err = []Frame{{}}, fmt.Errorf("symbolize: %s: address 0x%x: %w: %v", o.debugPath, addr, ErrInternal, p)
 		}
-		h = &u.h
-	case fi != nil && fi.h != nil && fi.h.dwo != nil:
-		// A split unit's references stay within its .dwo unit.
-		if off < fi.h.dieOff || off >= fi.h.end {
-			return nil, false
-		}
-		h = fi.h
-	default:
-		u := o.units.unitAt(off)
-		if u == nil {
-			return nil, false
-		}
-		h = &u.h
+	}()
+	frames = o.lookup(addr, opts)
+	if len(frames) == 0 {
+		frames = []Frame{{}}
 	}
-	r, err := o.newDIEReader(h)
-	if err != nil {
-		return nil, false
-	}
-	r.seek(off &^ supBit)
-	_, a, _ := r.next(func(uint32) bool { return true })
-	if a == nil || r.b.Err() != nil {
-		return nil, false
-	}
-	di, _, _, _ := o.readDieInfo(h, a, r.vals)
-	return &di, true
+	return frames, nil
 }
 
-// resolved is a DIE's naming attributes after following DW_AT_specification
-// and DW_AT_abstract_origin the way llvm's DWARFDie::findRecursively does
-// (each attribute independently; the first DIE in the walk that has it wins;
-// an empty string counts as absent). The DW_AT_name candidates are kept in
-// walk order and checked for emptiness only when a frame needs the short
-// name: C++ frames show the linkage name, and reading every DW_AT_name
-// would page in much of .debug_str for nothing.
-type resolved struct {
-	linkage            strRef
-	names              [4]strRef // DW_AT_name candidates, in walk order
-	nNames             uint8
-	moreNames          bool // more than len(names) candidates: rescan
-	declFile, declLine int64
-	// declFileImplicit: declFile came as DW_FORM_implicit_const, which
-	// llvm-symbolizer 14 does not read (see dieDeclFileImplicit).
-	declFileImplicit bool
-	// declUnit is the unit of the DIE that carries declFile when that is
-	// not the unit being searched (an abstract origin in another unit, as
-	// Rust emits): the file index is resolved in that unit's line table,
-	// as llvm's DWARFDie::getDeclFile does. nil: the searched unit.
-	declUnit *unit
-}
-
-func (o *Object) resolve(fi *funcIndex, di *dieInfo, off uint64) resolved {
-	r, _ := o.resolveWalk(fi, di, off)
-	return r
-}
-
-// resolveWalk is resolve, also returning how many DIEs its walk visited
-// when the walk was complete (see walkDIE), else 0.
-func (o *Object) resolveWalk(fi *funcIndex, di *dieInfo, off uint64) (resolved, int) {
-	r := resolved{linkage: noStr, declFile: -1, declLine: -1}
-	visited := o.walkDIE(fi, di, off, func(d *dieInfo, off uint64) {
-		if d.name != noStr {
-			if int(r.nNames) < len(r.names) {
-				r.names[r.nNames] = d.name
-				r.nNames++
-			} else {
-				r.moreNames = true
+// SymbolizeMany symbolizes addrs; the result is aligned with addrs. Equal
+// addresses are looked up once, and the work is spread over the CPUs,
+// except under GNU240, whose answers depend on query order.
+func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
+	out := make([][]Frame, len(addrs))
+	if opts.policy().stateful() {
+		// bfd's naming depends on the order of queries (gnunames.go):
+		// answer them one by one in input order, as addr2line does.
+		for i, a := range addrs {
+			out[i], _ = o.Symbolize(a, opts)
+		}
+		return out
+	}
+	uniq := make([]uint64, 0, len(addrs))
+	seen := make(map[uint64]int, len(addrs))
+	for _, a := range addrs {
+		if _, ok := seen[a]; !ok {
+			seen[a] = len(uniq)
+			uniq = append(uniq, a)
+		}
+	}
+	if len(uniq) > 1 {
+		o.ExpectManyLookups()
+	}
+	// Sorting keeps each unit's lookups together (and its decode on one
+	// worker, usually).
+	sorted := slices.Clone(uniq)
+	slices.Sort(sorted)
+	res := make(map[uint64][]Frame, len(sorted))
+	workers := runtime.GOMAXPROCS(0)
+	if workers > 4 {
+		workers = 4
+	}
+	if len(sorted) < 64 {
+		workers = 1
+	}
+	chunk := (len(sorted) + workers - 1) / workers
+	parts := make([][][]Frame, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, (w+1)*chunk
+		if hi > len(sorted) {
+			hi = len(sorted)
+		}
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			p := make([][]Frame, 0, hi-lo)
+			for _, a := range sorted[lo:hi] {
+				f, _ := o.Symbolize(a, opts)
+				p = append(p, f)
 			}
+			parts[w] = p
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	for w := 0; w < workers; w++ {
+		lo := w * chunk
+		for i, f := range parts[w] {
+			res[sorted[lo+i]] = f
 		}
-		if r.linkage == noStr && o.nonEmpty(d.linkage) {
-			r.linkage = d.linkage
-		}
-		if r.declFile < 0 && d.declFile >= 0 {
-			r.declFile = int64(d.declFile)
-			r.declFileImplicit = d.flags&dieDeclFileImplicit != 0
-			if fi != nil && (fi.h == nil || fi.h.dwo == nil) {
-				if _, local := fi.byOff(off); !local {
-					r.declUnit = o.unitOfDIE(off)
-				}
-			}
-		}
-		if r.declLine < 0 && d.declLine >= 0 {
-			r.declLine = int64(d.declLine)
-		}
-	})
-	return r, visited
+	}
+	for i, a := range addrs {
+		out[i] = res[a]
+	}
+	return out
 }
 
-// name returns the resolved DW_AT_name of di, the DIE at off: the first
-// non-empty candidate.
-func (r *resolved) name(o *Object, fi *funcIndex, di *dieInfo, off uint64) strRef {
-	for _, n := range r.names[:r.nNames] {
-		if o.nonEmpty(n) {
-			return n
-		}
+// Data answers a DATA query: the global object containing addr, from the
+// symbol table.
+func (o *Object) Data(addr uint64) (DataSymbol, bool) {
+	if o == nil {
+		return DataSymbol{}, false
 	}
-	if !r.moreNames {
-		return noStr
+	s, found := o.syms.findData(addr)
+	if !found {
+		return DataSymbol{}, false
 	}
-	found := noStr
-	_ = o.walkDIE(fi, di, off, func(d *dieInfo, _ uint64) {
-		if found == noStr && o.nonEmpty(d.name) {
-			found = d.name
-		}
-	})
-	return found
+	return DataSymbol{Name: s.name, Demangled: o.demangled.demangle(s.name, LLVM14.demangle), Start: s.addr, Size: s.size}, true
 }
 
-// walkDIE visits di, the DIE at off, and the DIEs its
-// DW_AT_abstract_origin and DW_AT_specification lead to, each with its
-// offset, in llvm's findRecursively order, at most maxWalkSteps of them.
-// It returns how many it visited when that was all it reached (the walk
-// was complete), else 0.
-func (o *Object) walkDIE(fi *funcIndex, di *dieInfo, off uint64, visit func(d *dieInfo, off uint64)) int {
-	// The walk is short (a concrete DIE, its abstract origin, that one's
-	// declaration), so fixed arrays serve as stack and visited set.
-	type step struct {
-		d   *dieInfo
-		off uint64
-	}
-	var workArr [8]step
-	var seenArr [33]uint64
-	work := append(workArr[:0], step{di, off})
-	seen := append(seenArr[:0], off)
-	isSeen := func(off uint64) bool {
-		for _, s := range seen {
-			if s == off {
-				return true
-			}
-		}
-		return false
-	}
-	steps := 0
-	for ; len(work) > 0 && steps < maxWalkSteps; steps++ {
-		s := work[len(work)-1]
-		work = work[:len(work)-1]
-		visit(s.d, s.off)
-		for _, ref := range [2]uint64{s.d.origin, s.d.spec} {
-			if ref != 0 && !isSeen(ref) {
-				seen = append(seen, ref)
-				if n, ok := o.dieAt(fi, ref); ok {
-					work = append(work, step{n, ref})
-				}
-			}
-		}
-	}
-	if len(work) > 0 {
-		return 0
-	}
-	return steps
-}
-
-// maxWalkSteps bounds walkDIE (reference cycles, runaway chains).
-const maxWalkSteps = 32
-
-// funcName picks the name a frame shows for di, the DIE at off, under opts.
-func (o *Object) funcName(fi *funcIndex, di *dieInfo, off uint64, r *resolved, opts LookupOptions) string {
-	switch opts.Functions {
-	case FunctionsNone:
-		return ""
-	case FunctionsShort:
-		return o.str(r.name(o, fi, di, off))
-	}
-	if r.linkage != noStr {
-		if opts.Demangle {
-			return o.demangleRef(r.linkage, opts.demangleStyle())
-		}
-		return o.str(r.linkage)
-	}
-	return o.str(r.name(o, fi, di, off))
-}
-
-// lookup builds the frames for pc following llvm's
+// lookup builds the frames for pc as opts' policy's tool does: llvm's
 // DWARFContext::getInliningInfoForAddress and
-// SymbolizableObjectFile::symbolizeInlinedCode, or the GNU variant.
+// SymbolizableObjectFile::symbolizeInlinedCode, bfd's
+// _bfd_dwarf2_find_nearest_line, gdb's frame names. Every rule of a
+// Policy is consulted here: the unit and tables the address is read
+// from (unitOf), the frames of its inline chain (dwarfFrames), the names
+// the symbol tables give (at the end).
 func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
-	var frames []Frame
-	var u *unit
-	if o.sec != nil && !(opts.Style == StyleGNU && o.zdebug) {
-		u = o.units.unitFor(pc)
-		if u == nil && opts.Style == StyleGNU {
-			u = o.gnuUnitFor(pc)
-		}
-	}
-	var lt *lineTable
-	var fi *funcIndex
-	var chain []int32
+	p := opts.policy()
+	a := o.unitOf(pc, p)
+	// The subroutines holding pc, innermost first; kept out of a, whose
+	// contents escape, so that its buffer stays on the stack.
 	var chainBuf [16]int32 // deeper chains allocate
-	probed := false
-	if u != nil && opts.Style == StyleLLVM {
-		lt, fi, probed = o.probeUnit(u, pc)
-	}
-	if u != nil && !probed {
-		lt, _ = o.lineTable(u)
-		fi, _ = o.functions(u)
-	}
-	if u != nil {
-		if u.split != nil && opts.Style == StyleLLVM {
-			// Split DWARF: the DIEs are in the unit's .dwo (llvm-symbolizer
-			// reads it; binutils 2.40 does not).
-			if sfi, _ := o.splitFunctions(u); sfi != nil {
-				fi = sfi
-			}
-		}
-		if fi != nil {
-			chain = fi.chain(pc, chainBuf[:0])
-			if opts.Style == StyleGNU {
-				chain = o.gnuChain(chain, fi)
-			}
+	var chain []int32
+	if a.fi != nil {
+		chain = a.fi.Chain(pc, chainBuf[:0])
+		if p.bfdRangeLists {
+			chain = o.gnuChain(chain, a.fi)
 		}
 	}
-	fileName := func(i int64) string {
-		if lt == nil || i < 0 {
-			return ""
-		}
-		s, _ := lt.fileNameAs(uint32(i), opts.RelativeNames)
-		return s
-	}
-	setLine := func(f *Frame) {
-		if lt == nil {
-			return
-		}
-		if row, ok := lt.lookup(pc); ok {
-			if name, ok := lt.fileNameAs(row.fileIndex(opts.Style), opts.RelativeNames); ok {
-				f.File = name
-				f.Line = int(row.line)
-				f.Column = int(row.col)
-				f.Discriminator = int(row.discr)
-			}
-		}
-	}
-	// llvm-symbolizer names the outermost frame from the symbol table
+	// With symbolsOverride the symbol table names the outermost frame
 	// (below) whenever a symbol holds pc: that frame's name from DWARF is
 	// then not needed, and not resolved, copied or demangled (its
 	// declaration is cached under the no-names key).
 	var sym symAt
 	outerOpts := opts
-	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM && !opts.DWARFNames {
+	if opts.Functions == FunctionsLinkage && p.symbols == symbolsOverride {
 		if s, ok := o.syms.find(pc, nil); ok {
 			sym, outerOpts.Functions = s, FunctionsNone
 		}
 	}
+	frames := o.dwarfFrames(pc, &a, chain, p, opts, outerOpts)
+	last := &frames[len(frames)-1]
+	switch p.symbols {
+	case symbolsOverride:
+		if sym.symbol != nil { // looked up above
+			o.nameBySymbol(last, sym, &o.syms, opts, p)
+			if last.File == "" && sym.local {
+				last.File, _ = o.syms.fileOf(sym.symbol)
+			}
+		}
+	case symbolsFallback:
+		if opts.Functions == FunctionsLinkage && last.Function == "" {
+			if s, ok := o.syms.findGDB(pc); ok {
+				o.nameBySymbol(last, s, &o.syms, opts, p)
+			}
+		}
+		if opts.Functions != FunctionsNone && o.debugSyms != nil && last.Function == "" {
+			if s, ok := o.debugSyms.findGDB(pc); ok {
+				o.nameBySymbol(last, s, o.debugSyms, opts, p)
+			}
+		}
+	case symbolsBFD:
+		if opts.Functions != FunctionsNone {
+			o.gnuNames(pc, frames, chain, a.fi, a.u, opts, p)
+		}
+	}
+	return frames
+}
+
+// unitAnswer is what a lookup reads of the unit holding its address: the
+// unit, its line table and function index (a probe's, or the full ones;
+// a split unit's DIEs from its .dwo). Any of them may be missing.
+type unitAnswer struct {
+	u      *dwarf.Unit
+	lt     *dwarf.LineTable
+	fi     *dwarf.FuncIndex
+	probed bool // lt and fi are a probe's (probeUnit)
+}
+
+// unitOf finds the unit holding pc and reads it as p does.
+func (o *Object) unitOf(pc uint64, p *Policy) unitAnswer {
+	var a unitAnswer
+	if o.dw == nil || o.zdebug && !p.readsZdebug {
+		return a
+	}
+	a.u = o.dw.UnitFor(pc)
+	if a.u == nil && p.lineSequenceUnits {
+		a.u = o.gnuUnitFor(pc)
+	}
+	if a.u == nil {
+		return a
+	}
+	if !p.stateful() {
+		a.lt, a.fi, a.probed = o.probeUnit(a.u, pc)
+	}
+	if !a.probed {
+		a.lt, _ = o.dw.LineTable(a.u)
+		a.fi, _ = o.dw.Functions(a.u)
+	}
+	if a.u.DWOName() != "" && p.readsSplitUnits {
+		if sfi, _ := o.dw.SplitFunctions(a.u, o.openSplitUnit); sfi != nil {
+			a.fi = sfi
+		}
+	}
+	return a
+}
+
+// dwarfFrames builds pc's frames from the unit's line table and chain
+// (the subroutines holding pc, innermost first), named under opts (the
+// outermost under outerOpts); one empty frame when the DWARF says nothing
+// of pc.
+func (o *Object) dwarfFrames(pc uint64, a *unitAnswer, chain []int32, p *Policy, opts, outerOpts LookupOptions) []Frame {
+	form := p.pathForm(opts.RelativeNames)
+	fileName := func(i int64) string {
+		if a.lt == nil || i < 0 {
+			return ""
+		}
+		s, _ := a.lt.FileName(uint32(i), form)
+		return s
+	}
+	setLine := func(f *Frame) {
+		if a.lt == nil {
+			return
+		}
+		if row, ok := a.lt.Lookup(pc); ok {
+			if name, ok := a.lt.FileName(p.fileIndex(row), form); ok {
+				f.File = name
+				f.Line = int(row.Line())
+				f.Column = int(row.Column())
+				f.Discriminator = int(row.Discriminator())
+			}
+		}
+	}
 	describe := func(f *Frame, id int32, opts LookupOptions) {
-		di := &fi.dies[id]
-		r, name, declUnit := o.describeDIE(fi, id, opts)
+		di := a.fi.DIE(id)
+		r, name, declUnit := o.describeDIE(a.fi, id, opts)
 		f.Function = name
 		if r.declLine > 0 {
 			f.StartLine = int(r.declLine)
@@ -266,28 +253,29 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		f.StartFile = fileName(int64(r.declFile))
 		if declUnit != nil {
 			f.StartFile = ""
-			dlt, err := lt, error(nil)
-			if declUnit != u || !probed {
+			dlt, err := a.lt, error(nil)
+			if declUnit != a.u || !a.probed {
 				// A probe's fi holds only some of u's DIEs: the others
 				// come here with u as declUnit. The probe's lt is then
 				// what the full table would give (it exists only for
 				// a table decoded without error).
-				dlt, err = o.lineTable(declUnit)
+				dlt, err = o.dw.LineTable(declUnit)
 			}
 			if err == nil && dlt != nil && r.declFile >= 0 {
-				f.StartFile, _ = dlt.fileNameAs(uint32(r.declFile), opts.RelativeNames)
+				f.StartFile, _ = dlt.FileName(uint32(r.declFile), form)
 			}
 		}
-		if opts.Style == StyleLLVM && f.StartFile != "" && r.flags&namedDeclFileImplicit != 0 {
+		if !p.readsImplicitDeclFile && f.StartFile != "" && r.flags&namedDeclFileImplicit != 0 {
 			f.StartFile = ""
 		}
-		if di.hasLowPC {
-			f.StartAddress, f.HasStartAddress = di.lowPC, true
+		if di.HasLowPC {
+			f.StartAddress, f.HasStartAddress = di.LowPC, true
 		}
 	}
+	var frames []Frame
 	switch {
 	case len(chain) == 0:
-		if u != nil {
+		if a.u != nil {
 			var f Frame
 			setLine(&f)
 			if f.File != "" || !opts.Inlines {
@@ -307,7 +295,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 		// dozen frames, and growing by doubling copied each frame twice).
 		frames = make([]Frame, 0, len(chain))
 		for i, id := range chain {
-			di := &fi.dies[id]
+			di := a.fi.DIE(id)
 			var f Frame
 			if i+1 < len(chain) {
 				describe(&f, id, opts)
@@ -320,7 +308,7 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 				f.File = fileName(callFile)
 				f.Line, f.Column, f.Discriminator = int(callLine), int(callCol), int(discr)
 			}
-			callFile, callLine, callCol, discr = int64(di.callFile), int64(di.callLine), int64(di.callCol), int64(di.discr)
+			callFile, callLine, callCol, discr = int64(di.CallFile), int64(di.CallLine), int64(di.CallColumn), int64(di.Discriminator)
 			f.Inlined = i+1 < len(chain)
 			frames = append(frames, f)
 		}
@@ -328,42 +316,60 @@ func (o *Object) lookup(pc uint64, opts LookupOptions) []Frame {
 	if len(frames) == 0 {
 		frames = append(frames, Frame{})
 	}
-	// llvm-symbolizer (shouldOverrideWithSymbolTable): with linkage names the
-	// outermost frame takes its name and start from the ELF symbol table.
-	if opts.Functions == FunctionsLinkage && opts.Style == StyleLLVM && !(opts.DWARFNames && frames[len(frames)-1].Function != "") {
-		s, ok := sym, sym.symbol != nil // looked up above
-		if opts.DWARFNames {
-			s, ok = o.syms.findGDB(pc)
-		}
-		if ok {
-			last := &frames[len(frames)-1]
-			last.Function = s.name
-			if opts.Demangle {
-				last.Function = o.demangleSym(s.symbol, opts.demangleStyle())
-			}
-			last.StartAddress, last.HasStartAddress = s.addr, true
-			if last.File == "" && s.local && !opts.DWARFNames { // gdb prints no object file name
-				last.File, _ = o.syms.fileOf(s.symbol)
-			}
-		}
-	}
-	if opts.DWARFNames && opts.Functions != FunctionsNone && o.debugSyms != nil {
-		// gdb reads the separate debug file's symbol table too: code
-		// without DWARF (assembly such as clone3, __restore_rt) in a
-		// stripped library is named from there.
-		if last := &frames[len(frames)-1]; last.Function == "" {
-			if s, ok := o.debugSyms.findGDB(pc); ok {
-				last.Function = s.name
-				if opts.Demangle {
-					// not demangleSym: its cache is the binary's table's
-					last.Function = o.demangled.demangle(s.name, opts.demangleStyle())
-				}
-				last.StartAddress, last.HasStartAddress = s.addr, true
-			}
-		}
-	}
-	if opts.Style == StyleGNU && opts.Functions != FunctionsNone {
-		o.gnuNames(pc, frames, chain, fi, u, opts)
-	}
 	return frames
+}
+
+// nameBySymbol names the frame f after s, a symbol of t.
+func (o *Object) nameBySymbol(f *Frame, s symAt, t *symtab, opts LookupOptions, p *Policy) {
+	f.Function = s.name
+	if opts.Demangle {
+		if t == &o.syms {
+			f.Function = o.demangleSym(s.symbol, p.demangle)
+		} else {
+			// not demangleSym: its cache is the binary's table's
+			f.Function = o.demangled.demangle(s.name, p.demangle)
+		}
+	}
+	f.StartAddress, f.HasStartAddress = s.addr, true
+}
+
+// The first lookup in a unit. One address in a fresh process, the
+// sanitizer's single frame or a script's addr2line call, should not pay
+// for the index of the whole unit around it: the first lookup of a unit
+// probes it (dwarf.Data.Probe: its line program run for the one address,
+// its DIEs walked keeping only the functions that contain it), and the
+// second lookup builds the full index, as before, so a batch pays the
+// probe once per unit, and only for the units of its first few lookups
+// (maxProbes). A probe answers exactly what the full index would, or
+// gives up and the lookup uses the index. Lookups under a stateful
+// policy (bfd's) do not probe: the probe's answers are checked against
+// the index's for the others.
+
+// maxProbes bounds the probes of one object: a batch over a binary of
+// many small units (a Go program has hundreds) would otherwise probe
+// each unit and then index it on its second lookup, decoding most units
+// twice; after the first few lookups, units are indexed at once.
+const maxProbes = 8
+
+// probeUnit answers the unit part of the first lookup of pc in u without
+// indexing u (dwarf.Data.Probe). ok is false when the lookup must use the
+// full index instead: not u's first lookup, the object's probes spent, a
+// unit no probe serves (a skeleton or partial unit), or a probe that gave
+// up.
+func (o *Object) probeUnit(u *dwarf.Unit, pc uint64) (lt *dwarf.LineTable, fi *dwarf.FuncIndex, ok bool) {
+	if u.DWOName() != "" || u.Partial() || u.FunctionsIndexed() || !o.looked[u.Index()].CompareAndSwap(false, true) {
+		return nil, nil, false
+	}
+	if o.probes.Add(1) > maxProbes {
+		return nil, nil, false
+	}
+	return o.dw.Probe(u, pc)
+}
+
+// ExpectManyLookups tells o that many lookups follow at once (a batch of
+// queries, not one address): from now on each unit is indexed on its
+// first lookup rather than probed for one address and indexed on its
+// second, which would decode it twice. Answers are the same either way.
+func (o *Object) ExpectManyLookups() {
+	o.probes.Store(maxProbes)
 }

@@ -28,12 +28,12 @@ func TestRustNamesMatchReferenceTools(t *testing.T) {
 		rows = recordRustNames(t, rows)
 	}
 	var c demangleCache
-	bad := map[NameStyle]int{}
+	bad := map[demangler]int{}
 	for _, r := range rows {
 		for _, w := range []struct {
-			style NameStyle
+			style demangler
 			want  string
-		}{{StyleLLVM, r[1]}, {StyleGNU, r[2]}} {
+		}{{demangleLLVM14, r[1]}, {demangleGNU, r[2]}} {
 			if got := c.demangle(r[0], w.style); got != w.want {
 				bad[w.style]++
 				if bad[w.style] <= 10 {
@@ -42,7 +42,7 @@ func TestRustNamesMatchReferenceTools(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d names: %d differ from llvm-cxxfilt-14, %d from c++filt -i", len(rows), bad[StyleLLVM], bad[StyleGNU])
+	t.Logf("%d names: %d differ from llvm-cxxfilt-14, %d from c++filt -i", len(rows), bad[demangleLLVM14], bad[demangleGNU])
 }
 
 func readRustNames(t *testing.T) [][3]string {
@@ -105,7 +105,7 @@ func FuzzDemangleNames(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name string) {
 		var c demangleCache
-		for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
+		for _, style := range []demangler{demangleLLVM14, demangleGNU} {
 			out := c.demangle(name, style)
 			if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") && out != name {
 				t.Fatalf("%q changed to %q", name, out)

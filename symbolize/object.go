@@ -1,422 +1,178 @@
 package symbolize
 
 import (
-	"debug/elf"
-	"errors"
-	"fmt"
-	"runtime"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/sanitrace/sanitrace/cfi"
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // Object answers lookups for one ELF file. It is safe for concurrent use.
+// This file holds what an Object is, its fields and the types of the
+// state they keep; opening and closing it are in open.go, the lookups in
+// lookup.go and the files named in the fields' comments.
 type Object struct {
-	// dwarfData decodes the DWARF: DIEs, strings, addresses, ranges.
-	dwarfData
-
 	path    string
 	buildID []byte
+	// dw is the DWARF, from the binary or its separate debug file; nil
+	// when there is none to read.
+	dw *dwarf.Data
+	// debugPath is the file the DWARF came from: a separate debug file or
+	// the binary.
+	debugPath string
 
 	files     []*dwarfbuf.File  // the binary, its debug file and .dwo files, unmapped by Close
 	filesMu   sync.Mutex        // .dwo files are added by lookups
 	debugFile *debuginfo.File   // the separate debug file; nil when none
 	finder    *debuginfo.Finder // where the .dwp and .dwo files are
 	ownFinder bool              // the Finder is the Object's own, closed by Close
+	// The .dwp package and why split units could not be read (split.go).
 	dwpOnce   sync.Once
 	dwp       dwpState
-	// splitErrs: split units whose DIEs could not be read.
 	splitErrs splitErrors
 
 	supErr error // why a named supplementary file could not be used
-	// dwarfELF: the headers of the file the DWARF is in, for the sections
-	// read later (location lists).
-	dwarfELF *elf.File
 	// damage: the parts of the file that could not be read and were left
 	// out at open (headers, sections, units); see Damage.
 	damage []error
-	units  unitIndex
-	// probes counts the first lookups answered without indexing their
-	// unit (firstlookup.go).
+	// looked: by unit (dwarf.Unit.Index), whether a lookup has been
+	// answered in it; probes counts the first lookups answered without
+	// indexing their unit (lookup.go's probeUnit).
+	looked []atomic.Bool
 	probes atomic.Int32
 	syms   symtab
 	// debugSyms is the separate debug file's symbol table: binutils names
 	// functions from it (dwarf2.c _bfd_dwarf2_stash_syms), llvm does not.
 	debugSyms *symtab
 	// zdebug: the DWARF is in legacy .zdebug_* sections, which binutils
-	// 2.40's addr2line does not read (StyleGNU answers from symbols only).
+	// 2.40's addr2line does not read (Policy.readsZdebug).
 	zdebug bool
 
-	demangled demangleCache
-	gnu       gnuState
-	gnuSeqs   gnuSeqIndex
-	gnuVars   gnuVarIndex
+	demangled demangleCache // naming.go
+	// bfd's naming state and indexes (bfd.go).
+	gnu     gnuState
+	gnuSeqs gnuSeqIndex
+	gnuVars gnuVarIndex
 
-	// Call frame information, read once on the first FuncStart.
+	// Call frame information, read once on the first FuncStart (fdes.go).
 	fdeOnce sync.Once
 	fdes    fdeState
-
-	// Location-list sections, read (and inflated) once, on the first FRAME
-	// query that needs them.
-	locsOnce sync.Once
-	locs     *locSections
-	locsErr  error
 }
 
-// Open opens the ELF file at path and indexes it: symbol tables and the root
-// DIE of every compilation unit, from the file itself or from its separate
-// debug file (found through .gnu_debuglink or the build-id). opts may be nil.
-func Open(path string, opts *Options) (*Object, error) {
-	finder, own := opts.finder()
-	f, err := finder.Open(path)
-	return openOwned(path, f, err, finder, own)
+// dwpState is an object's package, opened on the first split unit's lookup.
+type dwpState struct {
+	path string
+	d    *dwarf.DWO
+	idx  *dwarf.PackageIndex
+	err  error
 }
 
-// OpenMemory is Open for an ELF file held in memory, such as a binary read
-// out of a CI artifact that is never written to disk. name labels the object
-// in answers and errors; separate debug files are still searched by build-id
-// in the Finder's debug-file directories. data must not change while the
-// object is open.
-func OpenMemory(name string, data []byte, opts *Options) (*Object, error) {
-	finder, own := opts.finder()
-	f, err := debuginfo.OpenMemory(name, data)
-	return openOwned(name, f, err, finder, own)
+// splitErrors collects why split units could not be read, in the order
+// their lookups met them.
+type splitErrors struct {
+	mu      sync.Mutex
+	errs    []error
+	damaged map[string]bool // files whose damage is in errs
 }
 
-// openOwned indexes f, just opened (with error err) as name, and closes
-// it when no Object comes of it.
-func openOwned(name string, f *debuginfo.File, err error, finder *debuginfo.Finder, ownFinder bool) (*Object, error) {
-	if err != nil {
-		if ownFinder {
-			finder.Close()
-		}
-		return nil, fmt.Errorf("symbolize: open %s: %w", name, err)
-	}
-	o, err := openFile(f, finder, ownFinder)
-	if o == nil {
-		f.Close()
-	}
-	return o, err
+// demangleCache demangles each distinct name once per style: big C++
+// binaries repeat the same few thousand names across millions of frames,
+// and demangling costs more than reading the DWARF. It is the only cache of
+// demangled text, keyed two ways: by the mangled name (ELF symbols), and
+// by the DWARF string reference a linkage name comes from, so that a
+// repeated frame costs one small-key lookup instead of hashing (and first
+// copying) a name that can run to kilobytes in C++ binaries. (The per-DIE
+// and per-symbol slots of naming.go keep what a frame prints, demangled
+// through here.)
+//
+// Plain maps under a mutex rather than sync.Maps: a sync.Map boxes every
+// key and value and adds a node per entry, some 200,000 small objects of
+// pointers on a big C++ binary that every collection must mark again; a
+// map keeps its entries in a few large arrays. The locks are taken only on
+// a miss of the per-DIE slots, and never while demangling.
+type demangleCache struct {
+	byName lockedStrings[nameKey]
+	byRef  lockedStrings[refKey]
 }
 
-// OpenFile is Open for a file already opened (by a debuginfo.Finder's
-// search, most often). The Object owns f from then on; when OpenFile
-// returns no Object, f stays the caller's.
-func OpenFile(f *debuginfo.File, opts *Options) (*Object, error) {
-	finder, own := opts.finder()
-	return openFile(f, finder, own)
+// lockedStrings is a map to strings under a lock of its own, made on the
+// first put.
+type lockedStrings[K comparable] struct {
+	mu sync.Mutex
+	m  map[K]string
 }
 
-// finder returns the Finder of opts, or a new one the Object owns.
-func (opts *Options) finder() (f *debuginfo.Finder, own bool) {
-	if opts == nil || opts.Finder == nil {
-		return &debuginfo.Finder{}, true
-	}
-	return opts.Finder, false
+func (s *lockedStrings[K]) get(k K) (string, bool) {
+	s.mu.Lock()
+	v, ok := s.m[k]
+	s.mu.Unlock()
+	return v, ok
 }
 
-// openFile indexes the ELF file f; when it fails, f is left open.
-func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (o *Object, err error) {
-	path := f.Path
-	defer func() {
-		if p := recover(); p != nil {
-			if o != nil && o.debugFile != nil {
-				o.debugFile.Close()
-			}
-			o, err = nil, fmt.Errorf("symbolize: open %s: corrupt ELF or DWARF (decoder panic: %v)", path, p)
-		}
-		if o == nil {
-			if ownFinder {
-				finder.Close()
-			}
-		}
-	}()
-	ef := f.ELF
-	o = &Object{dwarfData: dwarfData{byteOrder: ef.ByteOrder, debugPath: path}, path: path, files: []*dwarfbuf.File{f.Mapped()}, finder: finder, ownFinder: ownFinder}
-	dwarfFile := f
-	o.buildID = f.BuildID
-	o.addDamage(path, f.Damage)
-	// The symbol table is read while the DWARF sections inflate: on a Go
-	// binary it is 8 ms of one core that the inflaters leave idle.
-	syms := readSymtabAsync(ef, f)
-	// Whatever way openFile returns, the reader is done with f first (a
-	// caller closes f when no Object comes of it).
-	defer func() { <-syms.done }()
-	symDamage := len(o.damage)
-
-	if !f.HasDWARF() {
-		if df, derr := finder.DebugFile(f); derr == nil {
-			if df.HasDWARF() {
-				dwarfFile = df
-				o.debugFile = df
-				o.addDamage(df.Path, df.Damage)
-				o.files = append(o.files, df.Mapped())
-				o.debugPath = df.Path
-				if ds, _ := readSymtab(df.ELF, df.Bytes()); len(ds.syms) > 0 {
-					o.debugSyms = &ds
-				}
-				releaseSymtab(df.ELF, df.Mapped())
-				// The symbol table stays the binary's own, as in
-				// llvm-symbolizer 14: names come from the debug
-				// file's DWARF.
-			} else {
-				df.Close()
-			}
-		}
+func (s *lockedStrings[K]) put(k K, v string) {
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = make(map[K]string)
 	}
-	if dwarfFile.HasDWARF() {
-		o.dwarfELF = dwarfFile.ELF
-		o.loadDWARF(dwarfFile)
-	}
-	var serr error
-	o.syms, serr = syms.wait()
-	if serr != nil {
-		// In file order: after the binary's own damage, before its DWARF's.
-		o.damage = slices.Insert(o.damage, symDamage, fmt.Errorf("%s: %w", path, fmt.Errorf(".symtab: %w; symbol table ignored", serr)))
-	}
-	if o.sec == nil && len(o.syms.syms) == 0 {
-		if len(o.damage) > 0 {
-			return o, fmt.Errorf("symbolize: open %s: %w: %v", path, ErrNoDebugInfo, o.Damage())
-		}
-		return o, fmt.Errorf("symbolize: open %s: %w", path, ErrNoDebugInfo)
-	}
-	return o, nil
+	s.m[k] = v
+	s.mu.Unlock()
 }
 
-// loadDWARF reads the DWARF of df, recording what it cannot read in
-// o.damage: a section that cannot be read costs what needs it, a unit that
-// cannot be read costs that unit.
-func (o *Object) loadDWARF(df *debuginfo.File) {
-	f, file := df.ELF, df.Mapped()
-	o.zdebug = f.Section(".debug_info") == nil && f.Section(".zdebug_info") != nil
-	sec, damage := readDebugSections(f, file)
-	o.addDamage(df.Path, damage)
-	if len(sec.info) == 0 {
-		return
-	}
-	o.sec = sec
-	o.supErr = o.loadSup(df)
-	o.aranges = func() []byte {
-		b, _ := dwarfbuf.Section(f, file.Bytes(), ".debug_aranges")
-		return b
-	}
-	o.units, damage = o.buildUnitIndex()
-	o.addDamage(df.Path, damage)
+type nameKey struct {
+	style demangler
+	name  string
 }
 
-// addDamage records what could not be read of the file at path.
-func (o *Object) addDamage(path string, damage []error) {
-	for _, d := range damage {
-		o.damage = append(o.damage, fmt.Errorf("%s: %w", path, d))
-	}
+type refKey struct {
+	style demangler
+	ref   dwarf.StrRef
 }
 
-// maxDamageShown bounds how many problems Damage spells out.
-const maxDamageShown = 3
+// gnuState is bfd's naming state for one object (bfd.go).
+type gnuState struct {
+	mu    sync.Mutex
+	funcs map[uint64]*gnuFunc // by DIE offset
 
-// Damage says, in one line, what of the object's files could not be read
-// and was left out at open (damaged headers, sections, compilation
-// units); nil for sound files. The object still answers from the rest: a
-// face reports this once per module as a warning, not as a failure.
-func (o *Object) Damage() error {
-	if o == nil || len(o.damage) == 0 {
-		return nil
-	}
-	return newDamageError(o.damage)
+	unitsOnce sync.Once
+	lostFrom  uint64 // .debug_info offset of the first unit bfd cannot parse (gnuReadable)
 }
 
-// newDamageError makes the one line of errs: the first few of them.
-func newDamageError(errs []error) *DamageError {
-	var b strings.Builder
-	for i, d := range errs[:min(len(errs), maxDamageShown)] {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(d.Error())
-	}
-	if n := len(errs) - maxDamageShown; n > 0 {
-		fmt.Fprintf(&b, " (and %d more problems)", n)
-	}
-	return &DamageError{Errs: errs, line: b.String()}
+// gnuFunc is bfd's struct funcinfo state for one function DIE.
+type gnuFunc struct {
+	linkage bool   // is_linkage: print the DWARF name
+	renamed string // the symbol name bfd replaced the DWARF name with
 }
 
-// A DamageError lists the parts of a file left out because they could not
-// be read; its text is one line, the first few of them.
-type DamageError struct {
-	Errs []error
-	line string
+// gnuSeqIndex maps addresses to units through their line-table sequences.
+// binutils 2.40 adds every sequence of a decoded line table to its unit's
+// address ranges (decode_line_info, DW_LNE_end_sequence), so an address in
+// padding that a CU's DW_AT_ranges leaves out but its line table covers is
+// still answered ("main" / "file.c:12"). llvm only trusts DW_AT_ranges.
+type gnuSeqIndex struct {
+	once sync.Once
+	idx  dwarf.UnitRanges
 }
 
-func (e *DamageError) Error() string   { return e.line }
-func (e *DamageError) Unwrap() []error { return e.Errs }
-
-// SupplementaryError says why the dwz supplementary file the DWARF names
-// could not be used (its frames then lack the names and inline calls kept
-// there); nil when there is none or it was found (what of it is damaged
-// is in Damage).
-func (o *Object) SupplementaryError() error {
-	if o == nil {
-		return nil
-	}
-	return o.supErr
+// gnuVar is a variable with a fixed address (DW_OP_addr) and its
+// declaration, which binutils 2.40 reports for the variable's first byte
+// (file:line, with the function name from the symbol table or "??").
+type gnuVar struct {
+	u        *dwarf.Unit
+	declFile int64
+	declLine int64
 }
 
-// Close releases the object. Lookups after Close are not allowed.
-func (o *Object) Close() error {
-	if o == nil {
-		return nil
-	}
-	o.sec, o.units, o.syms = nil, unitIndex{}, symtab{}
-	var err error
-	o.filesMu.Lock()
-	for _, m := range o.files {
-		if cerr := m.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("symbolize: close %s: %w", o.path, cerr)
-		}
-	}
-	o.files = nil
-	o.filesMu.Unlock()
-	if o.ownFinder {
-		o.finder.Close()
-	}
-	return err
+type gnuVarIndex struct {
+	once sync.Once
+	vars map[uint64]gnuVar
 }
 
-// ReleaseResident hands back to the kernel the mapped pages of the
-// sections that lookups read at random (range lists, address tables, line
-// strings): what a lookup keeps is copied out of them, and a long batch
-// would otherwise keep them all resident. (.debug_str, the biggest, is
-// read with pread and never becomes resident: see dwarfbuf.File.CStringAt.)
-// Pages read again come back from the page cache. For a caller that has
-// answered many lookups since it last called it; it costs a system call
-// per section.
-func (o *Object) ReleaseResident() {
-	if o.sec != nil {
-		o.sec.releaseRandom()
-	}
-}
-
-// Path returns the path the object was opened from.
-func (o *Object) Path() string { return o.path }
-
-// BuildID returns the GNU build-id of the binary, nil if it has none.
-func (o *Object) BuildID() []byte { return o.buildID }
-
-// DebugFile returns the separate debug file the DWARF came from; nil when
-// the binary holds its own DWARF or has none.
-func (o *Object) DebugFile() *debuginfo.File { return o.debugFile }
-
-// DebugPath returns the file the DWARF came from: a separate debug file or
-// Path().
-func (o *Object) DebugPath() string { return o.debugPath }
-
-// Symbolize returns the frames for addr, innermost first. An address nothing
-// knows gives one empty Frame and no error.
-func (o *Object) Symbolize(addr uint64, opts LookupOptions) (frames []Frame, err error) {
-	if o == nil {
-		return []Frame{{}}, errors.New("symbolize: nil object")
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			frames, err = []Frame{{}}, fmt.Errorf("symbolize: %s: address 0x%x: decoder panic: %v", o.debugPath, addr, p)
-		}
-	}()
-	frames = o.lookup(addr, opts)
-	if len(frames) == 0 {
-		frames = []Frame{{}}
-	}
-	return frames, nil
-}
-
-// SymbolizeMany symbolizes addrs; the result is aligned with addrs. Equal
-// addresses are looked up once, and the work is spread over the CPUs, except
-// in StyleGNU, whose answers depend on query order.
-func (o *Object) SymbolizeMany(addrs []uint64, opts LookupOptions) [][]Frame {
-	out := make([][]Frame, len(addrs))
-	if opts.Style == StyleGNU {
-		// bfd's naming depends on the order of queries (gnunames.go):
-		// answer them one by one in input order, as addr2line does.
-		for i, a := range addrs {
-			out[i], _ = o.Symbolize(a, opts)
-		}
-		return out
-	}
-	uniq := make([]uint64, 0, len(addrs))
-	seen := make(map[uint64]int, len(addrs))
-	for _, a := range addrs {
-		if _, ok := seen[a]; !ok {
-			seen[a] = len(uniq)
-			uniq = append(uniq, a)
-		}
-	}
-	if len(uniq) > 1 {
-		o.ExpectManyLookups()
-	}
-	// Sorting keeps each unit's lookups together (and its decode on one
-	// worker, usually).
-	sorted := slices.Clone(uniq)
-	slices.Sort(sorted)
-	res := make(map[uint64][]Frame, len(sorted))
-	workers := runtime.GOMAXPROCS(0)
-	if workers > 4 {
-		workers = 4
-	}
-	if len(sorted) < 64 {
-		workers = 1
-	}
-	chunk := (len(sorted) + workers - 1) / workers
-	parts := make([][][]Frame, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, (w+1)*chunk
-		if hi > len(sorted) {
-			hi = len(sorted)
-		}
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func(w, lo, hi int) {
-			defer wg.Done()
-			p := make([][]Frame, 0, hi-lo)
-			for _, a := range sorted[lo:hi] {
-				f, _ := o.Symbolize(a, opts)
-				p = append(p, f)
-			}
-			parts[w] = p
-		}(w, lo, hi)
-	}
-	wg.Wait()
-	for w := 0; w < workers; w++ {
-		lo := w * chunk
-		for i, f := range parts[w] {
-			res[sorted[lo+i]] = f
-		}
-	}
-	for i, a := range addrs {
-		out[i] = res[a]
-	}
-	return out
-}
-
-// Data answers a DATA query: the global object containing addr, from the
-// symbol table.
-func (o *Object) Data(addr uint64) (ds DataSymbol, ok bool) {
-	if o == nil {
-		return DataSymbol{}, false
-	}
-	defer func() {
-		if recover() != nil {
-			ds, ok = DataSymbol{}, false
-		}
-	}()
-	s, found := o.syms.findData(addr)
-	if !found {
-		return DataSymbol{}, false
-	}
-	return DataSymbol{Name: s.name, Demangled: o.demangled.demangle(s.name, StyleLLVM), Start: s.addr, Size: s.size}, true
+// fdeState is an Object's call frame information, read on the first
+// FuncStart: only code without symbols needs it.
+type fdeState struct {
+	table *cfi.Table
+	err   error
 }

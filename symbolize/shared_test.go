@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
@@ -21,4 +22,16 @@ func openObject(tb testing.TB, path string, opts *Options) *Object {
 	}
 	tb.Cleanup(func() { o.Close() })
 	return o
+}
+
+// symbolizeNoPanic is Symbolize for fuzzers and robustness tests: a panic
+// under the lookup, which Symbolize turns into an ErrInternal error,
+// fails the test (the decoders must return errors, not panic).
+func symbolizeNoPanic(t *testing.T, o *Object, addr uint64, opts LookupOptions) []Frame {
+	t.Helper()
+	fr, err := o.Symbolize(addr, opts)
+	if errors.Is(err, ErrInternal) {
+		t.Fatal(err)
+	}
+	return fr
 }

@@ -23,13 +23,13 @@ func dwzAddrs(t testing.TB, name string) []uint64 {
 	return funcAddrs(t, filepath.Join(dwzDir, "orig", name))
 }
 
-// answers renders the inline chains of addrs in both styles.
+// answers renders the inline chains of addrs under both policies.
 func answers(t testing.TB, o *Object, addrs []uint64) string {
 	t.Helper()
 	var sb strings.Builder
-	for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
+	for _, policy := range []*Policy{LLVM14, GNU240} {
 		for _, a := range addrs {
-			fr, err := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style})
+			fr, err := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Policy: policy})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +70,7 @@ func relink(t *testing.T, bin, name, to string) {
 
 // TestSupplementaryFile: the DIEs and strings dwz moved out are read back,
 // wherever the toolchain's rules find the supplementary file, and the
-// answers equal those for the unprocessed build (both styles); without the
+// answers equal those for the unprocessed build (under both policies); without the
 // file the object says what it looked for.
 func TestSupplementaryFile(t *testing.T) {
 	for _, variant := range []string{"gnu", "sup"} {
@@ -201,7 +201,7 @@ func dwzSample(f *testing.F) []uint64 {
 }
 
 // symbolizeDWZPair writes bin and its supplementary file sup into dir and
-// symbolizes addrs in both styles: whatever the bytes, no panic, no hang,
+// symbolizes addrs under both policies: whatever the bytes, no panic, no hang,
 // and an object that opens answers every address with a frame.
 func symbolizeDWZPair(t *testing.T, dir string, bin, sup []byte, addrs []uint64) {
 	if err := os.WriteFile(filepath.Join(dir, "tmpl"), bin, 0o600); err != nil {
@@ -219,8 +219,8 @@ func symbolizeDWZPair(t *testing.T, dir string, bin, sup []byte, addrs []uint64)
 	}
 	defer o.Close()
 	for _, a := range addrs {
-		for _, style := range []NameStyle{StyleLLVM, StyleGNU} {
-			if fr, _ := o.Symbolize(a, LookupOptions{Inlines: true, Demangle: true, Style: style}); len(fr) == 0 {
+		for _, policy := range []*Policy{LLVM14, GNU240} {
+			if fr := symbolizeNoPanic(t, o, a, LookupOptions{Inlines: true, Demangle: true, Policy: policy}); len(fr) == 0 {
 				t.Fatal("no frames")
 			}
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
+	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
 // symbol is an ELF symbol-table entry the engine can name addresses with.
@@ -48,7 +49,7 @@ type symtab struct {
 	addrs     []uint64                  // addrs[i] is the address of syms[i]
 	secEnds   []uint64                  // by section index: end address, bounds a size-0 symbol
 	files     []string                  // the STT_FILE names, in table order (symbol.file)
-	secs      []allocSection            // SHF_ALLOC sections in header order, for StyleGNU
+	secs      []allocSection            // SHF_ALLOC sections in header order, for GNU240
 	demangled []atomic.Pointer[symName] // one per mangled name (symbol.slot), filled on use
 }
 
@@ -78,12 +79,17 @@ func releaseSymtab(f *elf.File, m *dwarfbuf.File) {
 }
 
 // symtabLoad is readSymtab (and releaseSymtab) running on a goroutine of
-// its own; see readSymtabAsync.
+// its own; see readSymtabAsync. t and err are set once done is closed.
 type symtabLoad struct {
-	done  chan struct{}
-	t     symtab
-	err   error
-	panic any // a decoder panic, raised again by wait on the caller's goroutine
+	done chan struct{}
+	t    symtab
+	err  error
+}
+
+// wait returns the symbol table once read.
+func (l *symtabLoad) wait() (symtab, error) {
+	<-l.done
+	return l.t, l.err
 }
 
 // readSymtabAsync reads f's symbol table on another goroutine while the
@@ -94,7 +100,6 @@ func readSymtabAsync(ef *elf.File, f *debuginfo.File) *symtabLoad {
 	l := &symtabLoad{done: make(chan struct{})}
 	read := func() {
 		defer close(l.done)
-		defer func() { l.panic = recover() }()
 		l.t, l.err = readSymtab(ef, f.Bytes())
 		releaseSymtab(ef, f.Mapped())
 	}
@@ -106,17 +111,6 @@ func readSymtabAsync(ef *elf.File, f *debuginfo.File) *symtabLoad {
 	}
 	go read()
 	return l
-}
-
-// wait returns the symbol table once read; a panic of the reader is
-// raised again here, on the caller's goroutine, whose recover turns it
-// into an error.
-func (l *symtabLoad) wait() (symtab, error) {
-	<-l.done
-	if l.panic != nil {
-		panic(l.panic)
-	}
-	return l.t, l.err
 }
 
 // readSymtab reads .symtab, falling back to .dynsym when the file has no
@@ -269,7 +263,7 @@ type symAt struct {
 // llvm-symbolizer 14, the final marker (_end) therefore does not swallow
 // every address above it (documented in differences.md).
 func (t *symtab) find(addr uint64, ok func(*symbol) bool) (symAt, bool) {
-	i := upperBound(t.addrs, addr)
+	i := dwarf.UpperBound(t.addrs, addr)
 	for i > 0 {
 		i--
 		s := symAt{&t.syms[i], t.addrs[i]}
@@ -345,7 +339,7 @@ func (t *symtab) findGNU(addr uint64) (symAt, bool) {
 	if !ok {
 		return symAt{}, false
 	}
-	i := upperBound(t.addrs, addr)
+	i := dwarf.UpperBound(t.addrs, addr)
 	for i > 0 {
 		at := t.addrs[i-1]
 		j := i
@@ -461,4 +455,16 @@ func rawSymbols(f *elf.File, data []byte, typ elf.SectionType) ([]elf.Symbol, er
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// symName caches a symbol's demangled name for one style.
+type symName struct {
+	style demangler
+	name  string
+}
+
+// mangled reports whether name is one a style may demangle: an Itanium
+// ("_Z") or Rust v0 ("_R") name.
+func mangled(name string) bool {
+	return strings.HasPrefix(name, "_Z") || strings.HasPrefix(name, "_R")
 }

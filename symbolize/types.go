@@ -20,45 +20,26 @@ const (
 	FunctionsNone                         // no function names ("" in every frame)
 )
 
-// NameStyle selects whose naming rules apply: llvm-symbolizer's or GNU
-// addr2line's. They differ in which DWARF or symbol-table name each frame of
-// an inline chain gets and in demangler style ("> >" spacing, clone suffixes).
-type NameStyle int
-
-const (
-	StyleLLVM NameStyle = iota
-	StyleGNU
-	// styleGDB demangles as gdb names functions: libiberty's spelling
-	// without a template function's return type (gdb computes the name
-	// from the DWARF, which has none).
-	styleGDB
-)
-
 // LookupOptions select what a lookup returns.
 type LookupOptions struct {
 	Inlines   bool // return the whole inline chain, innermost first
 	Demangle  bool
 	Functions FunctionNames
-	Style     NameStyle
 	// RelativeNames gives file names as the line table records them,
 	// without the compilation directory (llvm-symbolizer --relativenames).
 	RelativeNames bool
-	// DWARFNames keeps the DWARF's name for code the DWARF describes
-	// (gdb's rule); without it, StyleLLVM with linkage names takes the
-	// outermost frame's name from the ELF symbol table whenever a symbol
-	// covers the address, as llvm-symbolizer does, which picks an alias
-	// ("__libc_start_main" for __libc_start_main_impl).
-	// It also demangles as gdb does (libiberty's spelling: "{lambda()#1}",
-	// "[clone .cold]").
-	DWARFNames bool
+	// Policy is the reference tool whose answers to give: which DWARF is
+	// read, which names frames take, how they are demangled. nil means
+	// LLVM14.
+	Policy *Policy
 }
 
-// demangleStyle is whose demangler spelling names get.
-func (o LookupOptions) demangleStyle() NameStyle {
-	if o.DWARFNames {
-		return styleGDB
+// policy returns o's policy.
+func (o *LookupOptions) policy() *Policy {
+	if o.Policy == nil {
+		return LLVM14
 	}
-	return o.Style
+	return o.Policy
 }
 
 // Frame is one frame of a symbolized address: with Inlines, an address
@@ -67,7 +48,7 @@ func (o LookupOptions) demangleStyle() NameStyle {
 type Frame struct {
 	Function        string // "" when unknown
 	File            string // "" when unknown (see FileKnown)
-	FileKnown       bool   // StyleGNU: File is known even if "" (bfd prints ":" not "??:")
+	FileKnown       bool   // GNU240: File is known even if "" (bfd prints ":" not "??:")
 	Line            int    // 0 when unknown
 	Column          int
 	Discriminator   int

@@ -127,6 +127,9 @@ func (l Limits) withDefaults() Limits {
 type Error struct {
 	Source Source
 	Err    error
+	// Unopened: Source is a path given to Walk that could not be opened
+	// at all (missing, not permitted), not a problem found inside it.
+	Unopened bool
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Source, oneLine(e.Err.Error())) }

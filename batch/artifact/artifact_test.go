@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -302,5 +303,37 @@ func TestClassify(t *testing.T) {
 		if got := classify([]byte(tc.in)); got != tc.want {
 			t.Errorf("classify(%q) = %v, want %v", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestWalkUnopened: a path given to Walk that cannot be opened at all is
+// marked so (a usage error for batch); a problem inside an input, or with
+// an input that opens, is not. No input is opened twice: a FIFO given by
+// name is refused, not waited on.
+func TestWalkUnopened(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "ok.log"), []byte("x\n"))
+	if err := os.Symlink("nowhere", filepath.Join(dir, "dangling.log")); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missing, dangling := filepath.Join(dir, "missing.log"), filepath.Join(dir, "dangling.log")
+	var got []string
+	w := &Walker{Want: map[Kind]bool{Log: true}, Visit: func(*Entry) error { return nil },
+		Error: func(e *Error) { got = append(got, fmt.Sprintf("%s %v", e.Source.Path, e.Unopened)) }}
+	if err := w.Walk([]string{missing, dir, fifo, dangling}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		missing + " true",   // given, missing
+		dangling + " false", // a dangling link inside a directory given
+		fifo + " false",     // given, opens, but no regular file
+		dangling + " true",  // the same link given
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("errors (path, unopened) %q, want %q", got, want)
 	}
 }

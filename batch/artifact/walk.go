@@ -33,8 +33,9 @@ var errStop = errors.New("stop")
 
 // walk is the state of one Walk call.
 type walk struct {
-	w   *Walker
-	lim Limits
+	w    *Walker
+	lim  Limits
+	root string // the path given to Walk being walked
 	// binaries collects the binaries read into memory from the archive
 	// being walked, for the links that lead to them.
 	binaries *[]*Entry
@@ -63,6 +64,13 @@ func (st *walk) report(src Source, err error) {
 	}
 }
 
+// reportOpen reports that the file or directory at p could not be opened.
+func (st *walk) reportOpen(p string, err error) {
+	if st.w.Error != nil {
+		st.w.Error(&Error{Source: Source{Path: p}, Err: err, Unopened: p == st.root})
+	}
+}
+
 func (st *walk) visit(e *Entry) error {
 	if e.open == nil {
 		e.open = func() (io.ReadCloser, error) {
@@ -79,6 +87,7 @@ func (st *walk) visit(e *Entry) error {
 }
 
 func (st *walk) input(p string) error {
+	st.root = p
 	if p == "-" {
 		e := &Entry{Source: Source{Path: "-"}, Kind: Log, Size: -1}
 		if st.w.Want[Log] && st.w.Stdin != nil {
@@ -88,7 +97,7 @@ func (st *walk) input(p string) error {
 	}
 	fi, err := os.Stat(p) // a symbolic link given by name is followed
 	if err != nil {
-		st.report(Source{Path: p}, errors.Unwrap(err))
+		st.reportOpen(p, errors.Unwrap(err))
 		return nil
 	}
 	if !fi.IsDir() {
@@ -100,7 +109,7 @@ func (st *walk) input(p string) error {
 	}
 	return unwrapVisit(filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 		if err != nil {
-			st.report(Source{Path: q}, unwrapPath(err))
+			st.reportOpen(q, unwrapPath(err))
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -171,7 +180,7 @@ func (st *walk) file(p string, fi fs.FileInfo) error {
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		st.report(src, unwrapPath(err))
+		st.reportOpen(p, unwrapPath(err))
 		return nil
 	}
 	defer f.Close()

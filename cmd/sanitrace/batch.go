@@ -13,20 +13,15 @@ import (
 	"github.com/sanitrace/sanitrace/batch"
 	"github.com/sanitrace/sanitrace/batch/artifact"
 	"github.com/sanitrace/sanitrace/internal/humanize"
-	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/render"
 	"github.com/sanitrace/sanitrace/wire"
 )
 
 // batchFlags are the flags of "sanitrace batch" (CONTRACT.md).
 type batchFlags struct {
-	moduleFlags
+	symbolFlags
 	symbolize  bool
 	exitZero   bool
-	obj        string
-	base       string
-	vmlinux    string
-	modulesDir string
 	jobs       int
 	output     batchOutput
 	shard      string
@@ -80,12 +75,8 @@ change the exit status.`,
 		},
 	}
 	f := cmd.Flags()
-	fl.moduleFlags.add(f, "a log names (after the binaries in the inputs)", false)
+	fl.symbolFlags.add(f, "a log names (after the binaries in the inputs)")
 	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse only)")
-	f.StringVar(&fl.obj, "obj", "", "ELF binary for frames whose log names no module (libwebsockets ~m#/~b# records)")
-	f.StringVar(&fl.base, "base", "", "load address (hex) of --obj, subtracted from those pcs first (PIE executables, shared libraries)")
-	f.StringVar(&fl.vmlinux, "vmlinux", "", "kernel image (with symbols and DWARF) that kernel frames (func+0x1c/0x60) resolve against")
-	f.StringVar(&fl.modulesDir, "modules-dir", "", "directory searched for a kernel module's NAME.ko")
 	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 where --fail-on would exit 1")
 	f.IntVarP(&fl.jobs, "jobs", "j", runtime.NumCPU(), "logs decoded at once")
 	fl.output.register(cmd, "any")
@@ -98,20 +89,29 @@ change the exit status.`,
 
 func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
+	stderr := cmd.ErrOrStderr()
+	warn := newWarner(stderr)
 	// One finder for the run, as decode has: the inputs' own binaries
 	// come first (batch.Options), then these rules.
-	finder, err := fl.finder(cmd.ErrOrStderr())
+	sym, err := fl.symbolFlags.symbolize(warn)
 	if err != nil {
 		return usage(err)
 	}
-	defer finder.Close()
+	defer sym.Finder.Close()
+	// A command-line input that cannot be opened is a usage error
+	// (CONTRACT.md: exit 2), as in decode; it is still listed in the
+	// errors and the others are processed. What lies inside the inputs
+	// never changes the exit status.
+	unreadable := false
 	opts := batch.Options{
 		Jobs:       fl.jobs,
 		Symbolize:  fl.symbolize,
-		Finder:     finder,
+		Finder:     sym.Finder,
 		Stdin:      cmd.InOrStdin(),
-		Vmlinux:    fl.vmlinux,
-		ModulesDir: fl.modulesDir,
+		Vmlinux:    sym.Vmlinux,
+		ModulesDir: sym.ModulesDir,
+		Warn:       warn.warn,
+		Unopened:   func(string) { unreadable = true },
 	}
 	if fl.jobs < 1 {
 		return usage(fmt.Errorf("-j %d: want at least 1", fl.jobs))
@@ -127,18 +127,11 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	if opts.Limits.Archive, err = humanize.ParseBytes(fl.maxArchive); err != nil {
 		return usage(fmt.Errorf("--max-archive-size: %w", err))
 	}
-	if err := fl.output.check(); err != nil {
-		return usage(err)
-	}
 	if opts.Baseline, err = fl.output.loadBaseline(); err != nil {
 		return usage(err)
 	}
-	stderr := cmd.ErrOrStderr()
-	// Warnings name archive members and modules from the logs: one line
-	// each, no control characters.
-	opts.Warn = func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", termsafe.Line(msg)) }
-	if opts.BarePCs, err = openObj(fl.obj, fl.base, stderr, "", finder); err != nil {
-		return err
+	if opts.BarePCs, err = sym.OpenObj(); err != nil {
+		return usage(err)
 	}
 	if opts.BarePCs != nil {
 		defer opts.BarePCs.Close()
@@ -156,22 +149,6 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	if containsStdin(args) {
 		stdinHint(cmd)
 	}
-	// A command-line input that cannot be opened is a usage error
-	// (CONTRACT.md: exit 2), as in decode; it is still listed in the
-	// errors and the others are processed. What lies inside the inputs
-	// never changes the exit status.
-	unreadable := false
-	for _, a := range args {
-		if a == "-" {
-			continue
-		}
-		f, err := os.Open(a)
-		if err != nil {
-			unreadable = true
-			continue
-		}
-		f.Close()
-	}
 	doc, err := batch.Run(args, opts)
 	if err != nil {
 		return usage(err)
@@ -187,18 +164,6 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 		return nil
 	}
 	return fl.output.exit(doc)
-}
-
-func (o *batchOutput) check() error {
-	switch o.failOn {
-	case "any", "new", "none":
-	default:
-		return fmt.Errorf("--fail-on %q: want any, new or none", o.failOn)
-	}
-	if err := render.CheckBatchFormat(o.format); err != nil {
-		return fmt.Errorf("--%w", err)
-	}
-	return nil
 }
 
 func (o *batchOutput) loadBaseline() (map[string]bool, error) {

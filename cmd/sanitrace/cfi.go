@@ -33,9 +33,6 @@ line on stderr; the rest of the file is still shown.`,
 }
 
 func runCFI(cmd *cobra.Command, args []string, raw bool, format string) error {
-	if format != "text" && format != "json" {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--format %q: want text or json", format)}
-	}
 	if raw && format == "json" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--raw is a text form; --format json gives the rows")}
 	}
@@ -44,7 +41,7 @@ func runCFI(cmd *cobra.Command, args []string, raw bool, format string) error {
 		Raw:     raw,
 		Out:     bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10),
 		Stderr:  cmd.ErrOrStderr(),
-		Problem: fileProblem,
+		Problem: pipeline.FileProblem,
 	}
 	failed, err := run.Run(args)
 	if err != nil {

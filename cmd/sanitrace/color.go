@@ -16,14 +16,14 @@ var colorModes = []string{"auto", "always", "never"}
 // useColor resolves --color (already one of colorModes): always and never
 // are what they say; auto colors a terminal unless the environment says
 // otherwise (wantDecoration).
-func useColor(mode string, stdout io.Writer) (bool, error) {
+func useColor(mode string, stdout io.Writer) bool {
 	switch mode {
 	case "always":
-		return true, nil
+		return true
 	case "never":
-		return false, nil
+		return false
 	}
-	return wantDecoration(stdout, os.Getenv), nil
+	return wantDecoration(stdout, os.Getenv)
 }
 
 // wantDecoration is the auto rule: NO_COLOR (non-empty) turns colors off

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -49,30 +48,23 @@ unwound to its end costs a line on stderr, not the run.`,
 
 func runCore(cmd *cobra.Command, path string, fl *coreFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	finder, err := fl.finder(stderr)
+	finder, err := fl.finder(newWarner(stderr))
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	defer finder.Close()
-	useCol, err := useColor(fl.color, stdout)
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
-	}
-	if err := render.CheckCoreFormat(fl.format); err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
-	}
 	run := &pipeline.Core{
 		Finder:  finder,
 		Exe:     fl.exe,
 		Format:  fl.format,
-		Options: render.Options{Color: useCol},
+		Options: render.Options{Color: useColor(fl.color, stdout)},
 		Out:     bufio.NewWriter(stdout),
 		Stderr:  stderr,
 	}
 	if err := run.Run(path); err != nil {
 		var we *pipeline.WriteError
 		if !errors.As(err, &we) {
-			err = fileProblem(path, err) // the core could not be read
+			err = pipeline.FileProblem(path, err) // the core could not be read
 		}
 		return &exitError{code: exitUsage, err: err}
 	}

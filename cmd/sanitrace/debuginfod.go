@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 	"sync"
 
@@ -12,33 +11,21 @@ import (
 
 // debuginfodFetcher returns the debuginfod client DEBUGINFOD_URLS asks for
 // (read through getenv), nil when no server is set. Its warnings (a server
-// that cannot be reached, a file that fails verification) go to stderr, one
-// line each.
-func debuginfodFetcher(getenv func(string) string, stderr io.Writer) debuginfo.Fetcher {
+// that cannot be reached, a file that fails verification) go to warn.
+func debuginfodFetcher(getenv func(string) string, warn *warner) debuginfo.Fetcher {
 	cfg := debuginfod.ConfigFromEnv(getenv)
-	c := debuginfod.New(cfg, debuginfo.ReadBuildID, warnLines(stderr))
+	c := debuginfod.New(cfg, debuginfo.ReadBuildID, warn.warn)
 	if !c.Enabled() {
 		return nil
 	}
 	return c
 }
 
-// warnLines writes each message as one "sanitrace: " line; downloads run
-// concurrently, so the writes are serialized.
-func warnLines(w io.Writer) func(string) {
-	var mu sync.Mutex
-	return func(msg string) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(w, "sanitrace: %s\n", msg)
-	}
-}
-
 // sourcePath maps a source path as a report names it to a file to read
 // (--source-context, debuginfo.Finder.SourcePath). A file found nowhere
 // gets one note on stderr (once per path), so a user who asked for source
 // context learns why there is none and what to pass.
-func sourcePath(finder *debuginfo.Finder, stderr io.Writer) func(string) string {
+func sourcePath(finder *debuginfo.Finder, warn *warner) func(string) string {
 	_, servers := finder.Fetch.(debuginfo.SourceFetcher)
 	var mu sync.Mutex
 	noted := map[string]bool{}
@@ -58,7 +45,7 @@ func sourcePath(finder *debuginfo.Finder, stderr io.Writer) func(string) string 
 			if servers {
 				where += " nor on the debuginfod servers"
 			}
-			fmt.Fprintf(stderr, "sanitrace: source %s %s; try --prefix-map %s=DIR\n", p, where, filepath.Dir(p))
+			warn.warn(fmt.Sprintf("source %s %s; try --prefix-map %s=DIR", p, where, filepath.Dir(p)))
 		}
 		return q
 	}

@@ -3,29 +3,21 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
-	"github.com/sanitrace/sanitrace/resolve"
-	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // decodeFlags are the flags of "sanitrace decode" (CONTRACT.md).
 type decodeFlags struct {
-	moduleFlags
+	symbolFlags
 	outputFlags
 	view          viewFlags
 	symbolize     bool
 	sourceContext int
 	exitZero      bool
-	obj           string
-	base          string
-	vmlinux       string
-	modulesDir    string
 }
 
 func newDecodeCmd() *cobra.Command {
@@ -64,85 +56,65 @@ are still processed).`,
 		},
 	}
 	f := cmd.Flags()
-	fl.moduleFlags.add(f, "a log names", false)
+	fl.symbolFlags.add(f, "a log names")
 	fl.outputFlags.add(f)
 	fl.view.add(f)
 	f.BoolVar(&fl.symbolize, "symbolize", true, "symbolize unsymbolized frames (--symbolize=false: parse and render only)")
 	f.IntVar(&fl.sourceContext, "source-context", 0, "print `N` source lines around each user frame")
 	f.BoolVar(&fl.exitZero, "exit-zero", false, "exit 0 even when reports were found")
-	f.StringVar(&fl.obj, "obj", "", "ELF binary for frames whose log names no module (libwebsockets ~m#/~b# records)")
-	f.StringVar(&fl.base, "base", "", "load address (hex) of --obj, subtracted from those pcs first (PIE executables, shared libraries)")
-	f.StringVar(&fl.vmlinux, "vmlinux", "", "kernel image (with symbols and DWARF) that kernel frames (func+0x1c/0x60) resolve against")
-	f.StringVar(&fl.modulesDir, "modules-dir", "", "directory searched for a kernel module's NAME.ko")
 	return cmd
 }
 
 func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	warn := newWarner(stderr)
 	// One finder for the run: every module and debug file is found by
 	// the same rules and read once.
-	finder, err := fl.finder(stderr)
+	sym, err := fl.symbolFlags.symbolize(warn)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	defer finder.Close()
+	defer sym.Finder.Close()
 	if fl.sourceContext < 0 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--source-context %d: must not be negative", fl.sourceContext)}
 	}
-	color, err := useColor(fl.color, stdout)
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
-	}
-
-	userFrames, err := fl.view.userFrames()
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
-	}
+	userFrames := fl.view.frames == "user"
 	passthrough := fl.view.wantPassthrough(cmd.Flags(), args, cmd.InOrStdin(), stdout)
-	if passthrough && !strings.EqualFold(fl.format, "text") {
+	if passthrough && fl.format != "text" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--passthrough writes text; --format %s cannot be passed through", fl.format)}
 	}
-	if userFrames && !strings.EqualFold(fl.format, "text") {
+	if userFrames && fl.format != "text" {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--frames user collapses frames in text; --format %s keeps every frame", fl.format)}
 	}
 
 	out := bufio.NewWriterSize(stdout, 256<<10)
-	w, err := render.New(strings.ToLower(fl.format), out, render.Options{
-		Color:         color,
+	w, err := render.New(fl.format, out, render.Options{
+		Color:         useColor(fl.color, stdout),
 		SourceContext: fl.sourceContext,
-		SourcePath:    sourcePath(finder, stderr),
+		SourcePath:    sourcePath(sym.Finder, warn),
 		Passthrough:   passthrough,
 		UserFrames:    userFrames,
 	})
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
 	}
-	static, err := openObj(fl.obj, fl.base, stderr, "", finder)
+	static, err := sym.OpenObj()
 	if err != nil {
-		return err
+		return &exitError{code: exitUsage, err: err}
 	}
 	if static != nil {
 		defer static.Close()
 	}
 
-	var res *resolve.Resolver
-	if fl.symbolize && !fl.view.quiet {
-		res = resolve.New(resolve.Options{
-			Finder:     finder,
-			Open:       resolve.EngineOpener(&symbolize.Options{Finder: finder}),
-			BarePCs:    static,
-			Warn:       func(msg string) { fmt.Fprintf(stderr, "sanitrace: %s\n", termsafe.Line(msg)) },
-			Vmlinux:    fl.vmlinux,
-			ModulesDir: fl.modulesDir,
-		})
-		defer res.Close()
-	}
-
 	if len(args) == 0 || containsStdin(args) {
 		stdinHint(cmd)
 	}
-	run := &pipeline.Decode{Resolver: res, Writer: w, Out: out, Stdin: cmd.InOrStdin(), Stderr: stderr,
+	run := &pipeline.Decode{Writer: w, Out: out, Stdin: cmd.InOrStdin(), Stderr: stderr,
 		Passthrough: passthrough, Keep: fl.view.keep(), Quiet: fl.view.quiet, Sections: len(args) > 1}
+	if fl.symbolize && !fl.view.quiet {
+		run.Resolver = sym.Resolver(static)
+		defer run.Resolver.Close()
+	}
 	result, err := run.Run(args)
 	switch {
 	case err != nil:

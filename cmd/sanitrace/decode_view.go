@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -30,17 +28,6 @@ func (v *viewFlags) add(f *pflag.FlagSet) {
 
 // keep returns the report filter of --tool and --kind (nil: keep all).
 func (v *viewFlags) keep() func(*report.Report) bool { return report.Select(v.tools, v.kinds) }
-
-// userFrames resolves --frames.
-func (v *viewFlags) userFrames() (bool, error) {
-	switch strings.ToLower(v.frames) {
-	case "all":
-		return false, nil
-	case "user":
-		return true, nil
-	}
-	return false, fmt.Errorf("--frames %q: want user or all", v.frames)
-}
 
 // wantPassthrough decides whether decode gives the whole input back.
 // Asked for, it is; not asked either way, it is the default for someone

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"debug/elf"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -207,30 +204,6 @@ func groupCmd(cmd *cobra.Command) *cobra.Command {
 	}
 	cmd.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
 	return cmd
-}
-
-// fileProblem says what is wrong with a file given on the command line in
-// the project's words: an *os.PathError already names the file ("open X:
-// no such file or directory"), so wrappers that named it again are
-// dropped; debug/elf's "bad magic number '[114 111 111 116]'" becomes
-// "not an ELF file".
-func fileProblem(path string, err error) error {
-	var (
-		pe *os.PathError
-		fe *elf.FormatError
-	)
-	switch {
-	case errors.As(err, &pe):
-		return pe
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%s: not an ELF file (too short)", path)
-	case errors.As(err, &fe):
-		if strings.HasPrefix(fe.Error(), "bad magic number") {
-			return fmt.Errorf("%s: not an ELF file", path)
-		}
-		return fmt.Errorf("%s: malformed ELF file: %v", path, fe)
-	}
-	return err
 }
 
 // strictHelp makes cobra's help command fail as a usage error on a name

@@ -2,18 +2,13 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
-	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
-	"github.com/sanitrace/sanitrace/resolve"
 )
 
 // lwsOptions are the flags shared by `lws decode` and `lws heapmap`.
@@ -83,28 +78,24 @@ input that cannot be read.`,
 }
 
 func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) error {
-	if heapmap {
-		if err := render.CheckHeapMapFormat(o.format); err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
-		}
+	warn := newWarner(cmd.ErrOrStderr())
+	sym := &pipeline.Symbolize{Obj: o.obj, Base: o.base, Warn: warn.prefixed("lws: ")}
+	if fetch := debuginfodFetcher(os.Getenv, warn); fetch != nil {
+		sym.Finder = &debuginfo.Finder{Fetch: fetch}
+		defer sym.Finder.Close()
 	}
-	var finder *debuginfo.Finder
-	if fetch := debuginfodFetcher(os.Getenv, cmd.ErrOrStderr()); fetch != nil {
-		finder = &debuginfo.Finder{Fetch: fetch}
-		defer finder.Close()
-	}
-	sym, err := openObj(o.obj, o.base, cmd.ErrOrStderr(), "lws: ", finder)
+	static, err := sym.OpenObj()
 	if err != nil {
-		return err
+		return &exitError{code: exitUsage, err: err}
 	}
-	if sym != nil {
-		defer sym.Close()
+	if static != nil {
+		defer static.Close()
 	}
 	if len(args) == 0 || containsStdin(args) {
 		stdinHint(cmd)
 	}
 	run := &pipeline.LWS{
-		Static: sym,
+		Static: static,
 		Out:    bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10),
 		Stdin:  cmd.InOrStdin(),
 		Stderr: cmd.ErrOrStderr(),
@@ -122,28 +113,4 @@ func runLWS(cmd *cobra.Command, args []string, o *lwsOptions, heapmap bool) erro
 		return &exitError{code: exitUsage}
 	}
 	return nil
-}
-
-// openObj opens --obj (nil when not given) for the pcs of records, which
-// name no module, loaded at --base. Errors are usage errors; a warning
-// (no DWARF: symbol table only) goes to stderr after "sanitrace: "+who.
-func openObj(obj, base string, stderr io.Writer, who string, finder *debuginfo.Finder) (*resolve.PCSymbolizer, error) {
-	if obj == "" {
-		if base != "" {
-			return nil, &exitError{code: exitUsage, err: errors.New("--base needs --obj")}
-		}
-		return nil, nil
-	}
-	addr, err := resolve.ParseLoadAddress(base)
-	if err != nil {
-		return nil, &exitError{code: exitUsage, err: err}
-	}
-	m, err := resolve.OpenPCSymbolizer(obj, addr, finder)
-	if m == nil {
-		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--obj: %w", fileProblem(obj, err))}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "sanitrace: %s%s\n", who, termsafe.Line(err.Error()))
-	}
-	return m, nil
 }

@@ -10,6 +10,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +31,8 @@ const (
 	exitUsage = 2
 )
 
-func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
+func run(args []string, stdin *os.File, stdout, stderr *os.File) (code int) {
+	defer guard(args, stderr, &code)
 	name := filepath.Base(args[0])
 	switch {
 	case strings.HasPrefix(name, "llvm-symbolizer"):
@@ -44,4 +47,19 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return codeOf(err)
 	}
 	return exitOK
+}
+
+// guard is a run's outermost edge: a panic of sanitrace's (a bug; inputs
+// get errors, not panics) ends the run with one line on stderr naming the
+// command line it ran, and exit status 2, as a usage error. It must be
+// deferred by run itself. Goroutines that work on inputs have their own
+// edges (batch's per-log workers, the symbolizer face's queries).
+func guard(args []string, stderr io.Writer, code *int) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	cmdline := strings.Join(append([]string{filepath.Base(args[0])}, args[1:]...), " ")
+	newWarner(stderr).warn(fmt.Sprintf("internal error (please report it) in %q: %v", cmdline, p))
+	*code = exitUsage
 }

@@ -20,9 +20,6 @@ exits 0, since the shards usually gate already. 2 on a usage error or an
 unreadable input.`,
 		Args: atLeastOne("a FILE (a batch --format json output)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.check(); err != nil {
-				return &exitError{code: exitUsage, err: err}
-			}
 			baseline, err := o.loadBaseline()
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,11 +10,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
 )
 
 // moduleFlags say where the modules a log or core names are found: the
-// flags that decode and core (and the commands to come) share.
+// flags decode, batch and core share.
 type moduleFlags struct {
 	binaryDirs []string
 	prefixMaps []string
@@ -56,14 +56,14 @@ func (m *moduleFlags) add(f *pflag.FlagSet, named string, sysrootDebug bool) {
 }
 
 // finder returns the run's one debuginfo.Finder over these flags, asking
-// debuginfod (DEBUGINFOD_URLS) last; its warnings go to stderr. The error
-// is a usage error (a malformed --prefix-map).
-func (m *moduleFlags) finder(stderr io.Writer) (*debuginfo.Finder, error) {
+// debuginfod (DEBUGINFOD_URLS) last; its warnings go to warn. The error is
+// a usage error (a malformed --prefix-map).
+func (m *moduleFlags) finder(warn *warner) (*debuginfo.Finder, error) {
 	maps, err := m.parsePrefixMaps()
 	if err != nil {
 		return nil, err
 	}
-	f := &debuginfo.Finder{BinaryDirs: m.binaryDirs, PrefixMaps: maps, Sysroot: m.sysroot, Fetch: debuginfodFetcher(os.Getenv, stderr)}
+	f := &debuginfo.Finder{BinaryDirs: m.binaryDirs, PrefixMaps: maps, Sysroot: m.sysroot, Fetch: debuginfodFetcher(os.Getenv, warn)}
 	if len(m.debugDirs) > 0 {
 		f.DebugDirs = m.debugDirs // else the sysroot's, or the system's
 	}
@@ -105,6 +105,36 @@ func envList(name string) []string {
 		}
 	}
 	return list
+}
+
+// symbolFlags say how decode and batch symbolize the frames of their logs:
+// where the modules are (moduleFlags), the binary of the pcs that name no
+// module (--obj, --base) and the kernel's images (--vmlinux,
+// --modules-dir).
+type symbolFlags struct {
+	moduleFlags
+	obj, base           string
+	vmlinux, modulesDir string
+}
+
+// add registers the flags; named is moduleFlags.add's.
+func (s *symbolFlags) add(f *pflag.FlagSet, named string) {
+	s.moduleFlags.add(f, named, false)
+	f.StringVar(&s.obj, "obj", "", "ELF binary for frames whose log names no module (libwebsockets ~m#/~b# records)")
+	f.StringVar(&s.base, "base", "", "load address (hex) of --obj, subtracted from those pcs first (PIE executables, shared libraries)")
+	f.StringVar(&s.vmlinux, "vmlinux", "", "kernel image (with symbols and DWARF) that kernel frames (func+0x1c/0x60) resolve against")
+	f.StringVar(&s.modulesDir, "modules-dir", "", "directory searched for a kernel module's NAME.ko")
+}
+
+// symbolize returns what the flags say, over the run's one Finder (close
+// it when the run is done); warnings go to warn. The error is a usage
+// error.
+func (s *symbolFlags) symbolize(warn *warner) (*pipeline.Symbolize, error) {
+	finder, err := s.finder(warn)
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline.Symbolize{Finder: finder, Obj: s.obj, Base: s.base, Vmlinux: s.vmlinux, ModulesDir: s.modulesDir, Warn: warn.warn}, nil
 }
 
 // outputFlags choose the output: --format and --color.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/report"
 )
 
@@ -97,5 +96,5 @@ func reportError(w io.Writer, err error) {
 	if errors.As(err, &ee) && ee.err == nil {
 		return
 	}
-	fmt.Fprintf(w, "sanitrace: %s\n", termsafe.Line(err.Error()))
+	newWarner(w).warn(err.Error())
 }

@@ -76,7 +76,7 @@ func faceEnv(stdin io.Reader, stdout, stderr io.Writer) dropin.Env {
 	return dropin.Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 		Getenv: os.Getenv, Open: dropin.OpenEngine, Version: version,
-		Fetch: debuginfodFetcher(os.Getenv, stderr),
+		Fetch: debuginfodFetcher(os.Getenv, newWarner(stderr)),
 	}
 }
 
@@ -129,14 +129,16 @@ func (o faceOptions) complete(cmd *cobra.Command, args []string, toComplete stri
 }
 
 var symbolizeOptions = faceOptions{
-	names: []string{"--addresses", "--adjust-vma=", "--basenames", "--debug-file-directory=", "--demangle",
-		"--no-demangle", "--dwp=", "--exe=", "--fallback-debug-path=", "--functions", "--functions=", "--help",
+	names: []string{"--addresses", "--adjust-vma=", "--basenames", "--build-id=", "--color", "--color=",
+		"--debug-file-directory=", "--debuginfod", "--demangle", "--no-debuginfod", "--no-demangle", "--dwp=",
+		"--exe=", "--fallback-debug-path=", "--filter-markup", "--functions", "--functions=", "--help",
 		"--inlines", "--no-inlines", "--obj=", "--output-style=", "--pretty-print", "--print-address",
 		"--print-source-context-lines=", "--relativenames", "--verbose", "--version"},
 	values: map[string][]string{
 		"--output-style": {"LLVM", "GNU", "JSON"},
 		"--functions":    {"linkage", "short", "none"},
 		"-f":             {"linkage", "short", "none"},
+		"--color":        {"always", "auto", "never"},
 	},
 	files: []string{"--obj", "--exe", "-e", "--dwp"},
 	dirs:  []string{"--debug-file-directory", "--fallback-debug-path"},

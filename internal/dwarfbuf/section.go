@@ -228,13 +228,6 @@ func Sections(f *elf.File, file []byte, want []Want) []error {
 	errs := make([]error, len(want))
 	load := func(i int) {
 		w := want[i]
-		defer func() {
-			// A decoder panic on a corrupt section must not take the
-			// process down: a caller's recover does not see this goroutine.
-			if p := recover(); p != nil {
-				errs[i] = fmt.Errorf("%s: corrupt section (decoder panic: %v)", w.Name, p)
-			}
-		}()
 		if w.Units != nil {
 			if done, err := sectionUnits(f, file, w.Name, w.Units); done {
 				errs[i] = err

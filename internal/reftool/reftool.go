@@ -23,6 +23,13 @@ func Need(t testing.TB, name string) string {
 	return p
 }
 
+// Installed reports whether the tool name can be run, for tests that
+// check against it only when it is there.
+func Installed(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
+}
+
 // NeedFor is Need where what the test loses without the tool is not a
 // comparison with it (a fixture it builds, a terminal, a second
 // reference): why says what, in the skip message.

@@ -16,8 +16,10 @@
 //     differs (srsubs.go, gnusr.go, lambda.go, constconst.go): the
 //     module's own parser says where its substitution table stands and
 //     which bytes are references, through a probe reference past the table;
-//   - for Rust, libiberty's legacy demangling written here (rust.go) and the
-//     module's v0 demangler with three small fixes.
+//   - for Rust, libiberty's legacy demangling written here (rust.go), and a
+//     v0 demangler of this package's own (rustv0.go), whose v0Policy holds
+//     where the two tools part ways: the module's misreads v0 names rustc
+//     writes (issue 24).
 //
 // A panic in the module is recovered and the name printed mangled; output
 // and tree walks are bounded.
@@ -218,6 +220,10 @@ func demangleLLVM14(name string) string {
 	out, err := ToString(name, LLVM)
 	if err != nil {
 		var ok bool
+		// (A v0 name's suffix is the v0 demangler's own.)
+		if !strings.HasPrefix(name, "_Z") {
+			return name
+		}
 		if out, ok = llvm14DotSuffix(name); !ok {
 			return name
 		}

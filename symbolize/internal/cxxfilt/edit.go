@@ -168,6 +168,8 @@ func (m *markVisit) visit(x demangle.AST) bool {
 		}
 	case *demangle.PackExpansion:
 		m.other = m.other || n.Pack == nil
+	case *demangle.ExprList:
+		m.other = m.other || soleEmpty(n)
 	case *demangle.Qualified:
 		m.other = m.other || llvm14CDtor(n) != nil
 	case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
@@ -535,6 +537,9 @@ func sharedTemplate(t *demangle.Template) bool {
 // node's replacement or nil.
 func (e *editor) replace(a demangle.AST) demangle.AST {
 	e.guard.leave()
+	if soleEmpty(a) {
+		return emptyExprs
+	}
 	if e.style == LLVM {
 		return e.llvm14(a)
 	}
@@ -558,6 +563,18 @@ func seq(parts ...any) demangle.AST {
 		}
 	}
 	return out
+}
+
+// emptyExprs is an expansion of an empty pack, which the printer skips.
+var emptyExprs = &demangle.ExprList{}
+
+// soleEmpty reports whether a is the expansion of a pack whose one element
+// prints nothing (a pack holding an empty pack, which only a hand-made name
+// has): both tools print nothing for it, so no comma either, the module
+// an element.
+func soleEmpty(a demangle.AST) bool {
+	l, ok := a.(*demangle.ExprList)
+	return ok && len(l.Exprs) == 1 && isEmpty(l.Exprs[0])
 }
 
 // isEmpty reports whether the printer prints nothing for a (as the
@@ -603,9 +620,10 @@ func (e *editor) markArgs(t *demangle.Template) demangle.AST {
 	return &demangle.Template{Name: t.Name, Args: args}
 }
 
-// dropEmpty returns a pack without its empty elements, which LLVM and
-// libiberty print with no comma (the module prints ", " for each), or nil
-// when it has none.
+// dropEmpty returns a pack without its empty elements, which LLVM
+// prints with no comma (the module prints ", " for each), or nil when it
+// has none. libiberty prints the commas of those before the last printed
+// element (gnuInnerEmpties) and drops the ones after it.
 func (e *editor) dropEmpty(p *demangle.ArgumentPack) demangle.AST {
 	n := 0
 	for _, x := range p.Args {
@@ -619,9 +637,20 @@ func (e *editor) dropEmpty(p *demangle.ArgumentPack) demangle.AST {
 	args := make([]demangle.AST, 0, n)
 	last := -1
 	for i, x := range p.Args {
-		if !isEmpty(x) {
+		switch {
+		case !isEmpty(x):
 			args = append(args, x)
 			last = i
+		case e.style == GNU && i < len(p.Args)-1:
+			// Kept as a node that prints nothing; cut below
+			// when no printed element follows.
+			args = append(args, emptyName)
+		}
+	}
+	if e.style == GNU {
+		// Drop the kept empties after the last printed element.
+		for len(args) > 0 && args[len(args)-1] == emptyName {
+			args = args[:len(args)-1]
 		}
 	}
 	if e.style == GNU && last < len(p.Args)-1 && len(args) > 0 {

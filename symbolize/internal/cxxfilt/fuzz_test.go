@@ -21,6 +21,10 @@ func FuzzDemangle(f *testing.F) {
 		"_Z1fIJEEvDpT_",
 		"_Z1aIN1bIN1cIN1dIN1eIiEEEEEEEEvT_S6_S5_S4_S3_S2_S1_S0_S_",
 		"_RNvCs1234_5crate4func",
+		"_RINvMNtCsgEmfK2I1SDS_4core6optionINtB3_6OptionNtNtNtNtCsjrHSEGnQ3l9_3std12backtrace_rs9symbolize5gimli7ContextE3mapINtBK_6EitherNtBK_7MappingBI_ENcNtB1P_s_1B0EBQ_",
+		"_RINvC3foo3barFG_RL0_hEuDG_NtC3std3AnyEL1_KcdfKnn80000000000000000000000000000000_EB2_.llvm.1",
+		"_RNvNCNKNvNtNtCsjrHSEGnQ3l9_3std2io5stdio14OUTPUT_CAPTURE0023___RUST_STD_INTERNAL_VAL",
+		"_RNvC3foou5yy09z",
 		"main.(*Stack[go.shape.string]).Push",
 	} {
 		f.Add(s)

@@ -10,8 +10,19 @@ import (
 func (e *editor) gnu(a demangle.AST) demangle.AST {
 	switch a := a.(type) {
 	case *demangle.Template:
-		if n := len(a.Args); n > 0 && isEmpty(a.Args[n-1]) {
-			return e.markArgs(a)
+		t := a
+		if args := gnuInnerEmpties(a.Args); args != nil {
+			t = &demangle.Template{Name: a.Name, Args: args}
+		}
+		if n := len(t.Args); n > 0 && isEmpty(t.Args[n-1]) {
+			return e.markArgs(t)
+		}
+		if t != a {
+			return t
+		}
+	case *demangle.FunctionType:
+		if args := gnuInnerEmpties(a.Args); args != nil {
+			return &demangle.FunctionType{Return: a.Return, Args: args, ForLocalName: a.ForLocalName}
 		}
 	case *demangle.ArgumentPack:
 		return e.dropEmpty(a)
@@ -222,4 +233,31 @@ func srOldForm(name string) string {
 	}
 	b.WriteString(name[last:])
 	return b.String()
+}
+
+// gnuInnerEmpties returns args with each element that prints nothing
+// (isEmpty: an empty pack, an empty pack expansion) and comes before one
+// that prints something replaced by a node the printer does not skip, or
+// nil when there is none. libiberty prints a template argument or
+// parameter list element by element and takes back the ", " before an
+// element only when nothing is printed after it, so an empty pack before
+// the last printed element keeps its commas ("thread<main::$_0, , void>");
+// the module skips every empty element, which the trailing ones are left
+// to.
+func gnuInnerEmpties(args []demangle.AST) []demangle.AST {
+	last := len(args) - 1
+	for last >= 0 && isEmpty(args[last]) {
+		last--
+	}
+	var out []demangle.AST
+	for i := 0; i < last; i++ {
+		if isEmpty(args[i]) {
+			if out == nil {
+				out = make([]demangle.AST, len(args))
+				copy(out, args)
+			}
+			out[i] = emptyName
+		}
+	}
+	return out
 }

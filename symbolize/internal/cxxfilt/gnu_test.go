@@ -65,6 +65,16 @@ func TestGNUClasses(t *testing.T) {
 			"decltype (((declval<boost::beast::buffers_cat_view<boost::asio::const_buffer, boost::asio::const_buffer, boost::beast::http::chunk_crlf>::const_iterator::increment>)())((std::declval<std::integral_constant<unsigned long, 0ul> >)())) boost::mp11::mp_with_index<5ul, boost::beast::buffers_cat_view<boost::asio::const_buffer, boost::asio::const_buffer, boost::beast::http::chunk_crlf>::const_iterator::increment>(unsigned long, boost::beast::buffers_cat_view<boost::asio::const_buffer, boost::asio::const_buffer, boost::beast::http::chunk_crlf>::const_iterator::increment&&)",
 		},
 		{
+			"an empty pack before the last printed template argument keeps its commas (issue 24)",
+			"_ZNSt6threadC2IZ4mainE3$_0JEvEEOT_DpOT0_",
+			"std::thread::thread<main::$_0, , void>(main::$_0&&)",
+		},
+		{
+			"an empty pack expansion before the last printed parameter keeps its commas",
+			"_Z1fIJEEviDpT_i",
+			"void f<>(int, , int)",
+		},
+		{
 			"1024 bytes: the longest name libiberty demangles",
 			"_Z1f" + strings.Repeat("P", 1019) + "i",
 			"f(int" + strings.Repeat("*", 1019) + ")",

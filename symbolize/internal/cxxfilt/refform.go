@@ -10,12 +10,8 @@ type refForm struct {
 	maxLen int // of the lead byte and the digits
 }
 
-var (
-	// itaniumSubst is the Itanium ABI's substitution "S<seq-id>_".
-	itaniumSubst = refForm{'S', "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 6}
-	// rustBackref is the Rust v0 back reference "B<base-62>_".
-	rustBackref = refForm{'B', base62Digits, 8}
-)
+// itaniumSubst is the Itanium ABI's substitution "S<seq-id>_".
+var itaniumSubst = refForm{'S', "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 6}
 
 // value returns the number spelled by digits (all of them f's).
 func (f refForm) value(digits string) int {

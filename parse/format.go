@@ -1,0 +1,377 @@
+package parse
+
+import (
+	"bytes"
+
+	"github.com/sanitrace/sanitrace/report"
+)
+
+// format is one log format the scanner reads besides the sanitizer
+// runtimes' reports (scanner.go): the Linux kernel's, Go's, gdb's, ... Its
+// grammar file declares everything the scanner needs of it, and formats
+// lists it; nothing else names it. Adding a format is a grammar file and
+// its row in formats (and its Producer in package report).
+type format struct {
+	// producer names the format's reports: their Tool is producer.Tool().
+	producer report.Producer
+	// cues are what a line that starts a report of the format holds,
+	// which the per-line pre-filter (maybeReport) looks for: only lines
+	// with a cue of some format are shown to the starters.
+	cues cues
+	// start recognises a report's first line (start in dump.go).
+	start starter
+	// frame reads one frame line of the format, its report's prefix and
+	// indentation removed. unwrap.go joins a line that a wrapper broke
+	// when the joined line reads as a frame that says more.
+	frame func(t string) (report.Frame, bool)
+	// lead, when set, reports whether line, read outside reports (t: its
+	// known prefix and blanks removed), may turn out to be the first line
+	// of a report of the format recognised on one of the leadLines lines
+	// after it: the ruler before a Go race or a kernel report, the first
+	// piece of a wrapped headline. A passthrough holds such a line back
+	// until then.
+	lead      func(line, t []byte) bool
+	leadLines int
+	// back, for a format whose first line has no cue of its own
+	// (Valgrind's "==1== Invalid read of size 4"; start is nil), finds a
+	// report at its first frame instead: line is a line the pre-filter
+	// passed, before(k) the k-th line before it outside reports (false
+	// past the last). It returns how many lines back the report starts
+	// (0: line is no first frame), the length of the prefix every line of
+	// the report carries there, its grammar and report (startBack).
+	back func(line []byte, before func(k int) ([]byte, bool)) (k, pfx int, g grammar, r *report.Report)
+	// headRest, when set, judges whether a line right after the report's
+	// first is its headline's wrapped rest, instead of the rules of
+	// unwrap.go: rest is the line without a paste's quote or indentation,
+	// last the length the wrapper saw of the first line (wrapLast),
+	// carries whether it carries the report's prefix. It returns the rest
+	// as joined to the headline, which it has updated; false when it is
+	// no rest.
+	headRest func(b *builder, rest []byte, last int, carries bool) (string, bool)
+	// wrapRest, when set, reports whether n is the wrapped rest of l, a
+	// line of the open report that is no frame (carries: n carries the
+	// report's prefix); the wrapper's lengths are checked already.
+	wrapRest func(l, n string, carries bool) bool
+}
+
+// formats in the order their starters are tried: the most specific first.
+var formats = []*format{
+	&kernelFormat,
+	&goFormat,
+	&rustFormat,
+	&glibcFormat,
+	&chromiumFormat,
+	&gdbFormat,
+	&boostFormat,
+	&backtraceFormat,
+	&valgrindFormat,
+}
+
+// cues are what maybeReport looks for in a line, for one format: a few
+// byte searches per line, no allocation.
+type cues struct {
+	// words are the words right before a colon that start a report
+	// ("BUG" for "BUG: KASAN: ..."). "*Sanitizer" is any word that ends
+	// in "Sanitizer", "0x*" any that starts with "0x".
+	words []string
+	// before are bytes that may stand right before a colon where no word
+	// does: "'" for glibc's "*** Error in `prog': ...".
+	before string
+	// marks are texts anywhere in the line.
+	marks []mark
+}
+
+// mark is a text maybeReport searches a line for.
+type mark struct {
+	text string
+	// from: the search is for text[from:], and text[:from] must stand
+	// right before its first match; a rare first byte keeps the search
+	// fast (" signal " is searched as "gnal ", since ' ' starts many false
+	// candidates).
+	from int
+	// last, when not 0, is the byte the line must end with.
+	last byte
+}
+
+// prefilter is the cues of every format and of the sanitizers, arranged
+// for maybeReport.
+type prefilter struct {
+	// What may start or end a cue word (cueExact, cuePrefix, cueSuffix by
+	// first and last byte), and the second bytes of the prefixes: most
+	// words before a colon in a log ("2", "java", a timestamp's "03T04")
+	// are let go on these bytes alone (colonWord).
+	first, last [256]uint8
+	second      [256]bool
+	// The exact words, in a hash table by length and first and last byte
+	// (wordHash): slot[h] is 1 + the index in words of the first word of
+	// hash h, next[i] 1 + that of the next one.
+	slot     [wordSlots]uint8
+	words    []string
+	next     []uint8
+	suffixes []string // "*Sanitizer"
+	prefixes []string // "0x*"
+	before   [256]bool
+	// The marks: single bytes anywhere (bytes.IndexByte), those a line
+	// must end with a byte for (by that byte), and the other texts; the
+	// first byte and the first text apart (maybeReport).
+	any1     byte
+	anyMore  []byte
+	isLast   [256]bool
+	byLast   [256][]markSearch
+	mark1    markSearch
+	markMore []markSearch
+	more     bool // anyMore or markMore are not empty
+}
+
+const wordSlots = 512
+
+// Bits of prefilter.first and .last.
+const (
+	cueExact uint8 = 1 << iota
+	cuePrefix
+	cueSuffix
+)
+
+// wordHash is the hash of a word of n bytes from first to last.
+func wordHash(n int, first, last byte) uint {
+	return (uint(n)*131 + uint(first)*31 + uint(last)) % wordSlots
+}
+
+// markSearch is a mark as maybeReport searches for it.
+type markSearch struct {
+	find []byte // text[from:]
+	head string // text[:from]
+}
+
+// in reports whether the mark is in b.
+func (m *markSearch) in(b []byte) bool {
+	i := bytes.Index(b, m.find)
+	if i < len(m.head) {
+		return false
+	}
+	return string(b[i-len(m.head):i]) == m.head
+}
+
+var cueFilter = *newPrefilter(append([]cues{sanitizerCues}, formatCues()...))
+
+func formatCues() []cues {
+	cs := make([]cues, len(formats))
+	for i, f := range formats {
+		cs[i] = f.cues
+	}
+	return cs
+}
+
+func newPrefilter(all []cues) *prefilter {
+	pf := &prefilter{}
+	seen := map[string]bool{}
+	for _, c := range all {
+		for _, w := range c.words {
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			switch {
+			case len(w) > 1 && w[0] == '*':
+				pf.suffixes = append(pf.suffixes, w[1:])
+				pf.last[w[len(w)-1]] |= cueSuffix
+			case len(w) > 1 && w[len(w)-1] == '*':
+				pf.prefixes = append(pf.prefixes, w[:len(w)-1])
+				pf.first[w[0]] |= cuePrefix
+				if len(w) > 2 {
+					pf.second[w[1]] = true
+				} else { // a one-byte prefix: any second byte
+					for i := range pf.second {
+						pf.second[i] = true
+					}
+				}
+			case w == "" || len(pf.words) == 255:
+				panic("parse: bad cue word or too many: " + w)
+			default:
+				h := wordHash(len(w), w[0], w[len(w)-1])
+				pf.words = append(pf.words, w)
+				pf.next = append(pf.next, pf.slot[h])
+				pf.slot[h] = uint8(len(pf.words))
+				pf.first[w[0]] |= cueExact
+			}
+		}
+		for i := 0; i < len(c.before); i++ {
+			pf.before[c.before[i]] = true
+		}
+		for _, m := range c.marks {
+			if seen["\x00"+m.text+"\x00"+string(m.last)+string(rune('0'+m.from))] {
+				continue
+			}
+			seen["\x00"+m.text+"\x00"+string(m.last)+string(rune('0'+m.from))] = true
+			ms := markSearch{find: []byte(m.text[m.from:]), head: m.text[:m.from]}
+			switch {
+			case m.last != 0:
+				pf.isLast[m.last] = true
+				pf.byLast[m.last] = append(pf.byLast[m.last], ms)
+			case len(m.text) == 1 && pf.any1 == 0:
+				pf.any1 = m.text[0]
+			case len(m.text) == 1:
+				pf.anyMore = append(pf.anyMore, m.text[0])
+			case pf.mark1.find == nil:
+				pf.mark1 = ms
+			default:
+				pf.markMore = append(pf.markMore, ms)
+			}
+		}
+	}
+	pf.more = len(pf.anyMore)+len(pf.markMore) > 0
+	return pf
+}
+
+// maybeReport is the cheap test run on every line outside a report: could
+// it start one? A few byte searches, no allocation. Most headlines have a
+// colon after a known word ("ERROR:", "AddressSanitizer:", "runtime
+// error:", "BUG:", "panic:", "Call Trace:", ...), so one walk over the
+// colons replaces a substring search per word; the marks are searched
+// for after it.
+func maybeReport(b []byte) bool {
+	n := len(b)
+	if n == 0 {
+		return false
+	}
+	pf := &cueFilter
+	for i := 0; i < n; {
+		c := bytes.IndexByte(b[i:], ':')
+		if c < 0 {
+			break
+		}
+		c += i
+		if pf.colonWord(b, c) {
+			return true
+		}
+		i = c + 1
+	}
+	// The first byte and text marks are searched without a loop: the
+	// cues of today's formats have no more, and loops over them cost
+	// every ordinary line a few percent more instructions (BenchmarkIdle).
+	if pf.any1 != 0 && bytes.IndexByte(b, pf.any1) >= 0 {
+		return true
+	}
+	if pf.isLast[b[n-1]] && pf.lastMarked(b) {
+		return true
+	}
+	if m := &pf.mark1; m.find != nil {
+		if i := bytes.Index(b, m.find); i >= len(m.head) && string(b[i-len(m.head):i]) == m.head {
+			return true
+		}
+	}
+	if pf.more {
+		return pf.moreMarks(b)
+	}
+	return false
+}
+
+// lastMarked searches b for the marks of a line ending in its last byte.
+func (pf *prefilter) lastMarked(b []byte) bool {
+	for _, m := range pf.byLast[b[len(b)-1]] {
+		if m.in(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// moreMarks searches b for the marks after the first byte and text.
+func (pf *prefilter) moreMarks(b []byte) bool {
+	for _, c := range pf.anyMore {
+		if bytes.IndexByte(b, c) >= 0 {
+			return true
+		}
+	}
+	for k := range pf.markMore {
+		if pf.markMore[k].in(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// colonWord reports whether the word before the colon at b[c] is a cue.
+func (pf *prefilter) colonWord(b []byte, c int) bool {
+	j := c
+	for j > 0 && isIdent(b[j-1]) {
+		j--
+	}
+	if j == c {
+		return j > 0 && pf.before[b[j-1]]
+	}
+	w := b[j:c]
+	// Most words before a colon in a log ("2", "java") are let go on
+	// their first and last bytes, a timestamp's "03T04" on its second
+	// (only prefixes start with a digit).
+	f, l := pf.first[w[0]], pf.last[w[len(w)-1]]
+	if f|l == 0 || f == cuePrefix && l == 0 && len(w) > 1 && !pf.second[w[1]] {
+		return false
+	}
+	return pf.isCue(w)
+}
+
+// isCue reports whether w is a cue word, exact or by its prefix or suffix.
+func (pf *prefilter) isCue(w []byte) bool {
+	first, last := pf.first[w[0]], pf.last[w[len(w)-1]]
+	if first&cueExact != 0 {
+		for i := pf.slot[wordHash(len(w), w[0], w[len(w)-1])]; i != 0; i = pf.next[i-1] {
+			if pf.words[i-1] == string(w) {
+				return true
+			}
+		}
+	}
+	if last&cueSuffix != 0 {
+		for _, s := range pf.suffixes {
+			if endsWith(w, s) {
+				return true
+			}
+		}
+	}
+	if first&cuePrefix != 0 {
+		for _, p := range pf.prefixes {
+			if startsWith(w, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func endsWith(w []byte, s string) bool {
+	if len(w) < len(s) {
+		return false
+	}
+	w = w[len(w)-len(s):]
+	for i := len(s) - 1; i >= 0; i-- {
+		if w[i] != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func startsWith(w []byte, p string) bool {
+	if len(w) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if w[i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// startLine runs f's starter on t and names the report after f's
+// producer.
+func (f *format) startLine(t, prev string) (grammar, *report.Report) {
+	if f.start == nil {
+		return nil, nil
+	}
+	g, r := f.start(t, prev)
+	if g != nil && r.Tool == "" {
+		r.Tool = f.producer.Tool()
+	}
+	return g, r
+}

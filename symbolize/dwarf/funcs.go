@@ -1,0 +1,525 @@
+package dwarf
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+	"sync/atomic"
+)
+
+// A Subroutine is what naming a frame and building it need from a
+// subprogram or inlined-subroutine DIE: its naming attributes, where it
+// was called from and where it starts. Names stay references into the
+// string sections until a frame prints them. Its offset is in the
+// FuncIndex (Offset), not here: a big C++ unit keeps tens of thousands.
+type Subroutine struct {
+	Name, Linkage      StrRef // NoStr when absent; may name an empty string
+	Spec, Origin       uint64 // DW_AT_specification, DW_AT_abstract_origin (.debug_info offsets); 0 when absent
+	LowPC              uint64
+	DeclFile, DeclLine int32 // -1 when absent
+	CallFile           int32 // -1 when absent
+	CallLine           int32
+	CallColumn         int32
+	Discriminator      int32
+	HasLowPC           bool
+	Inlined            bool
+	flags              uint8 // dieDeclFileImplicit, dieRangesIndexed
+}
+
+// The forms of a Subroutine's attributes that readers of DWARF are known
+// to take differently.
+const (
+	// dieDeclFileImplicit: DW_AT_decl_file is DW_FORM_implicit_const (gcc 12
+	// emits it in DWARF 5 for abbreviations shared by DIEs of one file).
+	dieDeclFileImplicit uint8 = 1 << iota
+	// dieRangesIndexed: DW_AT_ranges is DW_FORM_rnglistx, an index into
+	// the unit's range-list offsets rather than a section offset.
+	dieRangesIndexed
+)
+
+// DeclFileImplicit reports whether DW_AT_decl_file is
+// DW_FORM_implicit_const: a value of the abbreviation, not of the DIE.
+func (s *Subroutine) DeclFileImplicit() bool { return s.flags&dieDeclFileImplicit != 0 }
+
+// RangesIndexed reports whether DW_AT_ranges is DW_FORM_rnglistx.
+func (s *Subroutine) RangesIndexed() bool { return s.flags&dieRangesIndexed != 0 }
+
+// addrRange maps [begin,end) to a DIE (an index into FuncIndex.dies) at a
+// given inline depth: an inlined call while its unit is indexed.
+type addrRange struct {
+	begin, end uint64
+	die        int32
+	depth      int32
+}
+
+// funcRange is an address range of a concrete function in FuncIndex.addrs:
+// it ends at end and begins at the same index of FuncIndex.begins. The
+// begins stand apart (struct of arrays) so that the searches of the
+// function and inline ranges and of the symbols are one (upperBound) over
+// a dense []uint64, which also spares the search a cache line per step.
+type funcRange struct {
+	end uint64
+	fn  int32 // index into FuncIndex.spans (funcs while indexing)
+	die int32 // the function's DIE
+}
+
+// inlineRange is an inlined call's address range in a sealed index:
+// [begin, begin+size) for the DIE fi.dies[die], its begin at the same
+// index of FuncIndex.inlineBegins (see funcRange); its depth is where it
+// lies in FuncIndex.inlines (see funcSpan). 8 bytes with its begin apart,
+// not addrRange's 24: a big unit has hundreds of thousands. A range of
+// wideSize bytes or more (4 GiB: none in practice) has size wideSize and
+// its length in FuncIndex.wideSizes, under its index in FuncIndex.inlines.
+type inlineRange struct {
+	size uint32
+	die  int32
+}
+
+const wideSize = 1<<32 - 1
+
+// function is a concrete subprogram while its unit is indexed: its
+// inlined calls in DIE order. seal turns it into a funcSpan.
+type function struct {
+	inlines []addrRange
+}
+
+// funcSpan is a concrete subprogram of an indexed unit: its inlined calls
+// are FuncIndex.inlines[inl:inl+nInl], sorted by (depth, begin) so that
+// each depth can be binary searched (gimli's layout), and
+// FuncIndex.depths[dep:dep+nDep] says where each depth starts (entry d-1:
+// the first index of depth d, relative to inl). Offsets into shared
+// arrays rather than two slices per function: a big C++ unit has tens of
+// thousands of functions, and the index then holds no pointers that every
+// garbage collection would mark again.
+type funcSpan struct {
+	inl, nInl uint32
+	dep, nDep uint32
+}
+
+// A FuncIndex is one unit's functions and their inlined calls, their
+// ranges sorted by begin address for Chain, and the Subroutine DIEs they
+// name, by index (in section order, so a DIE offset is found by binary
+// search: IndexOf).
+type FuncIndex struct {
+	h     *Header // the unit's header: DIEs outside the index are read through it
+	base  uint64  // offset of the unit: offs are relative to it
+	offs  []uint32
+	dies  []Subroutine
+	funcs []function // while indexing only; seal moves them to spans
+	spans []funcSpan // by function index
+	// The functions' ranges: begins[i] is where addrs[i] begins.
+	begins []uint64
+	addrs  []funcRange
+	// sorted: addrs is sorted by begin (not after a decoding error,
+	// where chain searches them exactly as before, with sort.Search).
+	sorted bool
+
+	inlines      []inlineRange     // every function's inlined calls, see funcSpan
+	inlineBegins []uint64          // where each of inlines begins
+	depths       []int32           // every function's depth starts, see funcSpan
+	wideSizes    map[uint32]uint64 // see inlineRange; nil when there are none
+
+	// Memo is the caller's: what it derives from the index's DIEs (by
+	// index: symbolize keeps their printed names there), set once with
+	// CompareAndSwap and shared by concurrent lookups. Nothing here reads
+	// it.
+	Memo atomic.Value
+}
+
+// Len returns the number of DIEs in the index.
+func (fi *FuncIndex) Len() int { return len(fi.dies) }
+
+// DIE returns the Subroutine with index id.
+func (fi *FuncIndex) DIE(id int32) *Subroutine { return &fi.dies[id] }
+
+// Offset returns the .debug_info offset of the DIE with index id.
+func (fi *FuncIndex) Offset(id int32) uint64 { return fi.dieOff(id) }
+
+// IndexOf returns the index of the DIE at off, if the index holds it.
+func (fi *FuncIndex) IndexOf(off uint64) (int32, bool) {
+	i, ok := fi.byOff(off)
+	return int32(i), ok
+}
+
+// InDWO reports whether the index is of a split unit's DIEs in a .dwo
+// (whose references stay within that unit).
+func (fi *FuncIndex) InDWO() bool { return fi.h != nil && fi.h.dwo != nil }
+
+// dieOff returns the section offset of the DIE fi.dies[id].
+func (fi *FuncIndex) dieOff(id int32) uint64 { return fi.base + uint64(fi.offs[id]) }
+
+// byOff returns the index of the DIE at off, if the unit indexed it.
+func (fi *FuncIndex) byOff(off uint64) (int, bool) {
+	if off < fi.base || off-fi.base > 1<<32-1 {
+		return 0, false
+	}
+	rel := uint32(off - fi.base)
+	i, ok := slices.BinarySearch(fi.offs, rel)
+	return i, ok
+}
+
+func isFuncTag(tag uint32) bool { return tag == TagSubprogram || tag == TagInlinedSubroutine }
+
+// decodeFunctions walks the DIE tree of the unit with header h (one of the
+// object's own or a split unit in a .dwo) once and indexes its subprograms
+// and their inline trees.
+func (dw *Data) decodeFunctions(h *Header) (fi *FuncIndex, err error) {
+	// DIE offsets are kept relative to the unit, in 32 bits.
+	if h.end-h.off > 1<<32-1 {
+		return nil, fmt.Errorf("%s: unit at 0x%x: larger than 4 GiB", dw.path, h.off)
+	}
+	// Sized from the unit: C++ units average one subprogram or inlined
+	// DIE per ~50 bytes, so growing from empty would copy the table a dozen
+	// times. prune reallocates it to its exact size.
+	est := (h.end-h.off)/48 + 16
+	fi = &FuncIndex{h: h, base: h.off, dies: make([]Subroutine, 0, est), offs: make([]uint32, 0, est)}
+	r, err := dw.newDIEReader(h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dw.path, err)
+	}
+	_, root, _ := r.next(nil)
+	if r.b.Err() != nil || root == nil {
+		return nil, fmt.Errorf("%s: unit at 0x%x: %v", dw.path, h.off, r.b.Err())
+	}
+	if !root.children {
+		return fi, nil
+	}
+	// The state handed down the tree: which function (or -1) a DIE is in
+	// and its inline depth within it.
+	type level struct {
+		fn, inlineDepth int32
+	}
+	var rs [][2]uint64
+	err = walkSubtree(r, isFuncTag, level{fn: -1}, func(off uint64, a *abbrev, cur level) level {
+		if !isFuncTag(a.tag) {
+			return cur
+		}
+		di, low, high, ranges := dw.readDieInfo(h, a, r.vals)
+		id := int32(len(fi.dies))
+		fi.dies = append(fi.dies, di)
+		fi.offs = append(fi.offs, uint32(off-fi.base))
+		rs = dw.dieRanges(h, low, high, ranges, rs[:0])
+		if len(rs) == 0 {
+			return cur
+		}
+		if a.tag == TagSubprogram || cur.fn < 0 {
+			// A concrete function (an inlined subroutine outside any
+			// function is treated as one too).
+			fnIdx := int32(len(fi.funcs))
+			fi.funcs = append(fi.funcs, function{})
+			fi.addFunc(rs, fnIdx, id)
+			return level{fn: fnIdx, inlineDepth: 0}
+		}
+		d := cur.inlineDepth + 1
+		f := &fi.funcs[cur.fn]
+		for _, rg := range rs {
+			f.inlines = append(f.inlines, addrRange{begin: rg[0], end: rg[1], die: id, depth: d})
+		}
+		return level{fn: cur.fn, inlineDepth: d}
+	})
+	if err != nil {
+		// The functions decoded so far are used, without their inline
+		// trees.
+		fi.spans, fi.funcs = make([]funcSpan, len(fi.funcs)), nil
+		return fi, fmt.Errorf("%s: unit at 0x%x: %w", dw.path, h.off, err)
+	}
+	fi.prune()
+	fi.begins, fi.addrs = slices.Clone(fi.begins), slices.Clone(fi.addrs)
+	fi.sortAddrs()
+	fi.seal()
+	return fi, nil
+}
+
+// seal sorts every function's inlined calls into fi.inlines and fi.depths
+// and drops the per-function slices the DIE walk built.
+func (fi *FuncIndex) seal() {
+	n := 0
+	for i := range fi.funcs {
+		n += len(fi.funcs[i].inlines)
+	}
+	fi.inlines = make([]inlineRange, 0, n)
+	fi.inlineBegins = make([]uint64, 0, n)
+	fi.spans = make([]funcSpan, len(fi.funcs))
+	var s sortScratch
+	for i := range fi.funcs {
+		fi.spans[i] = fi.sortInlines(fi.funcs[i].inlines, &s)
+	}
+	fi.depths = slices.Clip(fi.depths)
+	fi.funcs = nil
+}
+
+// sortScratch is sortInlines's working space, reused across functions.
+type sortScratch struct {
+	start, next []int32
+	sorted      []addrRange
+}
+
+// sortInlines appends the inlined calls ins, ordered by (depth, begin)
+// stably, to fi.inlines and where each depth starts to fi.depths, and
+// returns their span. The calls come in DIE order, which is by address
+// within a depth nearly always: a stable bucketing by depth is enough, and
+// a depth is sorted only when it is not already.
+func (fi *FuncIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
+	sp := funcSpan{inl: uint32(len(fi.inlines)), nInl: uint32(len(ins)), dep: uint32(len(fi.depths))}
+	if len(ins) == 0 {
+		return sp
+	}
+	maxDepth := int32(0)
+	for _, in := range ins {
+		maxDepth = max(maxDepth, in.depth)
+	}
+	start := append(s.start[:0], make([]int32, maxDepth+1)...) // start[d-1] = first index of depth d
+	for _, in := range ins {
+		if in.depth < maxDepth {
+			start[in.depth]++
+		}
+	}
+	for d := 1; d <= int(maxDepth); d++ {
+		start[d] += start[d-1]
+	}
+	sorted := slices.Grow(s.sorted[:0], len(ins))[:len(ins)]
+	next := append(s.next[:0], start...)
+	for _, in := range ins {
+		sorted[next[in.depth-1]] = in
+		next[in.depth-1]++
+	}
+	for d := 0; d < int(maxDepth); d++ {
+		lo, hi := start[d], int32(len(sorted))
+		if d+1 < int(maxDepth) {
+			hi = start[d+1]
+		}
+		grp := sorted[lo:hi]
+		if !slices.IsSortedFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }) {
+			slices.SortStableFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+		}
+	}
+	for _, in := range sorted {
+		size := in.end - in.begin // > 0: dieRanges keeps non-empty ranges
+		if size >= wideSize {
+			if fi.wideSizes == nil {
+				fi.wideSizes = map[uint32]uint64{}
+			}
+			fi.wideSizes[uint32(len(fi.inlines))] = size
+			size = wideSize
+		}
+		fi.inlines = append(fi.inlines, inlineRange{size: uint32(size), die: in.die})
+		fi.inlineBegins = append(fi.inlineBegins, in.begin)
+	}
+	fi.depths = append(fi.depths, start[:maxDepth]...)
+	sp.nDep = uint32(maxDepth)
+	s.start, s.next, s.sorted = start, next, sorted
+	return sp
+}
+
+// wideHolds reports whether the inlined call fi.inlines[i], whose size
+// is wideSize, contains the address d bytes past its start.
+func (fi *FuncIndex) wideHolds(i uint32, d uint64) bool {
+	return d < fi.wideSizes[i]
+}
+
+// prune drops the DIEs no lookup can reach: declarations (most member
+// functions of a C++ class are never defined in a given unit) that are
+// neither code nor the abstract origin or specification of a DIE that is.
+// A big C++ unit loses about 40% of its DIEs; the slice is also reallocated
+// to its exact size.
+func (fi *FuncIndex) prune() {
+	keep := make([]bool, len(fi.dies))
+	work := make([]int32, 0, len(fi.addrs))
+	mark := func(id int32) {
+		if !keep[id] {
+			keep[id] = true
+			work = append(work, id)
+		}
+	}
+	for _, a := range fi.addrs {
+		mark(a.die)
+	}
+	for _, f := range fi.funcs {
+		for _, in := range f.inlines {
+			mark(in.die)
+		}
+	}
+	for len(work) > 0 {
+		d := &fi.dies[work[len(work)-1]]
+		work = work[:len(work)-1]
+		for _, ref := range [2]uint64{d.Origin, d.Spec} {
+			if ref == 0 {
+				continue
+			}
+			if i, ok := fi.byOff(ref); ok {
+				mark(int32(i))
+			}
+		}
+	}
+	n := 0
+	for _, k := range keep {
+		if k {
+			n++
+		}
+	}
+	if n == len(fi.dies) {
+		// Nothing to drop (a Go unit declares nothing it does not
+		// define): the tables are only cut to size, every index stays.
+		fi.dies, fi.offs = slices.Clone(fi.dies), slices.Clone(fi.offs)
+		return
+	}
+	newID := make([]int32, len(fi.dies))
+	dies := make([]Subroutine, 0, n)
+	offs := make([]uint32, 0, n)
+	for i, k := range keep {
+		newID[i] = -1
+		if k {
+			newID[i] = int32(len(dies))
+			dies = append(dies, fi.dies[i])
+			offs = append(offs, fi.offs[i])
+		}
+	}
+	fi.dies, fi.offs = dies, offs
+	for i := range fi.addrs {
+		fi.addrs[i].die = newID[fi.addrs[i].die]
+	}
+	for _, f := range fi.funcs {
+		for i := range f.inlines {
+			f.inlines[i].die = newID[f.inlines[i].die]
+		}
+	}
+}
+
+// Functions returns u's function index, decoding it on first use. After
+// an error the functions decoded before it are there, without their
+// inlined calls.
+func (dw *Data) Functions(u *Unit) (*FuncIndex, error) {
+	u.funcsOnce.Do(func() {
+		u.funcs, u.funcsErr = dw.indexFunctions(&u.h)
+		u.funcsDone.Store(true)
+	})
+	return u.funcs, u.funcsErr
+}
+
+// indexFunctions decodes the function index of the unit with header h and
+// readies it for lookups.
+func (dw *Data) indexFunctions(h *Header) (*FuncIndex, error) {
+	fi, err := dw.decodeFunctions(h)
+	// The unit's DIEs are indexed: its raw bytes are needed again only
+	// for a rare cross-unit reference, so they need not stay resident.
+	dw.secOf(h).releaseInfo(h.off, h.end)
+	return fi, err
+}
+
+// Chain returns the DIE indices of the subroutines containing pc,
+// innermost first, the concrete function last; nil when no function
+// contains pc. They are appended to dst[:0], so a caller's buffer spares
+// the allocation.
+func (fi *FuncIndex) Chain(pc uint64, dst []int32) []int32 {
+	var i int
+	if fi.sorted {
+		i = UpperBound(fi.begins, pc)
+	} else {
+		i = sort.Search(len(fi.begins), func(i int) bool { return fi.begins[i] > pc })
+	}
+	var fn *funcRange
+	// The last function starting at or below pc that contains it; nested or
+	// overlapping functions are rare, so a short backward scan suffices.
+	for j := i - 1; j >= 0 && j >= i-64; j-- {
+		if pc < fi.addrs[j].end {
+			fn = &fi.addrs[j]
+			break
+		}
+	}
+	if fn == nil {
+		return nil
+	}
+	sp := fi.spans[fn.fn]
+	inlines := fi.inlines[sp.inl : sp.inl+sp.nInl]
+	begins := fi.inlineBegins[sp.inl : sp.inl+sp.nInl]
+	byDepth := fi.depths[sp.dep : sp.dep+sp.nDep]
+	out := append(dst[:0], fn.die)
+	for d := range byDepth {
+		lo := int(byDepth[d])
+		hi := len(inlines)
+		if d+1 < len(byDepth) {
+			hi = int(byDepth[d+1])
+		}
+		rs, bs := inlines[lo:hi], begins[lo:hi]
+		k := UpperBound(bs, pc)
+		found := false
+		// Ranges at one depth don't overlap in well-formed DWARF; check the
+		// nearest few in case they do.
+		for m := k - 1; m >= 0 && m >= k-8; m-- {
+			// rs[m] starts at or below pc.
+			if d := pc - bs[m]; d < uint64(rs[m].size) || rs[m].size == wideSize && fi.wideHolds(sp.inl+uint32(lo+m), d) {
+				out = append(out, rs[m].die)
+				found = true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	// innermost first
+	for a, b := 0, len(out)-1; a < b; a, b = a+1, b-1 {
+		out[a], out[b] = out[b], out[a]
+	}
+	return out
+}
+
+// addFunc adds the ranges rs of the function fn, whose DIE is die, to
+// fi.addrs.
+func (fi *FuncIndex) addFunc(rs [][2]uint64, fn, die int32) {
+	for _, rg := range rs {
+		fi.begins = append(fi.begins, rg[0])
+		fi.addrs = append(fi.addrs, funcRange{end: rg[1], fn: fn, die: die})
+	}
+}
+
+// sortAddrs sorts fi.addrs (and fi.begins with them) by begin, stably:
+// they are most often in DIE order already, which the sort would keep,
+// so a check comes first.
+func (fi *FuncIndex) sortAddrs() {
+	if !slices.IsSorted(fi.begins) {
+		sort.Stable(funcsByBegin{fi.begins, fi.addrs})
+	}
+	fi.sorted = true
+}
+
+// funcsByBegin sorts a unit's function ranges by begin, moving both of
+// its arrays in place.
+type funcsByBegin struct {
+	begins []uint64
+	addrs  []funcRange
+}
+
+func (s funcsByBegin) Len() int           { return len(s.begins) }
+func (s funcsByBegin) Less(i, j int) bool { return s.begins[i] < s.begins[j] }
+func (s funcsByBegin) Swap(i, j int) {
+	s.begins[i], s.begins[j] = s.begins[j], s.begins[i]
+	s.addrs[i], s.addrs[j] = s.addrs[j], s.addrs[i]
+}
+
+// scanBelow: a search over a sorted array binary searches until at most
+// this many elements are left, then scans them. The scan reads their
+// cache lines at once; each step of a binary search waits for the line
+// the step before chose, and a lookup's arrays are rarely in cache.
+const scanBelow = 8
+
+// UpperBound returns the index of the first of begins, sorted, above pc
+// (len(begins) when none is): sort.Search's answer. The functions', the
+// inlined calls' and the ELF symbols' begins (symbolize's symbol tables)
+// are each kept in an array of their own for it.
+func UpperBound(begins []uint64, pc uint64) int {
+	lo, hi := 0, len(begins)
+	for hi-lo > scanBelow {
+		h := int(uint(lo+hi) >> 1)
+		if begins[h] > pc {
+			hi = h
+		} else {
+			lo = h + 1
+		}
+	}
+	for lo < hi && begins[lo] <= pc {
+		lo++
+	}
+	return lo
+}

@@ -1,0 +1,150 @@
+package dwarf
+
+import (
+	"slices"
+	"sort"
+	"testing"
+	"unsafe"
+
+	fx "github.com/sanitrace/sanitrace/internal/fixture"
+)
+
+// TestChainWideInlineRange: an inlined call's range of 4 GiB or more
+// (longer than a sealed inlineRange's 32-bit size) still contains every
+// address up to its end, and one byte shorter than the wide mark is
+// stored in the 32 bits: chain answers as for any other range.
+func TestChainWideInlineRange(t *testing.T) {
+	const base = 0x1000
+	fi := &FuncIndex{
+		dies: make([]Subroutine, 5),
+		offs: []uint32{0, 1, 2, 3, 4},
+		// One function (DIE 0) over 16 GiB.
+		begins: []uint64{base},
+		addrs:  []funcRange{{end: base + 1<<34, fn: 0, die: 0}},
+		funcs: []function{{inlines: []addrRange{
+			{begin: base, end: base + 1<<33, die: 1, depth: 1},         // 8 GiB: wide
+			{begin: base + 0x100, end: base + 0x200, die: 2, depth: 2}, // inside it
+			{begin: base + 1<<33, end: base + 1<<33 + wideSize, die: 3, depth: 1},
+			{begin: base + 1<<33 + wideSize, end: base + 1<<33 + wideSize + wideSize - 1, die: 4, depth: 1},
+		}}},
+	}
+	fi.seal()
+	if len(fi.wideSizes) != 2 {
+		t.Errorf("%d wide sizes recorded, want 2 (8 GiB and exactly wideSize)", len(fi.wideSizes))
+	}
+	for _, c := range []struct {
+		pc   uint64
+		want []int32
+	}{
+		{base, []int32{1, 0}},
+		{base + 0x180, []int32{2, 1, 0}},
+		{base + 1<<32 + 5, []int32{1, 0}}, // past any 32-bit size
+		{base + 1<<33 - 1, []int32{1, 0}},
+		{base + 1<<33, []int32{3, 0}},
+		{base + 1<<33 + wideSize - 1, []int32{3, 0}},
+		{base + 1<<33 + wideSize, []int32{4, 0}},
+		{base + 1<<33 + 2*wideSize - 2, []int32{4, 0}},
+		{base + 1<<33 + 2*wideSize - 1, []int32{0}},
+		{base + 1<<34, nil},
+	} {
+		if got := fi.Chain(c.pc, nil); !slices.Equal(got, c.want) {
+			t.Errorf("chain(0x%x) = %v, want %v", c.pc, got, c.want)
+		}
+	}
+}
+
+// TestUnitRef: the 32-bit name of a declaration's unit that a name cache
+// keeps leads back to the same unit, and a unit outside the Data's lists
+// is reported as not nameable rather than named as another.
+func TestUnitRef(t *testing.T) {
+	dw := openData(t, fx.ELF(t, "go-trimpath"))
+	if len(dw.Units()) < 2 {
+		t.Fatalf("fixture has %d units, want several", len(dw.Units()))
+	}
+	for i, u := range append([]*Unit{nil}, dw.Units()...) {
+		ref, ok := dw.UnitRef(u)
+		if !ok || dw.UnitOfRef(ref) != u {
+			t.Errorf("unit %d: UnitRef = %d, %v; back to a different unit", i-1, ref, ok)
+		}
+	}
+	foreign := &Unit{h: dw.Units()[1].h}
+	if ref, ok := dw.UnitRef(foreign); ok {
+		t.Errorf("a unit not in the Data named %d", ref)
+	}
+}
+
+// TestUpperBound checks the search that scans its last elements against
+// sort.Search, over sorted arrays of every length up to 40 and one of
+// 1,000, with runs of equal starts, at every address around them.
+func TestUpperBound(t *testing.T) {
+	for n := range 42 {
+		if n == 41 {
+			n = 1000
+		}
+		var begins []uint64
+		begin := uint64(100)
+		for i := 0; i < n; i++ {
+			begins = append(begins, begin)
+			if i%3 != 0 {
+				begin += uint64(1 + i%4)
+			}
+		}
+		for pc := uint64(98); pc <= begin+1; pc++ {
+			want := sort.Search(n, func(i int) bool { return begins[i] > pc })
+			if got := UpperBound(begins, pc); got != want {
+				t.Fatalf("n %d: UpperBound(%d) = %d, want %d", n, pc, got, want)
+			}
+		}
+	}
+}
+
+// TestCompactSizes: the records a function index keeps one of per
+// function or inlined call's range, or per DIE, for a whole session stay
+// at the sizes their layout was chosen for (on 64-bit platforms); a field
+// added or widened shows here.
+func TestCompactSizes(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	for _, c := range []struct {
+		what      string
+		got, want uintptr
+	}{
+		{"funcRange", unsafe.Sizeof(funcRange{}), 16}, // and its begin, in FuncIndex.begins
+		{"inlineRange", unsafe.Sizeof(inlineRange{}), 8},
+		{"Subroutine", unsafe.Sizeof(Subroutine{}), 72},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s is %d bytes, want %d", c.what, c.got, c.want)
+		}
+	}
+}
+
+// TestEntries: a unit's DIEs read one by one (Entries) are its root and
+// the DIEs below it (WalkChildren from the root, with the depth handed
+// down), in the same order; Entry reads any one of them again alike.
+func TestEntries(t *testing.T) {
+	dw := openData(t, fx.ELF(t, "cxx-O2-dw5"))
+	all := func(uint32) bool { return true }
+	for _, u := range dw.Units() {
+		var flat []uint64
+		if err := dw.Entries(u, all, func(e *Entry) { flat = append(flat, e.Offset) }); err != nil {
+			t.Fatal(err)
+		}
+		root, ok := dw.Entry(u.RootOffset())
+		if !ok || root.Tag() != TagCompileUnit || len(flat) == 0 || flat[0] != root.Offset {
+			t.Fatalf("unit at 0x%x: root %+v (%v), first of Entries %v", u.Offset(), root, ok, flat[:min(1, len(flat))])
+		}
+		walked := []uint64{root.Offset}
+		err := WalkChildren(dw, &root, all, 1, func(e *Entry, depth int) int {
+			walked = append(walked, e.Offset)
+			if again, ok := dw.Entry(e.Offset); !ok || again.Tag() != e.Tag() || again.Children() != e.Children() {
+				t.Fatalf("DIE at 0x%x read again: %v", e.Offset, ok)
+			}
+			return depth + 1
+		})
+		if err != nil || !slices.Equal(walked, flat) {
+			t.Fatalf("unit at 0x%x: %d DIEs walked (%v), %d read one by one", u.Offset(), len(walked), err, len(flat))
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package dwarf
+
+import (
+	"encoding/binary"
+	"math/rand"
+	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
+)
+
+// TestSkipValues: stepping over a DIE's values by its skip plan ends
+// where reading them with readAttr ends, and gives up wherever readAttr
+// fails (random forms and bytes, both byte orders and offset sizes).
+func TestSkipValues(t *testing.T) {
+	forms := []uint32{FormAddr, FormData1, FormData2, FormData4, FormData8, FormData16, FormUdata, FormSdata,
+		FormString, FormStrp, FormLineStrp, FormStrx, FormStrx1, FormStrx3, FormAddrx, FormAddrx2, FormRefUdata,
+		FormRef4, FormRefAddr, FormSecOffset, FormExprloc, FormBlock, FormBlock1, FormBlock2, FormBlock4,
+		FormFlagPresent, FormImplicitConst, FormRnglistx, FormLoclistx, FormRefSig8, FormGNUStrIndex, FormIndirect, 0x7f}
+	r := rand.New(rand.NewSource(1))
+	for iter := 0; iter < 20000; iter++ {
+		h := &Header{version: 2 + r.Intn(4), addrSize: []int{4, 8}[r.Intn(2)], dwarf64: r.Intn(4) == 0}
+		attrs := make([]attrSpec, 1+r.Intn(6))
+		for i := range attrs {
+			attrs[i] = attrSpec{form: forms[r.Intn(len(forms))]}
+		}
+		data := make([]byte, r.Intn(40))
+		for i := range data {
+			// Small bytes, so lengths and strings end inside the data
+			// as often as not.
+			data[i] = byte(r.Intn(4))
+			if r.Intn(3) == 0 {
+				data[i] = byte(r.Intn(256))
+			}
+		}
+		bo := binary.ByteOrder(binary.LittleEndian)
+		if r.Intn(2) == 0 {
+			bo = binary.BigEndian
+		}
+		plan := skipPlan(attrs, h)
+		if plan == nil {
+			continue
+		}
+		b := dwarfbuf.NewReader(".debug_info", 0, data, bo)
+		for _, s := range attrs {
+			readAttr(&b, s.form, s.implicit, h)
+		}
+		end, ok := skipValues(plan, data, 0, bo == binary.BigEndian)
+		if b.Err() == nil && (!ok || end != b.Pos()) {
+			t.Fatalf("%+v over % x: readAttr ends at %d, the plan at %d (ok %v)", attrs, data, b.Pos(), end, ok)
+		}
+		if b.Err() != nil && ok {
+			t.Fatalf("%+v over % x: readAttr fails (%v), the plan ends at %d", attrs, data, b.Err(), end)
+		}
+	}
+}
