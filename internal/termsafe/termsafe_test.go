@@ -96,3 +96,34 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+// TestEveryPosition: a control character is found wherever it stands
+// (the eight-byte test and the byte-wise one agree), after tabs and
+// non-ASCII text too.
+func TestEveryPosition(t *testing.T) {
+	for _, ctl := range []string{"\x01", "\x1f", "\x7f", "\u0085", "\u009b", "\x9b", "\r"} {
+		for _, fill := range []string{"a", "\t", "ü", "\u00a0"} {
+			for n := 0; n < 20; n++ {
+				s := strings.Repeat(fill, n) + ctl + strings.Repeat("z", 9)
+				if got := firstControl(s); got != len(strings.Repeat(fill, n)) {
+					t.Errorf("firstControl(%q) = %d", s, got)
+				}
+			}
+		}
+	}
+	for _, s := range []string{"", "abcdefgh", "tab\tbed\ttext\twith\ttabs", "~~~~~~~~~", "\u00a0\u00a0\u00a0\u00a0\u00a0"} {
+		if firstControl(s) != len(s) {
+			t.Errorf("firstControl(%q) finds a control", s)
+		}
+	}
+}
+
+func BenchmarkText(b *testing.B) {
+	s := "    #4 0x7f9855e45304 in __libc_start_main_impl ../csu/libc-start.c:360 (BuildId: 0123456789abcdef)"
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if Text(s) != s {
+			b.Fatal("escaped")
+		}
+	}
+}
