@@ -30,6 +30,11 @@ type Options struct {
 	// binaries (--binary-dir, --prefix-map, --sysroot,
 	// --debug-file-directory, build-ids); nil means one with the defaults.
 	Finder *debuginfo.Finder
+	// CacheBytes bounds the modules the workers' shared cache keeps open
+	// (--cache-size): modcache.Options.MaxBytes, 0 meaning
+	// modcache.DefaultMaxBytes. A worker holds the modules of the report
+	// it resolves; the others are closed past the bound.
+	CacheBytes int64
 
 	// BarePCs symbolizes the frames whose log names no module
 	// (libwebsockets ~m# records), as decode's --obj does. The workers'
@@ -136,9 +141,10 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 		finder = &debuginfo.Finder{}
 		defer finder.Close()
 	}
-	// One module cache for every worker: each module file is opened at
-	// most once per run, whatever path or worker asks for it.
-	cache := modcache.New(modcache.Options{Finder: finder, Open: shipped.opener(finder), Opened: opts.opened})
+	// One module cache for every worker: each module file is opened once
+	// per run, whatever path or worker asks for it, unless the bound
+	// closed it since.
+	cache := modcache.New(modcache.Options{Finder: finder, Open: shipped.opener(finder), Opened: opts.opened, MaxBytes: opts.CacheBytes})
 	defer cache.Close()
 	newResolver := func() *resolve.Resolver {
 		if !opts.Symbolize {

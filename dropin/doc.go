@@ -6,7 +6,7 @@
 // the sanitizer runtimes (which talk to an external symbolizer over a pipe)
 // and scripts written for those tools work unchanged. The engine decides
 // what an address means; this package parses flags and queries, keeps the
-// session's modules (in a modcache.Cache, at most 64 open at once; a
+// session's modules (in a modcache.Cache bounded by --cache-size; a
 // module that cannot be opened reported once per name) and formats
 // answers. A panic while answering one query costs that query, not the
 // session (llvmSession.respond). Every answer on stdin is written and

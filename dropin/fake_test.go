@@ -51,6 +51,7 @@ func (m *fakeModule) SplitDWARFErrors() []error               { return nil }
 func (m *fakeModule) SymbolAddresses(string, uint64) []uint64 { return nil }
 func (m *fakeModule) ExpectManyLookups()                      {}
 func (m *fakeModule) ReleaseResident()                        {}
+func (m *fakeModule) Footprint() int64                        { return 0 }
 
 var testModule = &fakeModule{
 	frames: map[uint64][]symbolize.Frame{

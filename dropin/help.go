@@ -80,6 +80,14 @@ Symbolizer markup (the LLVM 18+ sanitizer runtimes' enable_symbolizer_markup):
                         colour that output (auto: when stdout is a
                         terminal)
 
+Memory in a long session:
+  --cache-size=N        keep the modules open while their footprints sum
+                        to at most N bytes (default 1073741824, 1 GiB);
+                        past it the least recently used are closed after
+                        a query, and opened again when asked for, with the
+                        same answers. A module's footprint is its files'
+                        sizes plus its unpacked DWARF (docs/guide.md)
+
 Accepted for compatibility, with no effect on x86-64 ELF files:
   --default-arch=ARCH, --dsym-hint=DIR, --dia, --use-symbol-table,
   --relative-address (an ELF file's image base counts as 0, as in
@@ -92,8 +100,9 @@ And:
   LLVM_SYMBOLIZER_OPTS  options read before the command line's
 
 Unknown addresses are answered with "??" as llvm-symbolizer answers them.
-The options and query forms llvm-symbolizer 19 added (--build-id, --color,
---debuginfod, --filter-markup, symbol names) answer as version 19 does.
+The options and query forms llvm-symbolizer 19 added (--build-id,
+--cache-size, --color, --debuginfod, --filter-markup, symbol names) answer
+as version 19 does.
 sanitrace behaves as this command when it is run through a link whose name
 starts with llvm-symbolizer, so ASAN_SYMBOLIZER_PATH can point at it.
 Differences from llvm-symbolizer 14: sanitrace's docs/differences.md.

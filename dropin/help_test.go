@@ -2,8 +2,11 @@ package dropin
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/modcache"
 )
 
 // TestLLVMHelp: the help is ours (docs/differences.md): it describes every
@@ -23,6 +26,9 @@ func TestLLVMHelp(t *testing.T) {
 		if !strings.Contains(help, o.prefix+name) {
 			t.Errorf("the help does not describe %s%s", o.prefix, name)
 		}
+	}
+	if !strings.Contains(help, "default "+strconv.Itoa(modcache.DefaultMaxBytes)) {
+		t.Errorf("the help does not give --cache-size's default, %d", modcache.DefaultMaxBytes)
 	}
 	for _, s := range []string{"OVERVIEW:", "Mach-O", "Alias for"} {
 		if strings.Contains(help, s) {

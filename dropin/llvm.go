@@ -59,8 +59,11 @@ type llvmConfig struct {
 	debugDirs []string
 	fallback  string // --fallback-debug-path
 	dwp       string // --dwp
-	print     printConfig
-	inputs    []string
+	// cacheBytes bounds the modules kept open (--cache-size, v19):
+	// modcache.Options.MaxBytes.
+	cacheBytes int64
+	print      printConfig
+	inputs     []string
 }
 
 // maxQueryLine bounds one stdin line. The sanitizer runtimes send at most
@@ -103,7 +106,7 @@ func RunLLVMSymbolizer(args []string, env Env) int {
 	}
 	s := &llvmSession{
 		cfg:     cfg,
-		modules: newModules(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: fetch}, defaultCacheSize),
+		modules: newModules(env.Open, &debuginfo.Finder{DebugDirs: cfg.debugDirs, FallbackDebugPath: cfg.fallback, DWPPath: cfg.dwp, Fetch: fetch}, cfg.cacheBytes),
 		stderr:  env.Stderr,
 	}
 	defer s.modules.close()
@@ -263,6 +266,15 @@ func llvmConfigFrom(p *parsedArgs) (llvmConfig, string) {
 			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.valueSpelling(), a.value)
 		}
 		c.print.contextLines = v
+	}
+	c.cacheBytes = modcache.DefaultMaxBytes
+	if a, ok := p.last(idCacheSize); ok {
+		// v19 reads it as a size_t, after the two above.
+		v, ok := parseLLVMInteger(a.value)
+		if !ok {
+			return c, fmt.Sprintf("%s: expected a non-negative integer, but got '%s'", a.valueSpelling(), a.value)
+		}
+		c.cacheBytes = modcache.Bound(v)
 	}
 	c.lookup.Functions = symbolize.FunctionsLinkage
 	if !p.has(idFunctions) {

@@ -32,6 +32,21 @@ func TestLLVM19FlagErrors(t *testing.T) {
 		{[]string{"--filter-markup=1"}, "error: unknown argument '--filter-markup=1'\n", 1},
 		{[]string{"--buildid=1"}, "error: unknown argument '--buildid=1', did you mean '--build-id=1'?\n", 1},
 		{[]string{"--adjust-vma", "zz"}, "--adjust-vma=: expected a non-negative integer, but got 'zz'", 1},
+		// --cache-size is a size_t read as getAsInteger reads it: a radix
+		// prefix, no sign, no suffix, no overflow; no newline after the
+		// message (v19's parseIntArg); the last one counts, after
+		// --adjust-vma's.
+		{[]string{"--cache-size"}, "error: --cache-size: missing argument\n", 1},
+		{[]string{"--cache-size=abc"}, "--cache-size=: expected a non-negative integer, but got 'abc'", 1},
+		{[]string{"--cache-size", "1k"}, "--cache-size=: expected a non-negative integer, but got '1k'", 1},
+		{[]string{"--cache-size=-1"}, "--cache-size=: expected a non-negative integer, but got '-1'", 1},
+		{[]string{"--cache-size="}, "--cache-size=: expected a non-negative integer, but got ''", 1},
+		{[]string{"--cache-size=18446744073709551616"}, "--cache-size=: expected a non-negative integer, but got '18446744073709551616'", 1},
+		{[]string{"--cache-size=1", "--cache-size=x"}, "--cache-size=: expected a non-negative integer, but got 'x'", 1},
+		{[]string{"--cache-size=x", "--adjust-vma=y"}, "--adjust-vma=: expected a non-negative integer, but got 'y'", 1},
+		{[]string{"--cache-size=x", "--filter-markup"}, "--cache-size=: expected a non-negative integer, but got 'x'", 1},
+		{[]string{"--cache-size=x", "--cache-size=0x10", "--cache-size=0o7", "--cache-size=0b1", "--cache-size=010"}, "", 0},
+		{[]string{"--cache-size", "18446744073709551615", "--cache-size=0"}, "", 0},
 		// --filter-markup runs before --build-id and --obj are looked at.
 		{[]string{"--filter-markup", "--build-id=zz", "--obj=x", "--color=foo", "--debuginfod", "--no-debuginfod"}, "", 0},
 	}

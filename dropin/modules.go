@@ -23,13 +23,10 @@ func OpenEngine(path string, finder *debuginfo.Finder) (modcache.Object, error) 
 	return modcache.Engine(finder)(path)
 }
 
-// defaultCacheSize bounds how many modules stay open at once. A sanitizer
-// report names a handful; the bound only matters for long-lived pipes.
-const defaultCacheSize = 64
-
 // modules are the modules a session's queries name, as llvm-symbolizer
-// keeps them: each opened once (the objects are modcache's, at most max
-// open at once), a module that failed to open reported once per name.
+// keeps them: each opened once (the objects are modcache's, their
+// footprints bounded by --cache-size: maxBytes), a module that failed to
+// open reported once per name.
 type modules struct {
 	cache    *modcache.Cache
 	finder   *debuginfo.Finder // closed with the modules
@@ -46,9 +43,9 @@ type idPath struct {
 	err  error
 }
 
-func newModules(open Opener, finder *debuginfo.Finder, max int) *modules {
+func newModules(open Opener, finder *debuginfo.Finder, maxBytes int64) *modules {
 	m := &modules{finder: finder, byID: map[string]idPath{}, reported: map[string]bool{}}
-	m.cache = modcache.New(modcache.Options{Finder: finder, Max: max, Open: func(path string) (modcache.Object, error) {
+	m.cache = modcache.New(modcache.Options{Finder: finder, MaxBytes: maxBytes, Open: func(path string) (modcache.Object, error) {
 		return m.open(open, path)
 	}})
 	return m

@@ -13,7 +13,8 @@ import (
 // accepted, rejected or split exactly as the real tool does it. cl::opt is
 // not involved: v14 parses its options with OptTable. The table is v14's
 // plus the options llvm-symbolizer 19 added that the face implements
-// (--build-id, --color, --debuginfod, --no-debuginfod, --filter-markup).
+// (--build-id, --cache-size, --color, --debuginfod, --no-debuginfod,
+// --filter-markup).
 
 type optKind int
 
@@ -58,6 +59,7 @@ const (
 	idUseSymbolTable // accepted and ignored; see docs/differences.md
 	// llvm-symbolizer 19's options.
 	idBuildID
+	idCacheSize
 	idColor
 	idColorEq
 	idDebuginfod
@@ -131,12 +133,14 @@ var llvmOptions = sortOptions([]optInfo{
 	// llvm-symbolizer 19's (issue 26); v14 rejects them.
 	{"--", "build-id=", optJoined, idBuildID},
 	{"--", "build-id", optSeparate, idBuildID},
+	{"--", "cache-size=", optJoined, idCacheSize},
+	{"--", "cache-size", optSeparate, idCacheSize},
 	{"--", "color", optFlag, idColor},
 	{"--", "color=", optJoined, idColorEq},
 	{"--", "debuginfod", optFlag, idDebuginfod},
 	{"--", "no-debuginfod", optFlag, idNoDebuginfod},
 	{"--", "filter-markup", optFlag, idFilterMarkup},
-	// Not in v14 (v14 rejects it); CONTRACT.md asks for it to be accepted.
+	// Not in v14 (v14 rejects it); docs/cli.md asks for it to be accepted.
 	{"--", "use-symbol-table", optFlag, idUseSymbolTable},
 	{"--", "use-symbol-table=true", optFlag, idUseSymbolTable},
 })

@@ -3,6 +3,7 @@ package modcache
 import (
 	"container/list"
 	"errors"
+	"math"
 	"sync"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
@@ -17,13 +18,37 @@ type Options struct {
 	Finder *debuginfo.Finder
 	// Open opens a module; nil means Engine(Finder).
 	Open Opener
-	// Max bounds the objects open at once: past it, the least recently
-	// used one that nobody holds is closed, and opened again when asked
-	// for. 0 means no bound.
-	Max int
+	// MaxBytes bounds the open objects' summed Footprint, as
+	// llvm-symbolizer's --cache-size bounds the bytes of the binaries it
+	// keeps: once an open or a use ends past it, the least recently used
+	// objects that nobody holds are closed until the sum is within it, and
+	// opened again when asked for. The most recently used object always
+	// stays, as in llvm-symbolizer, so that a module bigger than the
+	// bound is not opened again at every query; objects held by leases
+	// stay too, so the sum exceeds the bound by what is in use. 0 means
+	// DefaultMaxBytes; Bound turns a --cache-size into MaxBytes.
+	MaxBytes int64
 	// Opened, when set, is told every path the cache opens (tests count
 	// them).
 	Opened func(path string)
+}
+
+// DefaultMaxBytes is the bound of a Cache whose Options leave MaxBytes
+// zero, and so the default of every command's --cache-size: 1 GiB of
+// footprint, where llvm-symbolizer's default is 4 GiB of file bytes
+// (which leave its parsed DWARF uncounted). docs/guide.md says how it
+// was chosen.
+const DefaultMaxBytes = 1 << 30
+
+// Bound returns the Options.MaxBytes of a --cache-size of n bytes: n, at
+// most math.MaxInt64; 0 becomes 1, which keeps what a bound of 0 keeps
+// (the objects in use and the most recently used one), every object's
+// footprint being more than a byte.
+func Bound(n uint64) int64 {
+	if n == 0 {
+		return 1
+	}
+	return int64(min(n, math.MaxInt64))
 }
 
 // A Cache opens each module file once and hands the object to every
@@ -33,13 +58,14 @@ type Cache struct {
 	finder    *debuginfo.Finder
 	ownFinder bool
 	open      Opener
-	max       int
+	max       int64
 	opened    func(string)
 
 	mu     sync.Mutex
 	byPath map[string]*entry // every path asked for
 	byFile map[string]*entry // by debuginfo.Finder.FileKey
 	lru    list.List         // of *entry: the open objects, most recently used first
+	total  int64             // the footprints of the open objects, summed
 }
 
 // entry is one file. Its object is opened on first use and, under a
@@ -53,12 +79,16 @@ type entry struct {
 	opening chan struct{}
 	refs    int           // leases not yet released
 	elem    *list.Element // in lru while obj is open
+	size    int64         // obj's footprint, counted in Cache.total
 }
 
 // New returns a Cache; Close it to close its objects.
 func New(opts Options) *Cache {
-	c := &Cache{finder: opts.Finder, open: opts.Open, max: opts.Max, opened: opts.Opened,
+	c := &Cache{finder: opts.Finder, open: opts.Open, max: opts.MaxBytes, opened: opts.Opened,
 		byPath: make(map[string]*entry), byFile: make(map[string]*entry)}
+	if c.max == 0 {
+		c.max = DefaultMaxBytes
+	}
 	if c.finder == nil {
 		c.finder, c.ownFinder = &debuginfo.Finder{}, true
 	}
@@ -85,8 +115,13 @@ func (l *Lease) Release() {
 	if l.c == nil || l.Obj == nil {
 		return
 	}
+	size := l.Obj.Footprint() // a lookup may have opened a .dwo file
 	l.c.mu.Lock()
 	l.e.refs--
+	if l.e.obj == l.Obj { // not closed by Cache.Close meanwhile
+		l.c.total += size - l.e.size
+		l.e.size = size
+	}
 	closing := l.c.evict()
 	l.c.mu.Unlock()
 	l.c = nil
@@ -117,6 +152,10 @@ func (c *Cache) Get(path string) Lease {
 		c.opened(e.path)
 	}
 	obj, err := c.open(e.path)
+	var size int64
+	if obj != nil {
+		size = obj.Footprint()
+	}
 
 	c.mu.Lock()
 	close(e.opening)
@@ -127,6 +166,8 @@ func (c *Cache) Get(path string) Lease {
 	}
 	if obj != nil {
 		e.elem = c.lru.PushFront(e)
+		e.size = size
+		c.total += size
 	}
 	l := c.lease(e)
 	closing := c.evict()
@@ -181,19 +222,18 @@ func (c *Cache) entryOf(path string) *entry {
 }
 
 // evict takes out of the cache the least recently used objects nobody
-// holds while more than max are open, and returns them for closing
-// (outside the lock); c.mu is held.
+// holds, all but the most recently used one, while their footprints sum
+// to more than max, and returns them for closing (outside the lock); c.mu
+// is held.
 func (c *Cache) evict() []Object {
-	if c.max <= 0 {
-		return nil
-	}
 	var closing []Object
-	for el := c.lru.Back(); el != nil && c.lru.Len() > c.max; {
+	for el := c.lru.Back(); el != nil && el != c.lru.Front() && c.total > c.max; {
 		prev := el.Prev()
 		if e := el.Value.(*entry); e.refs == 0 {
 			closing = append(closing, e.obj)
 			c.lru.Remove(el)
-			e.obj, e.err, e.elem = nil, nil, nil
+			c.total -= e.size
+			e.obj, e.err, e.elem, e.size = nil, nil, nil, 0
 		}
 		el = prev
 	}
@@ -225,9 +265,10 @@ func (c *Cache) Close() error {
 	for el := c.lru.Front(); el != nil; el = el.Next() {
 		e := el.Value.(*entry)
 		errs = append(errs, e.obj.Close())
-		e.obj, e.elem = nil, nil
+		e.obj, e.elem, e.size = nil, nil, 0
 	}
 	c.lru.Init()
+	c.total = 0
 	c.mu.Unlock()
 	if c.ownFinder {
 		errs = append(errs, c.finder.Close())

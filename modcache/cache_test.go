@@ -17,8 +17,11 @@ import (
 )
 
 // fakeObject names every address after its file; it counts its closes.
+// Its footprint is the file's size, which a test may grow as a lookup
+// opening a .dwo file grows a real object's.
 type fakeObject struct {
 	path   string
+	size   atomic.Int64
 	closed atomic.Int32
 }
 
@@ -46,6 +49,7 @@ func (o *fakeObject) SplitDWARFErrors() []error                { return nil }
 func (o *fakeObject) SymbolAddresses(string, uint64) []uint64  { return nil }
 func (o *fakeObject) ExpectManyLookups()                       {}
 func (o *fakeObject) ReleaseResident()                         {}
+func (o *fakeObject) Footprint() int64                         { return o.size.Load() }
 func (o *fakeObject) Close() error                             { o.closed.Add(1); return nil }
 func (o *fakeObject) answer() string {
 	f, _ := o.Symbolize(0, symbolize.LookupOptions{})
@@ -56,20 +60,34 @@ func answerOf(l Lease) string        { return l.Obj.(*fakeObject).answer() }
 func fakeOpener(opens *atomic.Int32) Opener {
 	return func(path string) (Object, error) {
 		opens.Add(1)
-		if _, err := os.Stat(path); err != nil {
+		fi, err := os.Stat(path)
+		if err != nil {
 			return nil, err
 		}
-		return &fakeObject{path: filepath.Base(path)}, nil
+		o := &fakeObject{path: filepath.Base(path)}
+		o.size.Store(fi.Size())
+		return o, nil
 	}
 }
 
-// files makes n files in a directory and returns their paths.
+// files makes files in a directory, each holding its name, and returns
+// their paths.
 func files(t *testing.T, names ...string) []string {
+	return sizedFiles(t, names, nil)
+}
+
+// sizedFiles makes files in a directory, each of sizes[i] bytes (its
+// name's when sizes is nil), and returns their paths.
+func sizedFiles(t *testing.T, names []string, sizes []int) []string {
 	dir := t.TempDir()
 	var paths []string
-	for _, n := range names {
+	for i, n := range names {
 		p := filepath.Join(dir, n)
-		if err := os.WriteFile(p, []byte(n), 0o644); err != nil {
+		data := []byte(n)
+		if sizes != nil {
+			data = make([]byte, sizes[i])
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)
@@ -119,7 +137,7 @@ func TestOneFileManyPaths(t *testing.T) {
 func TestFailureKept(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing")
 	var opens atomic.Int32
-	c := New(Options{Open: fakeOpener(&opens), Max: 1})
+	c := New(Options{Open: fakeOpener(&opens), MaxBytes: 1})
 	defer c.Close()
 	for i := 0; i < 3; i++ {
 		l := c.Get(missing)
@@ -167,27 +185,29 @@ func TestConcurrentGets(t *testing.T) {
 	}
 }
 
-// TestBound: past Max open objects, the least recently used one nobody
-// holds is closed and opened again when asked for, with the same answers;
-// one still held stays open until its lease is released.
+// TestBound: past MaxBytes of footprint, the least recently used objects
+// nobody holds are closed, and opened again when asked for, with the same
+// answers; one still held stays open until its lease is released, and the
+// most recently used one stays even alone past the bound.
 func TestBound(t *testing.T) {
-	p := files(t, "a", "b", "c")
+	p := sizedFiles(t, []string{"a", "b", "c", "big"}, []int{100, 100, 100, 500})
 	var opens atomic.Int32
-	c := New(Options{Open: fakeOpener(&opens), Max: 2})
+	c := New(Options{Open: fakeOpener(&opens), MaxBytes: 250})
 	defer c.Close()
 	a := c.Get(p[0])
 	aObj := a.Obj.(*fakeObject)
 	b := c.Get(p[1])
 	b.Release()
-	// a is held: c evicts b, the least recently used free one.
+	// a is held: c's open evicts b, the least recently used free one.
 	cl := c.Get(p[2])
 	cl.Release()
 	if aObj.isClosed() {
 		t.Fatal("a held object was closed")
 	}
-	if _, ok := c.Resident(p[1]); ok {
+	if isOpen(c, p[1]) {
 		t.Error("b is still open past the bound")
 	}
+	checkTotal(t, c, 200)
 	a.Release()
 	// Asked again, b is opened again (a, now free and least recent, goes)
 	// and answers as before.
@@ -210,6 +230,143 @@ func TestBound(t *testing.T) {
 	}
 	if _, ok := c.Resident(p[0]); ok {
 		t.Error("Resident(a) after a was closed")
+	}
+	// A module bigger than the bound: everything else goes, it stays
+	// (llvm-symbolizer keeps its most recent binary too).
+	big := c.Get(p[3])
+	big.Release()
+	if !isOpen(c, p[3]) {
+		t.Error("the most recently used module was closed")
+	}
+	for _, q := range p[:3] {
+		if isOpen(c, q) {
+			t.Errorf("%s still open beside a module past the bound", filepath.Base(q))
+		}
+	}
+	checkTotal(t, c, 500)
+}
+
+// TestBoundGrowth: an object whose footprint grew during a lease (a
+// lookup opened a .dwo file) is counted anew when the lease ends, and the
+// cache evicts for it.
+func TestBoundGrowth(t *testing.T) {
+	p := sizedFiles(t, []string{"a", "b"}, []int{100, 100})
+	var opens atomic.Int32
+	c := New(Options{Open: fakeOpener(&opens), MaxBytes: 250})
+	defer c.Close()
+	a := c.Get(p[0])
+	a.Release()
+	b := c.Get(p[1])
+	b.Obj.(*fakeObject).size.Store(200)
+	if !isOpen(c, p[0]) {
+		t.Fatal("a was closed before b grew")
+	}
+	b.Release()
+	if isOpen(c, p[0]) {
+		t.Error("a still open once b's growth took the sum past the bound")
+	}
+	checkTotal(t, c, 200)
+}
+
+// TestBoundDefault: MaxBytes 0 is DefaultMaxBytes; Bound maps a
+// --cache-size onto MaxBytes.
+func TestBoundDefault(t *testing.T) {
+	if c := New(Options{Open: fakeOpener(new(atomic.Int32))}); c.max != DefaultMaxBytes {
+		t.Errorf("default bound %d, want %d", c.max, DefaultMaxBytes)
+	}
+	for _, tc := range []struct {
+		n    uint64
+		want int64
+	}{{0, 1}, {1, 1}, {4096, 4096}, {1 << 63, 1<<63 - 1}, {1<<64 - 1, 1<<63 - 1}} {
+		if got := Bound(tc.n); got != tc.want {
+			t.Errorf("Bound(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestBoundZero: at the smallest bound (--cache-size=0), every open
+// object but the one in use and the most recent is closed, and a file
+// asked for in turn with another is opened each time, answering the same.
+func TestBoundZero(t *testing.T) {
+	p := files(t, "a", "b")
+	var opens atomic.Int32
+	c := New(Options{Open: fakeOpener(&opens), MaxBytes: Bound(0)})
+	defer c.Close()
+	for i := 0; i < 3; i++ {
+		for j, q := range p {
+			l := c.Get(q)
+			if got := answerOf(l); got != filepath.Base(q) {
+				t.Errorf("round %d: %s answers %q", i, filepath.Base(q), got)
+			}
+			l.Release()
+			if isOpen(c, p[1-j]) {
+				t.Errorf("round %d: %s open beside %s", i, filepath.Base(p[1-j]), filepath.Base(q))
+			}
+		}
+	}
+	if n := opens.Load(); n != 6 {
+		t.Errorf("%d opens, want 6", n)
+	}
+}
+
+// TestBoundConcurrent: goroutines asking for many files at once under a
+// small bound get each file's own answers, nothing is used after Close,
+// and once the leases end the open objects are within the bound.
+func TestBoundConcurrent(t *testing.T) {
+	names := make([]string, 40)
+	sizes := make([]int, len(names))
+	for i := range names {
+		names[i] = string(rune('A'+i%26)) + string(rune('a'+i/26))
+		sizes[i] = 10 + i
+	}
+	p := sizedFiles(t, names, sizes)
+	var opens atomic.Int32
+	c := New(Options{Open: fakeOpener(&opens), MaxBytes: 100})
+	defer c.Close()
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				q := p[(i*7+g*3)%len(p)]
+				l := c.Get(q)
+				if got := answerOf(l); got != filepath.Base(q) {
+					t.Errorf("%s answered %q", filepath.Base(q), got)
+				}
+				l.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	c.mu.Lock()
+	total, open := c.total, c.lru.Len()
+	c.mu.Unlock()
+	if total > 100 && open > 1 {
+		t.Errorf("%d bytes in %d objects open once every lease ended; bound 100", total, open)
+	}
+}
+
+// isOpen says whether the object of path is open, without using it.
+func isOpen(c *Cache, path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.byPath[path]
+	return e != nil && e.obj != nil
+}
+
+// checkTotal says whether the cache counts want bytes of footprint, the
+// sum of its open objects'.
+func checkTotal(t *testing.T, c *Cache, want int64) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var sum int64
+	for el := c.lru.Front(); el != nil; el = el.Next() {
+		sum += el.Value.(*entry).obj.Footprint()
+	}
+	if c.total != want || sum != want {
+		t.Errorf("the cache counts %d bytes, its objects sum to %d; want %d", c.total, sum, want)
 	}
 }
 

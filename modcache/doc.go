@@ -6,9 +6,11 @@
 // (merged /usr's /lib/… and /usr/lib/…, hard links, the same binary named
 // by two logs) share an entry through debuginfo.Finder.FileKey. A file
 // that cannot be opened keeps its error and is not tried again. Callers
-// hold an object through a Lease; with a bound (Options.Max), the least
-// recently used object that no lease holds is closed once more are open,
-// and opened again, with the same answers, when asked for.
+// hold an object through a Lease. The open objects are bounded in bytes
+// (Options.MaxBytes, every command's --cache-size): each costs its
+// Footprint, an estimate of the memory it can keep resident, and past the
+// bound the least recently used objects that no lease holds are closed,
+// to be opened again, with the same answers, when asked for.
 //
 // Object is what the commands ask of a module, every ability in the
 // interface (no optional methods found by type assertion);

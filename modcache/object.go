@@ -51,6 +51,11 @@ type Object interface {
 	ExpectManyLookups()
 	ReleaseResident()
 
+	// Footprint is the bytes of memory the object can keep resident, as
+	// it estimates them (symbolize.Object.Footprint): what it costs
+	// against Options.MaxBytes.
+	Footprint() int64
+
 	Close() error
 }
 

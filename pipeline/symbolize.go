@@ -26,6 +26,9 @@ type Symbolize struct {
 	// Warn receives one line per module that cannot be used, or is used
 	// without its damaged parts.
 	Warn func(msg string)
+	// CacheBytes bounds the modules kept open (--cache-size):
+	// modcache.Options.MaxBytes, 0 meaning modcache.DefaultMaxBytes.
+	CacheBytes int64
 }
 
 // OpenObj opens Obj for the pcs of records, which name no module (nil
@@ -54,11 +57,12 @@ func (s *Symbolize) OpenObj() (*resolve.PCSymbolizer, error) {
 }
 
 // Resolver returns the Resolver of a run: modules found by Finder and
-// opened once in a module cache of its own, bare pcs symbolized by obj
-// (OpenObj's, may be nil). Close it when the run is done.
+// opened in a module cache of its own (bounded by CacheBytes), bare pcs
+// symbolized by obj (OpenObj's, may be nil). Close it when the run is done.
 func (s *Symbolize) Resolver(obj *resolve.PCSymbolizer) *resolve.Resolver {
 	return resolve.New(resolve.Options{
 		Finder:     s.Finder,
+		CacheBytes: s.CacheBytes,
 		BarePCs:    obj,
 		Warn:       s.Warn,
 		Vmlinux:    s.Vmlinux,

@@ -4,9 +4,12 @@
 // text or JSON. Each kind of document picks its format by name from one
 // table (New, WriteBatch, WriteCore, WriteHeapMap).
 //
-// Text keeps each report in the shape the runtime printed it (headline,
-// access line, titled stacks, location lines, summary, shadow map) and adds
-// what the runtime could not: completed frames, emphasis on the user's own
+// Text keeps each report in the shape its producer printed it (look.go,
+// keyed on report.Producer: a sanitizer report's headline, access line,
+// titled stacks, location lines, summary and shadow map; the kernel's, Go's,
+// Rust's and Valgrind's reports line for line as printed, each frame
+// replaced by its rendering; gdb, glibc, Chromium and boost frames in their
+// own layouts) and adds what the producer could not: completed frames, emphasis on the user's own
 // frames over runtime, interceptor and libc frames, optional source context,
 // and a decoded shadow-byte map (ExplainShadow). The JSON formats encode
 // the documents of package wire (schema v1 of docs/json.md), which also
@@ -22,7 +25,8 @@
 //     their own inline frames. A frame without function and file shows
 //     "(module+0xoffset)".
 //   - User frames have their function in bold and file:line:col in cyan;
-//     runtime, interceptor, libc and C++ runtime frames (Classify) are dim.
+//     runtime, interceptor, libc and C++ runtime frames (report.ClassIn, by
+//     the report's producer) are dim.
 //   - Frames whose function/file sanitrace filled in get a dim " (sanitrace)"
 //     after them when colors are on, and nothing in plain text, so plain
 //     output stays in the runtime's own format for tools that re-read it.

@@ -15,7 +15,7 @@ import (
 )
 
 // HeapMapOptions say what the heap map of `sanitrace lws heapmap`
-// (CONTRACT.md) is of.
+// (docs/cli.md) is of.
 type HeapMapOptions struct {
 	// Source names the inputs.
 	Source string

@@ -9,7 +9,7 @@ import (
 )
 
 // checkSchema decodes out generically and checks it against schema v1 of
-// CONTRACT.md: every required key present (null allowed where the schema
+// docs/cli.md: every required key present (null allowed where the schema
 // says "null when unknown"), with the right JSON type.
 func checkSchema(t *testing.T, out []byte) {
 	t.Helper()

@@ -27,6 +27,9 @@ type Options struct {
 	// object opened with a warning (damage left out) is used and the
 	// warning passed on.
 	Cache *modcache.Cache
+	// CacheBytes bounds the Resolver's own cache (modcache.Options.MaxBytes:
+	// 0 is modcache.DefaultMaxBytes); a shared Cache has its own bound.
+	CacheBytes int64
 	// BarePCs, when set, symbolizes the frames whose log names no module
 	// (libwebsockets ~m# records: bare runtime pcs), given as --obj.
 	BarePCs *PCSymbolizer
@@ -120,7 +123,7 @@ func New(opts Options) *Resolver {
 	}
 	r.loc = &locator{finder: finder, shipped: opts.Shipped}
 	if r.cache == nil {
-		r.cache, r.ownCache = modcache.New(modcache.Options{Finder: finder}), true
+		r.cache, r.ownCache = modcache.New(modcache.Options{Finder: finder, MaxBytes: opts.CacheBytes}), true
 	}
 	return r
 }
@@ -578,7 +581,7 @@ func (r *Resolver) warnSplit(path string, obj modcache.Object) {
 }
 
 // subName names code that neither DWARF nor a symbol covers after the FDE
-// that does (CONTRACT.md, "Function names for code without symbols").
+// that does (docs/cli.md, "Function names for code without symbols").
 func subName(obj modcache.Object, addr uint64) (string, bool) {
 	start, ok := obj.FuncStart(addr)
 	if !ok {

@@ -60,6 +60,7 @@ func (o *fakeObject) SplitDWARFErrors() []error               { return nil }
 func (o *fakeObject) SymbolAddresses(string, uint64) []uint64 { return nil }
 func (o *fakeObject) ExpectManyLookups()                      {}
 func (o *fakeObject) ReleaseResident()                        {}
+func (o *fakeObject) Footprint() int64                        { return 0 }
 
 func frame(i int, module string, off uint64) report.Frame {
 	return report.Frame{Index: i, PC: 0x5500_0000_0000 + off, HasPC: true, Module: module, Offset: off, HasOffset: true,

@@ -17,7 +17,7 @@ import (
 	"github.com/sanitrace/sanitrace/wire"
 )
 
-// batchFlags are the flags of "sanitrace batch" (CONTRACT.md).
+// batchFlags are the flags of "sanitrace batch" (docs/cli.md).
 type batchFlags struct {
 	symbolFlags
 	symbolize  bool
@@ -99,7 +99,7 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 	}
 	defer sym.Finder.Close()
 	// A command-line input that cannot be opened is a usage error
-	// (CONTRACT.md: exit 2), as in decode; it is still listed in the
+	// (docs/cli.md: exit 2), as in decode; it is still listed in the
 	// errors and the others are processed. What lies inside the inputs
 	// never changes the exit status.
 	unreadable := false
@@ -107,6 +107,7 @@ func runBatch(cmd *cobra.Command, args []string, fl *batchFlags) error {
 		Jobs:       fl.jobs,
 		Symbolize:  fl.symbolize,
 		Finder:     sym.Finder,
+		CacheBytes: sym.CacheBytes,
 		Stdin:      cmd.InOrStdin(),
 		Vmlinux:    sym.Vmlinux,
 		ModulesDir: sym.ModulesDir,

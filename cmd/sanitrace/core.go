@@ -10,7 +10,7 @@ import (
 	"github.com/sanitrace/sanitrace/render"
 )
 
-// coreFlags are the flags of "sanitrace core" (CONTRACT.md).
+// coreFlags are the flags of "sanitrace core" (docs/cli.md).
 type coreFlags struct {
 	moduleFlags
 	outputFlags

@@ -10,7 +10,7 @@ import (
 	"github.com/sanitrace/sanitrace/render"
 )
 
-// decodeFlags are the flags of "sanitrace decode" (CONTRACT.md).
+// decodeFlags are the flags of "sanitrace decode" (docs/cli.md).
 type decodeFlags struct {
 	symbolFlags
 	outputFlags

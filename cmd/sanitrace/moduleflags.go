@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/humanize"
+	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/pipeline"
 	"github.com/sanitrace/sanitrace/render"
 )
@@ -115,6 +117,7 @@ type symbolFlags struct {
 	moduleFlags
 	obj, base           string
 	vmlinux, modulesDir string
+	cacheSize           string
 }
 
 // add registers the flags; named is moduleFlags.add's.
@@ -124,17 +127,23 @@ func (s *symbolFlags) add(f *pflag.FlagSet, named string) {
 	f.StringVar(&s.base, "base", "", "load address (hex) of --obj, subtracted from those pcs first (PIE executables, shared libraries)")
 	f.StringVar(&s.vmlinux, "vmlinux", "", "kernel image (with symbols and DWARF) that kernel frames (func+0x1c/0x60) resolve against")
 	f.StringVar(&s.modulesDir, "modules-dir", "", "directory searched for a kernel module's NAME.ko")
+	f.StringVar(&s.cacheSize, "cache-size", humanize.Bytes(modcache.DefaultMaxBytes), "keep modules open up to `SIZE` bytes of their files and unpacked DWARF (like 512M); past it the least recently used are closed, and reopened when needed")
 }
 
 // symbolize returns what the flags say, over the run's one Finder (close
 // it when the run is done); warnings go to warn. The error is a usage
 // error.
 func (s *symbolFlags) symbolize(warn *warner) (*pipeline.Symbolize, error) {
+	size, err := humanize.ParseBytes(s.cacheSize)
+	if err != nil {
+		return nil, fmt.Errorf("--cache-size: %w", err)
+	}
 	finder, err := s.finder(warn)
 	if err != nil {
 		return nil, err
 	}
-	return &pipeline.Symbolize{Finder: finder, Obj: s.obj, Base: s.base, Vmlinux: s.vmlinux, ModulesDir: s.modulesDir, Warn: warn.warn}, nil
+	return &pipeline.Symbolize{Finder: finder, Obj: s.obj, Base: s.base, Vmlinux: s.vmlinux, ModulesDir: s.modulesDir, Warn: warn.warn,
+		CacheBytes: modcache.Bound(uint64(size))}, nil
 }
 
 // outputFlags choose the output: --format and --color.

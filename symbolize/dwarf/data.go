@@ -3,6 +3,7 @@ package dwarf
 import (
 	"debug/elf"
 	"encoding/binary"
+	"strings"
 	"sync"
 
 	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
@@ -90,3 +91,18 @@ func (dw *Data) ByteOrder() binary.ByteOrder { return dw.byteOrder }
 // again come back from the page cache. It costs a system call per
 // section.
 func (dw *Data) ReleaseResident() { dw.sec.releaseRandom() }
+
+// UnpackedSize is the sum of the sizes of the file's DWARF sections as
+// they are when read (a SHF_COMPRESSED section's unpacked size, a legacy
+// .zdebug_ section's stored one): what the decoded sections and the
+// indexes built from them can take on the heap, for a cache that bounds
+// its modules by their footprint.
+func (d *Data) UnpackedSize() int64 {
+	var n int64
+	for _, s := range d.elf.Sections {
+		if strings.HasPrefix(s.Name, ".debug_") || strings.HasPrefix(s.Name, ".zdebug_") {
+			n += int64(s.Size)
+		}
+	}
+	return n
+}

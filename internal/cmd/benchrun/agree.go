@@ -55,29 +55,24 @@ type blockDiff struct {
 
 // compareLLVM compares two llvm-style outputs for the same n addresses.
 func compareLLVM(ref, cand []byte, n, keep int) agreement {
-	rb, cb := llvmBlocks(ref), llvmBlocks(cand)
-	a := agreement{total: max(n, len(rb), len(cb))}
-	for i := range min(len(rb), len(cb)) {
-		if rb[i] == cb[i] {
-			a.same++
-		} else if len(a.diffs) < keep {
-			a.diffs = append(a.diffs, blockDiff{i, rb[i], cb[i]})
-		}
-	}
-	return a
+	return compareItems(llvmBlocks(ref), llvmBlocks(cand), n, keep)
 }
 
 // compareLines compares two outputs line by line (GNU-style tools, whose
 // answers cannot be told apart without -a).
 func compareLines(ref, cand []byte, keep int) agreement {
-	rl := strings.Split(string(ref), "\n")
-	cl := strings.Split(string(cand), "\n")
-	a := agreement{total: max(len(rl), len(cl))}
-	for i := range min(len(rl), len(cl)) {
-		if rl[i] == cl[i] {
+	return compareItems(strings.Split(string(ref), "\n"), strings.Split(string(cand), "\n"), 0, keep)
+}
+
+// compareItems counts the items in which two answers agree, out of the
+// larger of n and their counts, keeping the first keep differences.
+func compareItems(ref, cand []string, n, keep int) agreement {
+	a := agreement{total: max(n, len(ref), len(cand))}
+	for i := range min(len(ref), len(cand)) {
+		if ref[i] == cand[i] {
 			a.same++
 		} else if len(a.diffs) < keep {
-			a.diffs = append(a.diffs, blockDiff{i, rl[i], cl[i]})
+			a.diffs = append(a.diffs, blockDiff{i, ref[i], cand[i]})
 		}
 	}
 	return a

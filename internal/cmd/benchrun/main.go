@@ -13,6 +13,7 @@
 //	benchrun decode [flags]                   decode throughput and RSS by log size
 //	benchrun batch [flags]                    batch over 10,000 logs on 1 and 2 cores
 //	benchrun modules [flags]                  one session over 2,000 distinct binaries
+//	benchrun modules-batch [flags]            a batch run whose logs name 2,000 distinct binaries
 //
 // Every measured process is a fresh child: wall time from the parent's
 // clock, user+sys CPU and peak RSS from that child's rusage.
@@ -34,11 +35,13 @@ var commands = map[string]func([]string) error{
 	"decode":    cmdDecode,
 	"batch":     cmdBatch,
 	"modules":   cmdModules,
+	// modules-batch is modules' copies named by batch's logs.
+	"modules-batch": cmdModulesBatch,
 }
 
 func main() {
 	if len(os.Args) < 2 || commands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: benchrun addrs|sections|symbolize|mklog|decode|batch|modules [flags] (see bench/README.md)")
+		fmt.Fprintln(os.Stderr, "usage: benchrun addrs|sections|symbolize|mklog|decode|batch|modules|modules-batch [flags] (see bench/README.md)")
 		os.Exit(2)
 	}
 	if err := commands[os.Args[1]](os.Args[2:]); err != nil {
