@@ -213,3 +213,32 @@ func TestHostileCoreCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchReadsWhatDecodeReads: a log that decode reads (a torn write's
+// NULs before the report, control characters on every line) is a log for
+// batch too, not data skipped without a word (campaign finding F2: batch
+// found 0 logs and exited 0).
+func TestBatchReadsWhatDecodeReads(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "reports", "asan_use_after_free_gcc_O0.symbolized.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	controls, _ := controlLog(t)
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"torn.log":     "test output\x00\x00 torn\n" + string(src),
+		"controls.log": controls,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, _, _ := runCLI(t, "", "decode", "--format", "json", filepath.Join(dir, name))
+		if n := len(parseDecodeJSON(t, out).Reports); n != 1 {
+			t.Fatalf("%s: decode finds %d reports, want 1", name, n)
+		}
+	}
+	doc := runBatchJSON(t, exitFound, "batch", "--progress=never", dir)
+	if len(doc.Reports) != 2 || doc.Inputs != 2 {
+		t.Errorf("batch: %d reports in %d logs, want 2 in 2", len(doc.Reports), doc.Inputs)
+	}
+}
