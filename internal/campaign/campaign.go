@@ -300,6 +300,8 @@ func (kr *kindRun) mutant(ctx context.Context, i int) (bool, error) {
 		return false, err
 	}
 	seen := map[Class]bool{}
+	var decoded []Report // decode --format json's reports of this mutant, for AsDecode
+	decodedOK := false
 	for _, c := range kr.kind.Commands(kr.env, s, in) {
 		if c.Ref && !kr.cfg.Refs {
 			continue
@@ -327,6 +329,14 @@ func (kr *kindRun) mutant(ctx context.Context, i int) (bool, error) {
 		}
 		if c.Lost && !res.TimedOut && res.Signal == 0 {
 			fs = append(fs, kr.lostCheck(ctx, s, m, c, res)...)
+			if res.Exit != 2 {
+				var perr error
+				decoded, perr = ParseReports(res.Stdout)
+				decodedOK = perr == nil
+			}
+		}
+		if c.AsDecode && decodedOK && !res.TimedOut && res.Signal == 0 {
+			fs = append(fs, asDecode(c, s, decoded, res)...)
 		}
 		for _, f := range fs {
 			seen[f.Class] = true
@@ -479,6 +489,22 @@ func (kr *kindRun) lostCheck(ctx context.Context, s *Seed, m mutate.Mutant, c Co
 	var out []Finding
 	for _, r := range lost {
 		out = append(out, Finding{Class: Lost, Detail: "lost " + r.String(),
+			Sig: string(Lost) + "|" + c.Name + "|" + s.Name + "|" + normalize(r.Tool+" "+r.Kind)})
+	}
+	return out
+}
+
+// asDecode finds the reports of decode's run that batch's run on the same
+// log does not have: batch reads every log decode reads, with the same
+// parser (finding F2 was batch skipping a log decode read).
+func asDecode(c Command, s *Seed, decoded []Report, res Result) []Finding {
+	got, err := ParseReports(res.Stdout)
+	if err != nil {
+		return nil // counted as invalid JSON
+	}
+	var out []Finding
+	for _, r := range Missing(decoded, got) {
+		out = append(out, Finding{Class: Lost, Detail: "batch lost " + r.String() + " that decode found",
 			Sig: string(Lost) + "|" + c.Name + "|" + s.Name + "|" + normalize(r.Tool+" "+r.Kind)})
 	}
 	return out

@@ -87,3 +87,19 @@ func TestRefClass(t *testing.T) {
 		}
 	}
 }
+
+// TestAsDecode: batch's reports of a log must be decode's (finding F2:
+// batch skipped a log that decode read).
+func TestAsDecode(t *testing.T) {
+	decoded := []Report{{Tool: "AddressSanitizer", Kind: "heap-use-after-free"}, {Tool: "ThreadSanitizer", Kind: "data race"}}
+	c := Command{Name: "batch json"}
+	s := &Seed{Name: "x.log"}
+	all := Result{Stdout: []byte(`{"reports":[{"tool":"ThreadSanitizer","kind":"data race"},{"tool":"AddressSanitizer","kind":"heap-use-after-free"}]}`)}
+	if fs := asDecode(c, s, decoded, all); len(fs) != 0 {
+		t.Errorf("all of decode's reports in batch's, yet %v", fs)
+	}
+	none := Result{Stdout: []byte(`{"reports":[],"errors":[]}`)}
+	if fs := asDecode(c, s, decoded, none); len(fs) != 2 || fs[0].Class != Lost {
+		t.Errorf("batch found nothing: %v, want two lost reports", fs)
+	}
+}

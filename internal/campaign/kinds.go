@@ -69,6 +69,10 @@ type Command struct {
 	Lost    bool // decode --format json: the lost-report rule
 	Sandbox bool // run in an empty directory: nothing may be written
 	Batch   bool // batch's errors (in its JSON) name recovered panics
+	// AsDecode: batch --format json, whose reports must be those of the
+	// kind's decode --format json run on the same mutant (batch decodes
+	// every log as decode does).
+	AsDecode bool
 	Ref     bool // a reference tool: counted apart, crashes and hangs only
 	Go      bool // a Go program: SIGQUIT at the time bound
 }
@@ -591,7 +595,7 @@ func logCommands(e *Env, s *Seed, in string) []Command {
 	text := sanitrace(e, "decode", append(append([]string{"decode", "--color=always"}, d...), in)...)
 	text.Human = true
 	b := sanitrace(e, "batch json", "batch", "--format", "json", "-j", "1", "--progress=never", in)
-	b.JSON, b.Sandbox, b.Batch = true, true, true
+	b.JSON, b.Sandbox, b.Batch, b.AsDecode = true, true, true, true
 	return []Command{js, text, b}
 }
 
