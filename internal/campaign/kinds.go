@@ -73,8 +73,8 @@ type Command struct {
 	// kind's decode --format json run on the same mutant (batch decodes
 	// every log as decode does).
 	AsDecode bool
-	Ref     bool // a reference tool: counted apart, crashes and hangs only
-	Go      bool // a Go program: SIGQUIT at the time bound
+	Ref      bool // a reference tool: counted apart, crashes and hangs only
+	Go       bool // a Go program: SIGQUIT at the time bound
 }
 
 // Env is where a kind finds its seeds and tools.
