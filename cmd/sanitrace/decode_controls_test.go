@@ -216,7 +216,7 @@ func TestHostileCoreCommand(t *testing.T) {
 
 // TestBatchReadsWhatDecodeReads: a log that decode reads (a torn write's
 // NULs before the report, control characters on every line) is a log for
-// batch too, not data skipped without a word (campaign finding F2: batch
+// batch too, not data skipped without a word (campaign finding F3: batch
 // found 0 logs and exited 0).
 func TestBatchReadsWhatDecodeReads(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "reports", "asan_use_after_free_gcc_O0.symbolized.log"))

@@ -496,7 +496,7 @@ func (kr *kindRun) lostCheck(ctx context.Context, s *Seed, m mutate.Mutant, c Co
 
 // asDecode finds the reports of decode's run that batch's run on the same
 // log does not have: batch reads every log decode reads, with the same
-// parser (finding F2 was batch skipping a log decode read).
+// parser (finding F3 was batch skipping a log decode read).
 func asDecode(c Command, s *Seed, decoded []Report, res Result) []Finding {
 	got, err := ParseReports(res.Stdout)
 	if err != nil {

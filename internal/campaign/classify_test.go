@@ -88,7 +88,7 @@ func TestRefClass(t *testing.T) {
 	}
 }
 
-// TestAsDecode: batch's reports of a log must be decode's (finding F2:
+// TestAsDecode: batch's reports of a log must be decode's (finding F3:
 // batch skipped a log that decode read).
 func TestAsDecode(t *testing.T) {
 	decoded := []Report{{Tool: "AddressSanitizer", Kind: "heap-use-after-free"}, {Tool: "ThreadSanitizer", Kind: "data race"}}
