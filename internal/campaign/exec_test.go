@@ -105,8 +105,11 @@ func TestRunnerTimeout(t *testing.T) {
 	if !res.TimedOut || res.Duration > 10*time.Second {
 		t.Fatalf("sleep 30 under a 300ms bound: %+v", res)
 	}
-	// A Go tool gets SIGQUIT first: its goroutines name the hang.
-	res = rn.Run(context.Background(), Spec{Path: self, Args: []string{"-tool-hang"}, Quit: true})
+	// A Go tool gets SIGQUIT first: its goroutines name the hang. Its
+	// bound leaves time for the wrapper and the tool to start on a loaded
+	// machine: a SIGQUIT before the Go runtime is up kills without a word.
+	quitRunner, _ := testRunner(t, 5*time.Second, 256)
+	res = quitRunner.Run(context.Background(), Spec{Path: self, Args: []string{"-tool-hang"}, Quit: true})
 	if !res.TimedOut || !strings.Contains(string(res.Stderr), "goroutine ") {
 		t.Fatalf("a hung Go tool: timed out %v, stderr %.300s", res.TimedOut, res.Stderr)
 	}
