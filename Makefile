@@ -23,7 +23,7 @@ SHARED    ?= ../shared
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: all build man install test unit race fuzz-short fuzz-long demo bench bench-compare lint testdata clean
+.PHONY: all build man install test unit race fuzz-short fuzz-long campaign campaign-table demo bench bench-compare lint testdata clean
 
 all: build
 
@@ -95,6 +95,29 @@ fuzz-short:
 # A longer fuzz session: make fuzz-long FUZZTIME=10m
 fuzz-long:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
+
+# The reliability campaign (docs/reliability.md): N mutants of every input
+# kind through the commands that read them and through the reference
+# tools, J kinds at once, each run bounded in time and memory. State and
+# findings are kept per kind in bin/campaign/, so a second `make campaign`
+# goes on where the first stopped (N is the total per kind, not a number
+# to add). CAMPAIGN_FLAGS passes more (-kinds log,lws, -refs=false,
+# -timeout 60s, -mem 1024, -reset). `make test` runs a slice of it
+# (internal/campaign's TestSlice). `make campaign-table` prints the
+# figures as Markdown for docs/reliability.md.
+N  ?= 1000
+J  ?= 2
+CAMPAIGN       := bin/sanitrace-campaign
+CAMPAIGN_STATE ?= bin/campaign
+CAMPAIGN_FLAGS ?=
+campaign: build $(CAMPAIGN)
+	$(CAMPAIGN) -n $(N) -j $(J) -sanitrace $(BIN) -state $(CAMPAIGN_STATE) -shared $(SHARED) $(CAMPAIGN_FLAGS)
+
+campaign-table: $(CAMPAIGN)
+	@$(CAMPAIGN) -table -state $(CAMPAIGN_STATE)
+
+$(CAMPAIGN): $(wildcard internal/cmd/campaign/*.go internal/campaign/*.go internal/mutate/*.go)
+	$(GO) build -o $@ ./internal/cmd/campaign
 
 demo: build
 	./scripts/demo.sh $(BIN)

@@ -113,6 +113,14 @@ func (g *goGrammar) line(b *builder, t string) verdict {
 	if strings.HasPrefix(s, "exit status ") {
 		return vLast
 	}
+	// A Go program prints one crash; another one's first line after this
+	// one's goroutines is another process's report (a nested panic's
+	// "panic:" lines all come before the first goroutine).
+	if g.goroutines > 0 && t == s && !strings.HasPrefix(s, "goroutine ") {
+		if ng, _ := goStart(t, ""); ng != nil {
+			return vNotMine
+		}
+	}
 	if g.race && strings.HasSuffix(s, ":") && !strings.HasPrefix(t, " ") {
 		if role, detail, ok := goRaceTitle(s); ok {
 			b.closeStack()

@@ -31,6 +31,10 @@ type Decode struct {
 	// its rendering (Writer must be the text writer made with
 	// render.Options.Passthrough).
 	Passthrough bool
+	// SanitizePassthrough spells the control characters of the input's
+	// own lines as \xHH (termsafe), as the rendered reports' text always
+	// is; without it passthrough gives those lines back byte for byte.
+	SanitizePassthrough bool
 	// Keep selects the reports that are shown and counted (--tool,
 	// --kind); nil keeps every one. A report not kept is skipped, or in
 	// passthrough written back as read.

@@ -12,6 +12,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/ulikunitz/xz"
+
+	"github.com/sanitrace/sanitrace/internal/textsniff"
 )
 
 // A log arrives as people keep it: plain, or compressed by the CI system
@@ -40,7 +42,7 @@ const sniffLen = 8 << 10
 const maxZstdWindow = 128 << 20
 
 // magics are the leading bytes of the formats recognised, compressed ones
-// first. A binary format not listed here is still refused by looksBinary.
+// first. A binary format not listed here is still refused by textsniff.Binary.
 var magics = []struct {
 	magic string
 	what  string
@@ -147,7 +149,7 @@ func sniff(name string, r io.Reader, depth int) (io.Reader, error) {
 	if len(head) >= 262 && string(head[257:262]) == "ustar" {
 		return nil, &InputError{name, errors.New("not a log: a tar archive (use sanitrace batch for archives of logs)")}
 	}
-	if looksBinary(head) {
+	if textsniff.Binary(head) {
 		return nil, &InputError{name, errors.New("not a log: binary data (control bytes where a log has text)")}
 	}
 	return br, nil
@@ -197,25 +199,4 @@ func magicPrefix(b []byte) bool {
 		}
 	}
 	return false
-}
-
-// looksBinary reports whether the start of an input is binary data rather
-// than text: NUL bytes in more than 1% of it (text has none; object files,
-// images and core dumps are full of them), or control characters other
-// than the whitespace and escape that logs use in more than a tenth of it.
-// One stray NUL in a log is not enough.
-func looksBinary(b []byte) bool {
-	nul, ctl := 0, 0
-	for _, c := range b {
-		switch {
-		case c == 0:
-			nul++
-			ctl++
-		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b && c != '\b':
-			ctl++
-		case c == 0x7f:
-			ctl++
-		}
-	}
-	return nul*100 > len(b) || ctl*10 > len(b)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/sanitrace/sanitrace/internal/gctune"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/parse"
 	"github.com/sanitrace/sanitrace/render"
 )
@@ -16,6 +17,17 @@ import (
 // between them) follow it, and a report that is not kept (--tool, --kind)
 // comes back as read.
 func (d *Decode) passthrough(sc *parse.Scanner, in *flushBefore, stats *render.RunStats, gc *gctune.Tuner) error {
+	var scratch []byte
+	write := func(line []byte) error {
+		if d.SanitizePassthrough {
+			scratch = termsafe.AppendLine(scratch[:0], line)
+			line = scratch
+		}
+		if _, err := d.Out.Write(line); err != nil {
+			return &WriteError{err}
+		}
+		return nil
+	}
 	for {
 		if in.err != nil {
 			return &WriteError{in.err}
@@ -28,8 +40,8 @@ func (d *Decode) passthrough(sc *parse.Scanner, in *flushBefore, stats *render.R
 			return err // the scanner's error names the input
 		}
 		if it.Report == nil {
-			if _, err := d.Out.Write(it.Line); err != nil {
-				return &WriteError{err}
+			if err := write(it.Line); err != nil {
+				return err
 			}
 			continue
 		}
@@ -43,8 +55,8 @@ func (d *Decode) passthrough(sc *parse.Scanner, in *flushBefore, stats *render.R
 			if keep && l.Own {
 				continue
 			}
-			if _, err := d.Out.Write(l.Text); err != nil {
-				return &WriteError{err}
+			if err := write(l.Text); err != nil {
+				return err
 			}
 		}
 		gc.Tick()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/decompress/lwsheap"
 	"github.com/sanitrace/sanitrace/internal/humanize"
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/wire"
 )
@@ -68,7 +69,7 @@ func WriteHeapMapText(w io.Writer, m *lwsheap.Map, opts HeapMapOptions) error {
 	undecodable := max(m.UndecodableCount(), len(kept))
 	total := m.TotalBytes()
 	fmt.Fprintf(bw, "heap map of %s: %d live allocation%s, %s (%d bytes) in %d distinct backtrace%s",
-		opts.Source, m.Records(), pluralS(m.Records()), humanize.Bytes(total), total,
+		termsafe.Text(opts.Source), m.Records(), pluralS(m.Records()), humanize.Bytes(total), total,
 		len(groups), pluralS(len(groups)))
 	if undecodable > 0 {
 		fmt.Fprintf(bw, "; %d record%s undecodable", undecodable, pluralS(undecodable))
@@ -108,7 +109,7 @@ func WriteHeapMapText(w io.Writer, m *lwsheap.Map, opts HeapMapOptions) error {
 			bw.WriteString("\n")
 		}
 		if opts.Multi && g.Source != "" {
-			fmt.Fprintf(bw, "%sfirst seen at %s:%d\n", indent, g.Source, g.FirstLine)
+			fmt.Fprintf(bw, "%sfirst seen at %s:%d\n", indent, termsafe.Text(g.Source), g.FirstLine)
 		}
 	}
 	if undecodable > 0 {
@@ -118,7 +119,7 @@ func WriteHeapMapText(w io.Writer, m *lwsheap.Map, opts HeapMapOptions) error {
 			if opts.Multi && u.Source != "" {
 				src = u.Source
 			}
-			fmt.Fprintf(bw, "  %s:%d: %s: %s\n", src, u.Line, u.Error, u.Text)
+			fmt.Fprintf(bw, "  %s:%d: %s: %s\n", termsafe.Text(src), u.Line, termsafe.Line(u.Error), termsafe.Text(u.Text))
 		}
 		if n := undecodable - len(kept); n > 0 {
 			fmt.Fprintf(bw, "  ... and %d more\n", n)

@@ -178,7 +178,7 @@ func mdFrames(fs []string) string {
 // (GFM splits table cells before it parses code spans). Empty text gives
 // nothing: two backticks alone are no code span.
 func mdCode(s string) string {
-	s = clip(strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " "), mdMaxLine)
+	s = clip(termsafe.Text(strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")), mdMaxLine)
 	if s == "" {
 		return ""
 	}
@@ -196,7 +196,7 @@ func mdBlock(s string) string {
 	n := 3
 	lines := strings.Split(s, "\n")
 	for i, line := range lines {
-		lines[i] = clip(line, mdMaxLine)
+		lines[i] = clip(termsafe.Text(line), mdMaxLine) // carriage returns too
 	}
 	s = strings.Join(lines, "\n")
 	for _, line := range lines {
@@ -209,7 +209,7 @@ func mdBlock(s string) string {
 		}
 	}
 	fence := strings.Repeat("~", n)
-	return fence + "text\n" + strings.ReplaceAll(s, "\r", "") + "\n" + fence + "\n\n"
+	return fence + "text\n" + s + "\n" + fence + "\n\n"
 }
 
 func longestRun(s string, c byte) int {

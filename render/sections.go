@@ -1,6 +1,10 @@
 package render
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sanitrace/sanitrace/internal/termsafe"
+)
 
 // Sections is implemented by the writers whose output marks where each
 // input of a run begins and ends the run with a count (text, when a run
@@ -35,7 +39,7 @@ func (t *Text) BeginInput(name string) error {
 	if name == "-" {
 		name = "standard input"
 	}
-	t.line(t.pal.title.Sprint("==> " + name + " <=="))
+	t.line(t.pal.title.Sprint("==> " + termsafe.Text(name) + " <=="))
 	t.n = 0 // the first report under a header needs no separator
 	return t.flush()
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sanitrace/sanitrace/internal/termsafe"
 	"github.com/sanitrace/sanitrace/report"
 )
 
@@ -47,6 +48,7 @@ func (t *Text) Report(r *report.Report) error {
 	if r == nil {
 		return errors.New("render text: nil report")
 	}
+	r = safeReport(r) // every string of it came from an input
 	if t.n > 0 && !t.opts.Passthrough {
 		t.line("")
 	}
@@ -324,7 +326,7 @@ var plainText = &Text{pal: newPalette(false), noMarker: true}
 // Every text output that lists frames (decode, lws decode, the heap map)
 // prints them with it.
 func FrameText(i int, f report.Frame) string {
-	return strings.TrimPrefix(plainText.frame(i, f), frameIndent)
+	return strings.TrimPrefix(plainText.frame(i, safeFrame(f)), frameIndent)
 }
 
 // frameIndent is how far the text writer indents a frame.
@@ -482,6 +484,7 @@ func (t *Text) sourceContext(f report.Frame, shown map[string]bool) {
 	}
 	width := len(fmt.Sprint(f.Line + n))
 	for i, text := range lines {
+		text = termsafe.Text(text) // a source file is an input too
 		no := first + i
 		if no == f.Line {
 			t.line(t.pal.function.Sprint(strings.TrimRight(fmt.Sprintf("      > %*d | %s", width, no, text), " ")))

@@ -299,6 +299,10 @@ func TestClassify(t *testing.T) {
 		{"PK\x03\x04", classZip},
 		{"a\x00b", classOther},
 		{strings.Repeat("\x01\x02", 10), classOther},
+		// What decode reads as a log (textsniff): a torn write's NULs, a
+		// bell and a carriage return on every line.
+		{"output\x00\x00 torn\n" + strings.Repeat("==1==ERROR: AddressSanitizer: heap-use-after-free\n", 10), classText},
+		{strings.Repeat("\a\rprogress 10%\n==1==ERROR: AddressSanitizer: heap-use-after-free\n", 10), classText},
 	} {
 		if got := classify([]byte(tc.in)); got != tc.want {
 			t.Errorf("classify(%q) = %v, want %v", tc.in, got, tc.want)

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/sanitrace/sanitrace/internal/humanize"
+	"github.com/sanitrace/sanitrace/internal/textsniff"
 )
 
 // class is what an entry's first bytes say it is.
@@ -26,7 +27,8 @@ func (c class) String() string {
 	return [...]string{"data", "text", "ELF", "gzip", "zstd", "zip", "tar"}[c]
 }
 
-// classify decides by magic numbers, then by how much of the head is text.
+// classify decides by magic numbers, then by how much of the head is text
+// (textsniff).
 func classify(head []byte) class {
 	switch {
 	case bytes.HasPrefix(head, []byte("\x7fELF")):
@@ -40,26 +42,10 @@ func classify(head []byte) class {
 	case len(head) >= 262 && string(head[257:262]) == "ustar":
 		return classTar
 	}
-	if isText(head) {
+	if !textsniff.Binary(head) { // as decode decides: batch reads every log decode reads
 		return classText
 	}
 	return classOther
-}
-
-// isText: no NUL byte, and at most 1 in 100 bytes a control character other
-// than tab, newline, carriage return, form feed or ESC (logs carry ANSI
-// colors). Bytes >= 0x80 are fine: logs are UTF-8 or Latin-1 or worse.
-func isText(head []byte) bool {
-	if bytes.IndexByte(head, 0) >= 0 {
-		return false
-	}
-	ctl := 0
-	for _, b := range head {
-		if (b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' && b != '\v' && b != 0x1b) || b == 0x7f {
-			ctl++
-		}
-	}
-	return ctl*100 <= len(head)
 }
 
 // errBudget is returned by a budget's reader once the archive's inflated

@@ -33,7 +33,9 @@ read as they are; an ELF file, an archive, binary data or a directory
 given as a log is an error naming it.
 
 --passthrough writes the whole input back as it streams, each report
-replaced by its completed rendering and every other line in place. It is
+replaced by its completed rendering and every other line in place, byte for
+byte (--sanitize-passthrough spells their control characters as \xHH, as
+the reports' text always is). It is
 the default when stdin is piped, no file is named, stdout is a terminal
 and --format is not given. Frames sanitrace symbolized end in
 " (sanitrace)". --tool and --kind choose reports, --frames user collapses
@@ -124,7 +126,7 @@ func runDecode(cmd *cobra.Command, args []string, fl *decodeFlags) error {
 		stdinHint(cmd)
 	}
 	run := &pipeline.Decode{Writer: w, Out: out, Stdin: cmd.InOrStdin(), Stderr: stderr,
-		Passthrough: passthrough, Keep: fl.view.keep(), Quiet: fl.view.quiet, Sections: len(args) > 1}
+		Passthrough: passthrough, SanitizePassthrough: fl.view.sanitize, Keep: fl.view.keep(), Quiet: fl.view.quiet, Sections: len(args) > 1}
 	if fl.symbolize && !fl.view.quiet {
 		run.Resolver = sym.Resolver(static)
 		defer run.Resolver.Close()

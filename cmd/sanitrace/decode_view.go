@@ -12,6 +12,7 @@ import (
 // whole input or the reports only, which reports, which frames.
 type viewFlags struct {
 	passthrough bool
+	sanitize    bool // --sanitize-passthrough
 	tools       []string
 	kinds       []string
 	frames      string
@@ -21,6 +22,7 @@ type viewFlags struct {
 
 func (v *viewFlags) add(f *pflag.FlagSet) {
 	f.BoolVar(&v.passthrough, "passthrough", false, "write the whole input back, each report replaced by its completed rendering (default when stdin is a pipe and stdout a terminal)")
+	f.BoolVar(&v.sanitize, "sanitize-passthrough", false, "in passthrough, spell the control characters of the input's own lines as \\xHH, as in the reports (escape sequences, colors and carriage returns included); without it those lines are written back byte for byte")
 	f.StringSliceVar(&v.tools, "tool", nil, "show only reports of these `tools` (AddressSanitizer or asan, tsan, msan, lsan, ubsan, hwasan, ...; repeatable, comma-separated)")
 	f.StringSliceVar(&v.kinds, "kind", nil, "show only reports of these `kinds` as the runtime names them (heap-use-after-free, data race, ...; repeatable, comma-separated)")
 	f.StringVar(&v.rules, "rules", "", "stack-trace rules `FILE` (Sentry's syntax, docs/guide.md \"Rules\"): which frames --frames user keeps, after the built-in rules")

@@ -16,7 +16,7 @@ func TestDecodeWarningsAreOneSafeLine(t *testing.T) {
 		"    #1 0x55d5  (/nonexistent/c1\u009b31m+0x1234)\n" +
 		"\nSUMMARY: AddressSanitizer: heap-buffer-overflow x\n"
 	_, stderr, _ := runCLI(t, log, "decode", "--color=never", "-")
-	for _, want := range []string{`/nonexistent/zz\x07q X: not found`, `/nonexistent/c1\x9b31m: not found`} {
+	for _, want := range []string{`/nonexistent/zz\x07q\x0dX: not found`, `/nonexistent/c1\x9b31m: not found`} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%q", want, stderr)
 		}

@@ -1,0 +1,45 @@
+// Package textsniff tells a log from binary data by its first bytes: the
+// one rule that decode (which refuses binary data with an error) and batch
+// (which skips it among a CI job's artifacts) both follow, so that batch
+// reads every file that decode would read as a log.
+package textsniff
+
+import "unicode/utf8"
+
+// Binary reports whether head, the start of an input, is binary data
+// rather than text:
+//
+//   - NUL bytes in more than 1% of it: text has none, object files,
+//     images and core dumps are full of them. One stray NUL (a torn
+//     write) is not enough.
+//   - control characters other than the whitespace, backspace and escape
+//     that logs use in more than a tenth of it: a log with a bell or a
+//     carriage return on every line is still a log.
+//   - bytes that are not UTF-8 in more than a tenth of it: compressed and
+//     encrypted data (a PNG, a .jar) is mostly such bytes, where a Latin-1
+//     log has a few accented letters.
+func Binary(head []byte) bool {
+	nul, ctl, bad := 0, 0, 0
+	for i := 0; i < len(head); {
+		c := head[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRune(head[i:])
+			if r == utf8.RuneError && n == 1 && len(head)-i >= utf8.UTFMax { // a cut character at the end is not bad
+				bad++
+			}
+			i += n
+			continue
+		}
+		switch {
+		case c == 0:
+			nul++
+			ctl++
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b && c != '\b':
+			ctl++
+		case c == 0x7f:
+			ctl++
+		}
+		i++
+	}
+	return nul*100 > len(head) || ctl*10 > len(head) || bad*10 > len(head)
+}
