@@ -108,7 +108,7 @@ func parseRustFrame(s string) (report.Frame, bool) {
 	if rest == "<unknown>" {
 		rest = ""
 	}
-	if strings.ContainsAny(rest, " \t") && !strings.Contains(rest, " as ") && !strings.Contains(rest, " for ") {
+	if spaceOutsideBrackets(rest) {
 		return report.Frame{}, false
 	}
 	f.Function = rest
@@ -125,4 +125,27 @@ func (g *rustGrammar) pendingLimit(b *builder) int {
 		return 0
 	}
 	return 4
+}
+
+// spaceOutsideBrackets: a blank outside every <>, () and [] pair, which no
+// Rust path has ("<T as Trait>::f", "f::<A, B>", "{closure#0}, !>" keep
+// theirs inside), so that the line is prose that happens to start with a
+// number and a colon.
+func spaceOutsideBrackets(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<', '(', '[':
+			depth++
+		case '>', ')', ']':
+			if depth > 0 && !(s[i] == '>' && i > 0 && s[i-1] == '-') {
+				depth--
+			}
+		case ' ', '\t':
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
