@@ -74,7 +74,7 @@ func reportStrings(r *report.Report, visit func(*string)) {
 	}
 	for i := range r.Stacks {
 		s := &r.Stacks[i]
-		for _, p := range []*string{&s.Title, &s.Role, &s.RoleDetail, &s.Thread, &s.Truncated} {
+		for _, p := range []*string{&s.Title, &s.Role, &s.RoleDetail, &s.Thread, &s.Truncated, &s.Marker} {
 			visit(p)
 		}
 		if s.Location != nil {
