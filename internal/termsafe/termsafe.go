@@ -24,15 +24,7 @@ import (
 // path, a headline). Text without any is returned as it is, without
 // copying.
 func Text(s string) string {
-	i := firstControl(s)
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	appendEscaped(&b, s[i:], escapeLF)
-	return b.String()
+	return escapeFrom(s, firstControl(s), escapeLF)
 }
 
 // Lines is Text for text of several lines (a Go frame as read is two):
@@ -43,13 +35,19 @@ func Lines(s string) string {
 		j := firstControl(s[i+1:])
 		i += 1 + j
 	}
+	return escapeFrom(s, i, keepLF)
+}
+
+// escapeFrom returns s with its control characters from i on spelled
+// \xHH (line feeds as lf says), s itself when i is its end.
+func escapeFrom(s string, i, lf int) string {
 	if i == len(s) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	b.WriteString(s[:i])
-	appendEscaped(&b, s[i:], keepLF)
+	appendEscaped(&b, s[i:], lf)
 	return b.String()
 }
 
@@ -57,15 +55,7 @@ func Lines(s string) string {
 // (a wrapped error): line feeds become spaces, every other control
 // character is spelled \xHH as Text spells it.
 func Line(s string) string {
-	i := firstControl(s)
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	appendEscaped(&b, s[i:], spaceLF)
-	return b.String()
+	return escapeFrom(s, firstControl(s), spaceLF)
 }
 
 // AppendLine appends the line b (as read from an input, with its line
