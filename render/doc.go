@@ -27,9 +27,10 @@
 //   - User frames have their function in bold and file:line:col in cyan;
 //     runtime, interceptor, libc and C++ runtime frames (report.ClassIn, by
 //     the report's producer) are dim.
-//   - Frames whose function/file sanitrace filled in get a dim " (sanitrace)"
-//     after them when colors are on, and nothing in plain text, so plain
-//     output stays in the runtime's own format for tools that re-read it.
+//   - Frames whose function/file sanitrace filled in end with " (sanitrace)"
+//     (SymbolizedMarker, dim when colors are on): a last field in
+//     parentheses, as the runtime's own "(BuildId: ...)", so tools that
+//     re-read "#N 0xPC in FUNC FILE:LINE:COL" still find their fields.
 //   - After the location lines comes one "Access: ..." line (DescribeAccess)
 //     that places the access relative to its heap block, global or stack
 //     variable.
