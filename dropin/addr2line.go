@@ -159,8 +159,11 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 	mod, err := env.Open(cfg.exe, finder)
 	if err != nil {
 		// The ELF file opened, so this is a debug-information problem:
-		// addr2line answers ?? for everything in that case.
-		fmt.Fprintf(env.Stderr, "%s: %s: %v\n", env.Name, cfg.exe, err)
+		// addr2line answers ?? for everything in that case, silently when
+		// the file has no symbols at all (a stripped file).
+		if !errors.Is(err, symbolize.ErrNoDebugInfo) {
+			fmt.Fprintf(env.Stderr, "%s: %s: %v\n", env.Name, cfg.exe, err)
+		}
 		mod = nil
 	} else {
 		defer mod.Close()

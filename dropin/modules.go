@@ -11,6 +11,7 @@ import (
 
 	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/modcache"
+	"github.com/sanitrace/sanitrace/symbolize"
 )
 
 // Opener opens the module at path, its debug files found by finder
@@ -62,6 +63,11 @@ func (m *modules) get(name string) (modcache.Lease, error) {
 		err = l.Err
 	}
 	if l.Obj != nil || m.reported[name] {
+		return l, nil
+	}
+	if errors.Is(err, symbolize.ErrNoDebugInfo) {
+		// llvm-symbolizer, addr2line and eu-addr2line answer ?? for a file
+		// with neither DWARF nor symbols and say nothing on stderr.
 		return l, nil
 	}
 	m.reported[name] = true
