@@ -620,7 +620,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 	str := string(body)
 	t := strings.TrimSpace(str)
 	if b.afterAbort {
-		if carries && fuzzerLine(b.rep, t) {
+		if carries && fuzzerLine(b.rep, t, str) {
 			b.confirm(str, no)
 			return
 		}
@@ -771,7 +771,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.rep.Location = append(b.rep.Location, report.Location{Text: t})
 		return
 	}
-	if b.rep.Tool == report.ToolLibFuzzer && fuzzerLine(b.rep, t) {
+	if b.rep.Tool == report.ToolLibFuzzer && fuzzerLine(b.rep, t, str) {
 		b.confirm(str, no)
 		return
 	}

@@ -180,7 +180,20 @@ func (t *Text) Report(r *report.Report) error {
 	if r.Shadow != nil {
 		t.shadow(r)
 	}
+	t.fuzzerInput(r)
 	return t.reportEnd(r)
+}
+
+// fuzzerInput writes libFuzzer's account of the failing input (MS:, the
+// input's bytes, the artifact's path, Base64) as printed: the lines a user
+// reproduces the crash with.
+func (t *Text) fuzzerInput(r *report.Report) {
+	if r.Fuzzer == nil {
+		return
+	}
+	for _, l := range r.Fuzzer.Lines {
+		t.line(l)
+	}
 }
 
 // reportEnd ends a report: the note that it was cut short, said once, at

@@ -68,6 +68,9 @@ type FuzzerInput struct {
 	Text      string // the input as text, the line after Bytes
 	Artifact  string // "Test unit written to PATH"
 	Base64    string // the input, when printed as "Base64: ..."
+	// Lines are those lines as printed, in input order (the report's
+	// prefix removed): the text output gives them back as they were.
+	Lines []string
 }
 
 // KernelInfo is the context a Linux kernel report prints.
