@@ -189,6 +189,11 @@ type Frame struct {
 	// Problem says why a frame that looked resolvable was left as printed
 	// (a kernel symbol whose size differs from the log's: another build).
 	Problem string
+	// Unparsed marks a frame line inside a stack that the grammar could
+	// not read: only Raw (and Index, when its "#N" could be read) is set.
+	// It keeps its place in the stack, so the loss shows wherever the
+	// stack is shown.
+	Unparsed bool
 }
 
 // Shadow is ASan's "Shadow bytes around the buggy address" block.
