@@ -143,6 +143,12 @@ func TestBatchFragment(t *testing.T) {
 	if !strings.Contains(out, "1 unattached fragment (not reports)") || !strings.Contains(out, "only.log:1-19: 7 frame lines") {
 		t.Errorf("batch text does not show the fragment apart:\n%s", out)
 	}
+	for _, f := range []string{"markdown", "html"} {
+		out, _, _ := runCLI(t, "", "batch", "--format="+f, "--symbolize=false", dir)
+		if !strings.Contains(out, "1 unattached fragment: frames outside any report, not counted as bugs") {
+			t.Errorf("batch %s does not count the fragment apart:\n%.600s", f, out)
+		}
+	}
 }
 
 // frameLabel is the number a text frame line starts with ("#0.1", "#12").
