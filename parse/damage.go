@@ -117,13 +117,8 @@ const orphanKeep = 512
 // the report of a damaged header before it, or joins a lost run. It
 // reports false for any other line.
 func (s *Scanner) orphanFrame(line []byte, no int) bool {
-	p := splitKnownPrefix(line)
-	t := bytes.TrimLeft(line[p:], " \t")
-	if len(t) < 3 || t[0] != '#' {
-		return false
-	}
-	f, ok := ParseFrame(string(t))
-	if !ok || !printedFrame(f) {
+	f, ok := orphanFrameOf(line)
+	if !ok {
 		return false
 	}
 	if o := &s.orphans; o.frames > 0 && no-o.last > orphanGapMax {
@@ -158,6 +153,29 @@ func (o *orphanRun) keep(f report.Frame, line []byte, no int) {
 	}
 }
 
+// orphanFrameOf reads a frame line outside reports: a tombstone's ("#05
+// pc 0004f3b4  /system/lib64/libc.so", after any prefix: Android Studio's
+// logcat columns are none splitKnownPrefix knows) or a sanitizer's after a
+// known prefix.
+func orphanFrameOf(line []byte) (report.Frame, bool) {
+	if i := bytes.Index(line, []byte(" pc ")); i > 0 {
+		if h := bytes.LastIndexByte(line[:i], '#'); h >= 0 {
+			if f, ok := ParseTombstoneFrame(string(line[h:])); ok {
+				return f, true
+			}
+		}
+	}
+	t := bytes.TrimLeft(line[splitKnownPrefix(line):], " \t")
+	if len(t) < 3 || t[0] != '#' {
+		return report.Frame{}, false
+	}
+	f, ok := ParseFrame(string(t))
+	if !ok || !printedFrame(f) {
+		return report.Frame{}, false
+	}
+	return f, true
+}
+
 // continuesOrphans reports whether line is the next frame of the run of
 // lost frames ("#10" after "#9"): it joins the run before any starter
 // sees it (gdb's would take "#10 0x... in f (...)" for a bt of its own).
@@ -166,12 +184,8 @@ func (s *Scanner) continuesOrphans(line []byte, no int) bool {
 	if o.frames == 0 || no-o.last > orphanGapMax || len(o.stack) == 0 {
 		return false
 	}
-	t := bytes.TrimLeft(line[splitKnownPrefix(line):], " \t")
-	if len(t) < 3 || t[0] != '#' {
-		return false
-	}
-	f, ok := ParseFrame(string(t))
-	if !ok || !printedFrame(f) || f.Index != o.stack[len(o.stack)-1].Index+1 {
+	f, ok := orphanFrameOf(line)
+	if !ok || f.Index != o.stack[len(o.stack)-1].Index+1 {
 		return false
 	}
 	o.last = no

@@ -43,11 +43,10 @@ var pastesWrong = map[string]string{
 	"public-kasan-2015-symbolized-placeholders.log":       "mail-wrapped [<     inlined    >] frames are not joined",
 	"public-kernel-decode-stacktrace-arm-from.log":        "arm \"(f) from [<...>]\" frames",
 	"public-kernel-decode-stacktrace-kasan-journal.log":   "decode_stacktrace.sh frames not read",
-	// Fragments are read from runs of sanitizer frame lines (#N 0x... in
-	// f) only; these are other formats' frames outside a report.
-	"public-android-logcat-studio-frames-only.log": "tombstone frames outside a tombstone are no fragment",
-	"public-go-race-failed-restore-gotest.log":     "Go race frames outside a race report are no fragment",
-	"public-ktsan-discriminator-source-lines.log":  "kernel frames outside a kernel report are no fragment",
+	// Fragments are read from runs of sanitizer and tombstone frame lines
+	// only; these are other formats' frames outside a report.
+	"public-go-race-failed-restore-gotest.log":    "Go race frames outside a race report are no fragment",
+	"public-ktsan-discriminator-source-lines.log": "kernel frames outside a kernel report are no fragment",
 }
 
 // TestPasteTruth holds the parser to the truth of the issue-25 pastes:

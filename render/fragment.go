@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/wire"
@@ -46,12 +47,30 @@ func (t *Text) Fragment(f *report.Fragment) error {
 		if s.Title != "" {
 			t.line("  " + p.title.Sprint(s.Title))
 		}
-		t.stack(s)
+		t.fragmentStack(s)
 	}
 	if r.Summary.Text != "" {
 		t.line(p.summary.Sprint("SUMMARY: " + r.Summary.Text))
 	}
 	return t.flush()
+}
+
+// fragmentStack writes a fragment's frames: each line as printed (a
+// fragment's frames come from more than one format: sanitizer frames,
+// tombstone frames), a frame sanitrace symbolized in the sanitizer layout
+// with the frame's own number.
+func (t *Text) fragmentStack(s report.Stack) {
+	for i, f := range s.Frames {
+		if f.Symbolized != report.SymbolizedSanitrace && f.Raw != "" {
+			l := frameIndent + t.paintFrame(f, strings.TrimSpace(f.Raw))
+			if f.Unparsed {
+				l += t.pal.marker.Sprint(UnparsedMarker)
+			}
+			t.line(l)
+			continue
+		}
+		t.line(t.frame(frameNumber(s.Frames, i), f))
+	}
 }
 
 // maxJSONFragments bounds the fragments a JSON document holds (they wait
