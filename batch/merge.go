@@ -56,6 +56,7 @@ func Merge(docs []*wire.Batch, opts MergeOptions) (*wire.Batch, error) {
 	baseline, similar := opts.Baseline, opts.GroupSimilar
 	var items []item
 	var errs []wire.BatchError
+	var frags []wire.BatchFragment
 	seenErr := make(map[string]bool)
 	wasNew := make(map[string]bool)
 	inputs := 0
@@ -80,6 +81,7 @@ func Merge(docs []*wire.Batch, opts MergeOptions) (*wire.Batch, error) {
 			in.report(&rep.Report)
 			items = append(items, item{rep: rep, sig: sig, from: froms[rep.Bucket]})
 		}
+		frags = append(frags, d.Fragments...)
 		for _, e := range d.Errors {
 			key := e.Source.Name() + "\x00" + e.Error
 			if !seenErr[key] {
@@ -92,7 +94,7 @@ func Merge(docs []*wire.Batch, opts MergeOptions) (*wire.Batch, error) {
 	if baseline != nil {
 		isNew = baselineNew(baseline)
 	}
-	return assemble(inputs, items, errs, isNew, similar), nil
+	return assemble(inputs, items, errs, frags, isNew, similar), nil
 }
 
 // MergeFiles is Merge over the batch JSON outputs in the files at paths.

@@ -107,6 +107,7 @@ type run struct {
 	mu    sync.Mutex
 	items []item
 	errs  []wire.BatchError
+	frags []wire.BatchFragment
 
 	warnMu sync.Mutex
 	warned map[string]bool
@@ -225,7 +226,7 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 	if walkErr != nil {
 		return nil, walkErr
 	}
-	return assemble(inputs, r.items, r.errs, baselineNew(opts.Baseline), opts.GroupSimilar), nil
+	return assemble(inputs, r.items, r.errs, r.frags, baselineNew(opts.Baseline), opts.GroupSimilar), nil
 }
 
 func (r *run) warn(msg string) { r.once(msg, r.opts.Warn) }
@@ -271,10 +272,12 @@ func (r *run) addError(src artifact.Source, msg string) {
 // are kept. It is the one recover of the decoding.
 func (r *run) decodeLog(res *resolve.Resolver, e *artifact.Entry) {
 	var items []item
+	var frags []wire.BatchFragment
 	defer func() {
 		p := recover()
 		r.mu.Lock()
 		r.items = append(r.items, items...)
+		r.frags = append(r.frags, frags...)
 		if r.opts.Progress != nil {
 			r.opts.Progress.Done()
 		}
@@ -283,13 +286,13 @@ func (r *run) decodeLog(res *resolve.Resolver, e *artifact.Entry) {
 			r.addError(e.Source, termsafe.Line(fmt.Sprintf("internal error while decoding (please report it): %v", p)))
 		}
 	}()
-	r.decode(res, e, &items)
+	r.decode(res, e, &items, &frags)
 }
 
 // decode reads one log as decode does: every report symbolized (when res
 // is not nil), given its signature from the model, and added to items in
 // its batch form.
-func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
+func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item, frags *[]wire.BatchFragment) {
 	rc, err := e.Open()
 	if err != nil {
 		r.addError(e.Source, unwrapPathErr(err))
@@ -320,6 +323,16 @@ func (r *run) decode(res *resolve.Resolver, e *artifact.Entry, items *[]item) {
 		if e.Repaired != "" {
 			repaired = append(repaired, e.First)
 		}
+	})
+	// An unattached fragment is kept apart from the reports: no bucket,
+	// no finding (docs/json.md).
+	sc.OnFragment(func(f *report.Fragment) {
+		if res != nil {
+			res.Fragment(f)
+		}
+		src := sourceOf(e.Source)
+		src.FirstLine, src.LastLine = f.Input.FirstLine, f.Input.LastLine
+		*frags = append(*frags, wire.BatchFragment{Fragment: wire.FragmentOf(f), Source: src})
 	})
 	// Never silently clean: a log that looks like a crash and yields no
 	// report is an error of the run's.
@@ -369,8 +382,9 @@ func unwrapPathErr(err error) string {
 // assemble orders the reports and errors and builds the buckets: the one
 // place both Run and Merge make a document, so that they agree. similar
 // joins similar buckets (groupSimilar).
-func assemble(inputs int, items []item, errs []wire.BatchError, isNew func(id string) bool, similar bool) *wire.Batch {
+func assemble(inputs int, items []item, errs []wire.BatchError, frags []wire.BatchFragment, isNew func(id string) bool, similar bool) *wire.Batch {
 	sort.SliceStable(items, func(i, j int) bool { return sourceLess(items[i].rep.Source, items[j].rep.Source) })
+	sort.SliceStable(frags, func(i, j int) bool { return sourceLess(frags[i].Source, frags[j].Source) })
 	sort.SliceStable(errs, func(i, j int) bool {
 		a, b := errs[i], errs[j]
 		if a.Source.Name() != b.Source.Name() {
@@ -384,6 +398,8 @@ func assemble(inputs int, items []item, errs []wire.BatchError, isNew func(id st
 		Reports: make([]wire.BatchReport, len(items)),
 		Buckets: []wire.Bucket{},
 		Errors:  errs,
+		// (nil when none: the key is left out)
+		Fragments: frags,
 	}
 	if doc.Errors == nil {
 		doc.Errors = []wire.BatchError{}

@@ -40,7 +40,8 @@ const orphanGapMax = pendingMax
 
 // Damage is a stretch of input that could not be read as it stands: a
 // damaged report header read as the word it was taken for (Repaired set),
-// or stack frames outside any report that were not decoded.
+// or stack frames outside any report that no report took (a Scanner
+// without OnFragment names its unattached fragments so).
 type Damage struct {
 	Input       string // the input's name ("-" for stdin)
 	First, Last int    // 1-based lines
@@ -64,7 +65,7 @@ func (d *Damage) Error() string {
 	if d.Repaired != "" {
 		return fmt.Sprintf("%s:%d: damaged report header (NUL or invalid UTF-8) read as %q from the stack frames after it", name, d.First, d.Repaired)
 	}
-	return fmt.Sprintf("%s:%d-%d: %d stack frame lines outside any report were not decoded (no report header before them; a damaged one?)", name, d.First, d.Last, d.Frames)
+	return fmt.Sprintf("%s:%d-%d: %d stack frame lines outside any report, an unattached fragment left as read (no report header before them; a damaged one?)", name, d.First, d.Last, d.Frames)
 }
 
 // OnDamage sets the function that is told about every damaged header read
@@ -97,6 +98,15 @@ type orphanRun struct {
 	first, last, frames int
 	stack               []report.Frame
 	lines               []qline
+	// The stacks of the run as a fragment (fragment.go): where each
+	// starts in stack and its title; the title read since the last frame;
+	// the SUMMARY line after the frames and its number.
+	starts    []int
+	titles    []string
+	title     string
+	summary   string
+	summaryNo int
+	leadNo    int // the line of the first stack's title, 0 when none
 }
 
 // orphanKeep bounds what a run of lost frames keeps for a report that
@@ -107,13 +117,8 @@ const orphanKeep = 512
 // the report of a damaged header before it, or joins a lost run. It
 // reports false for any other line.
 func (s *Scanner) orphanFrame(line []byte, no int) bool {
-	p := splitKnownPrefix(line)
-	t := bytes.TrimLeft(line[p:], " \t")
-	if len(t) < 3 || t[0] != '#' {
-		return false
-	}
-	f, ok := ParseFrame(string(t))
-	if !ok || !printedFrame(f) {
+	f, ok := orphanFrameOf(line)
+	if !ok {
 		return false
 	}
 	if o := &s.orphans; o.frames > 0 && no-o.last > orphanGapMax {
@@ -129,15 +134,46 @@ func (s *Scanner) orphanFrame(line []byte, no int) bool {
 		return true
 	}
 	s.orphans = orphanRun{first: no, last: no, frames: 1}
+	if t, at := s.leadTitle(no); t != "" {
+		s.orphans.title, s.orphans.leadNo = t, at
+	}
 	s.orphans.keep(f, line, no)
 	return true
 }
 
 func (o *orphanRun) keep(f report.Frame, line []byte, no int) {
 	if len(o.stack) < orphanKeep {
+		if o.startsStack(f) {
+			o.starts = append(o.starts, len(o.stack))
+			o.titles = append(o.titles, o.title)
+			o.title = ""
+		}
 		o.stack = append(o.stack, f)
 		o.lines = append(o.lines, qline{text: string(line), no: no})
 	}
+}
+
+// orphanFrameOf reads a frame line outside reports: a tombstone's ("#05
+// pc 0004f3b4  /system/lib64/libc.so", after any prefix: Android Studio's
+// logcat columns are none splitKnownPrefix knows) or a sanitizer's after a
+// known prefix.
+func orphanFrameOf(line []byte) (report.Frame, bool) {
+	if i := bytes.Index(line, []byte(" pc ")); i > 0 {
+		if h := bytes.LastIndexByte(line[:i], '#'); h >= 0 {
+			if f, ok := ParseTombstoneFrame(string(line[h:])); ok {
+				return f, true
+			}
+		}
+	}
+	t := bytes.TrimLeft(line[splitKnownPrefix(line):], " \t")
+	if len(t) < 3 || t[0] != '#' {
+		return report.Frame{}, false
+	}
+	f, ok := ParseFrame(string(t))
+	if !ok || !printedFrame(f) {
+		return report.Frame{}, false
+	}
+	return f, true
 }
 
 // continuesOrphans reports whether line is the next frame of the run of
@@ -148,12 +184,8 @@ func (s *Scanner) continuesOrphans(line []byte, no int) bool {
 	if o.frames == 0 || no-o.last > orphanGapMax || len(o.stack) == 0 {
 		return false
 	}
-	t := bytes.TrimLeft(line[splitKnownPrefix(line):], " \t")
-	if len(t) < 3 || t[0] != '#' {
-		return false
-	}
-	f, ok := ParseFrame(string(t))
-	if !ok || !printedFrame(f) || f.Index != o.stack[len(o.stack)-1].Index+1 {
+	f, ok := orphanFrameOf(line)
+	if !ok || f.Index != o.stack[len(o.stack)-1].Index+1 {
 		return false
 	}
 	o.last = no
@@ -217,9 +249,7 @@ func (s *Scanner) endOrphans() {
 		return
 	}
 	s.orphans = orphanRun{}
-	if s.onDamage != nil {
-		s.onDamage(&Damage{Input: s.name, First: o.first, Last: o.last, Frames: o.frames})
-	}
+	s.endFragment(&o)
 }
 
 // repairBefore looks for a damaged sanitizer headline among the recent

@@ -117,7 +117,7 @@ func TestLostFrames(t *testing.T) {
 	if len(notes) != 1 || notes[0].Repaired != "" || notes[0].First != 4 || notes[0].Frames != 14 || notes[0].Last >= lines {
 		t.Fatalf("notices %v", notes)
 	}
-	if got, want := notes[0].Error(), "log:4-22: 14 stack frame lines outside any report were not decoded (no report header before them; a damaged one?)"; got != want {
+	if got, want := notes[0].Error(), "log:4-22: 14 stack frame lines outside any report, an unattached fragment left as read (no report header before them; a damaged one?)"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	// Damage far from any frame costs nothing and says nothing.

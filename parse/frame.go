@@ -367,3 +367,49 @@ func cutArch(mod string) string {
 	}
 	return mod
 }
+
+// unparsedFrame takes t, a line inside an open stack of a sanitizer
+// report that ParseFrame refused, as a frame line it could not read when
+// it is one by its shape: "#N" and more ("#7 0x55d1" cut short, "#3 ???"),
+// or a frame's body that lost its "#N" to the line before ("0x7ff96110a852
+// in f", a paste that joined lines). The frame keeps its place, shown as
+// printed; false for any other line.
+func (b *builder) unparsedFrame(t string) bool {
+	if b.stack < 0 && !b.titleKnown {
+		return false
+	}
+	f := report.Frame{Index: -1, Raw: t, Symbolized: report.SymbolizedNone, Unparsed: true}
+	switch {
+	case t[0] == '#':
+		n := 1
+		for n < len(t) && isDigit(t[n]) {
+			n++
+		}
+		if n == 1 || n > 7 || (n < len(t) && t[n] != ' ' && t[n] != '\t') {
+			return false
+		}
+		f.Index, _ = strconv.Atoi(t[1:n])
+	case strings.HasPrefix(t, "0x"):
+		n := 2
+		for n < len(t) && isHex(t[n]) {
+			n++
+		}
+		if n == 2 || !strings.HasPrefix(t[n:], " in ") {
+			return false
+		}
+	default:
+		return false
+	}
+	b.addFrame(f)
+	return true
+}
+
+// lastParsed is the last frame of fs that the grammar read.
+func lastParsed(fs []report.Frame) (report.Frame, bool) {
+	for i := len(fs) - 1; i >= 0; i-- {
+		if !fs[i].Unparsed {
+			return fs[i], true
+		}
+	}
+	return report.Frame{}, false
+}

@@ -13,9 +13,30 @@ import (
 // FuzzScanner) are small corpus logs, some with noise added.
 func FuzzScanner(f *testing.F) {
 	f.Add([]byte("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1 bp 0x2 sp 0x3 T0)\n    #0 0x1 in main a.c:1:2\n==1==ABORTING\n"))
+	// The tail of a TSan report whose headline the paste lost
+	// (testdata/samples/pastes/public-tsan-null-frames-fragment.log).
+	f.Add([]byte("    #1 <null> <null> (libtsan.so.0+0x29b3d)\n\n  Previous read of size 2 at 0x7fffe4dfdde6 by main thread:\n    #0 main /home/quantum/build/cava/cava.c:822 (cava+0x54f4)\n\nSUMMARY: ThreadSanitizer: data race input/fifo.c:47 in input_fifo\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc := NewScanner(bytes.NewReader(data), "fuzz")
 		lines := bytes.Count(data, []byte("\n")) + 1
+		// Unattached fragments: within the input, never empty, each
+		// frame as many as it says at most.
+		sc.OnFragment(func(fr *report.Fragment) {
+			in := fr.Input
+			if in.FirstLine < 1 || in.LastLine < in.FirstLine || in.LastLine > lines {
+				t.Fatalf("fragment with bad line range %+v (%d lines)", in, lines)
+			}
+			n := 0
+			for _, s := range fr.Stacks {
+				if len(s.Frames) == 0 || s.Role == "" {
+					t.Fatalf("empty or role-less fragment stack %+v", s)
+				}
+				n += len(s.Frames)
+			}
+			if n == 0 || n > fr.Frames {
+				t.Fatalf("fragment keeps %d frames of %d", n, fr.Frames)
+			}
+		})
 		prev := 0
 		eachReport(t, sc, func(n int, r *report.Report) {
 			if n > lines {

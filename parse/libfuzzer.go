@@ -15,10 +15,12 @@ import (
 //	artifact_prefix='./'; Test unit written to ./oom-2bd0266391ff816a9ac7d9ec68e60ff02f357488
 //	Base64: TSE=
 
-// fuzzerLine records one of those lines in r and reports whether it was one.
-func fuzzerLine(r *report.Report, t string) bool {
+// fuzzerLine records one of those lines in r (t trimmed, str as printed
+// after the report's prefix) and reports whether it was one.
+func fuzzerLine(r *report.Report, t, str string) bool {
 	f, ok := withFuzzerLine(r.Fuzzer, t)
 	if ok {
+		f.Lines = append(f.Lines, str)
 		r.Fuzzer = f
 	}
 	return ok

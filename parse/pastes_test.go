@@ -3,6 +3,7 @@ package parse
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -42,6 +43,10 @@ var pastesWrong = map[string]string{
 	"public-kasan-2015-symbolized-placeholders.log":       "mail-wrapped [<     inlined    >] frames are not joined",
 	"public-kernel-decode-stacktrace-arm-from.log":        "arm \"(f) from [<...>]\" frames",
 	"public-kernel-decode-stacktrace-kasan-journal.log":   "decode_stacktrace.sh frames not read",
+	// Fragments are read from runs of sanitizer and tombstone frame lines
+	// only; these are other formats' frames outside a report.
+	"public-go-race-failed-restore-gotest.log":    "Go race frames outside a race report are no fragment",
+	"public-ktsan-discriminator-source-lines.log": "kernel frames outside a kernel report are no fragment",
 }
 
 // TestPasteTruth holds the parser to the truth of the issue-25 pastes:
@@ -60,7 +65,7 @@ func TestPasteTruth(t *testing.T) {
 	right := 0
 	var wrong []string
 	for _, s := range truth.Samples {
-		reps := parseFile(t, filepath.Join(dir, s.File))
+		reps, frags := parseWithFragments(t, filepath.Join(dir, s.File))
 		var want, got []string
 		want = append(want, fmt.Sprintf("%d reports", s.ReportsCount))
 		got = append(got, fmt.Sprintf("%d reports", len(reps)))
@@ -71,6 +76,19 @@ func TestPasteTruth(t *testing.T) {
 			if i < len(reps) {
 				for j, st := range reps[i].Stacks {
 					got = append(got, modelLine(i, j, &st)+st.Marker)
+				}
+			}
+		}
+		// Unattached fragments: never reports, each said once.
+		want = append(want, fmt.Sprintf("%d fragments", len(s.Fragments)))
+		got = append(got, fmt.Sprintf("%d fragments", len(frags)))
+		for i, fr := range s.Fragments {
+			for j, st := range fr.Stacks {
+				want = append(want, "fragment "+truthLine(i, j, st.Frames, st.FirstFunction))
+			}
+			if i < len(frags) {
+				for j, st := range frags[i].Stacks {
+					got = append(got, "fragment "+modelLine(i, j, &st))
 				}
 			}
 		}
@@ -90,6 +108,31 @@ func TestPasteTruth(t *testing.T) {
 	}
 	sort.Strings(wrong)
 	t.Logf("%d/%d pastes right; still wrong:\n%s", right, len(truth.Samples), strings.Join(wrong, "\n"))
+}
+
+// parseWithFragments is parseFile with the unattached fragments the
+// Scanner hands to OnFragment.
+func parseWithFragments(t *testing.T, path string) ([]*report.Report, []*report.Fragment) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := NewScanner(f, path)
+	var frags []*report.Fragment
+	sc.OnFragment(func(fr *report.Fragment) { frags = append(frags, fr) })
+	var reps []*report.Report
+	for {
+		r, err := sc.Next()
+		if err == io.EOF {
+			return reps, frags
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, r)
+	}
 }
 
 func truthLine(i, j, frames int, first *string) string {

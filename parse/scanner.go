@@ -58,7 +58,8 @@ type Scanner struct {
 	recent     recentLines // the last lines outside reports
 	orphans    orphanRun   // frame lines outside reports, not yet named
 	onDamage   func(*Damage)
-	reportLine int // the last line read inside a report
+	onFragment func(*report.Fragment) // fragment.go
+	reportLine int                    // the last line read inside a report
 	// lastReportEnd is the last line of the last report finished.
 	lastReportEnd int
 	repairs       int // damaged lines tried as headlines
@@ -394,6 +395,9 @@ func (s *Scanner) idle(line []byte, no int) {
 	if s.orphans.frames > 0 && no-s.orphans.last > orphanGapMax {
 		s.endOrphans()
 	}
+	if s.orphans.frames > 0 && s.orphans.noteIdle(line, no) {
+		s.endOrphans() // its SUMMARY: the run is a report's whole tail
+	}
 	s.lastIdle = s.recent.add(line, no, s.nul && no == s.lineNo)
 	s.lastIdleNo = no
 }
@@ -620,7 +624,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 	str := string(body)
 	t := strings.TrimSpace(str)
 	if b.afterAbort {
-		if carries && fuzzerLine(b.rep, t) {
+		if carries && fuzzerLine(b.rep, t, str) {
 			b.confirm(str, no)
 			return
 		}
@@ -681,6 +685,13 @@ func (s *Scanner) inReport(line []byte, no int) {
 			b.addFrame(f)
 			return
 		}
+		if b.unparsedFrame(t) {
+			b.confirm(str, no)
+			return
+		}
+	case b.stack >= 0 && t[0] == '0' && b.unparsedFrame(t):
+		b.confirm(str, no)
+		return
 	case strings.HasPrefix(t, "SUMMARY: "):
 		b.confirm(str, no)
 		b.closeStack()
@@ -771,7 +782,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.rep.Location = append(b.rep.Location, report.Location{Text: t})
 		return
 	}
-	if b.rep.Tool == report.ToolLibFuzzer && fuzzerLine(b.rep, t) {
+	if b.rep.Tool == report.ToolLibFuzzer && fuzzerLine(b.rep, t, str) {
 		b.confirm(str, no)
 		return
 	}
@@ -870,9 +881,9 @@ func (b *builder) needsAbort() bool {
 }
 
 func (b *builder) addFrame(f report.Frame) {
-	if b.stack >= 0 {
+	if b.stack >= 0 && !f.Unparsed {
 		st := &b.rep.Stacks[b.stack]
-		if n := len(st.Frames); n > 0 && f.Index <= st.Frames[n-1].Index {
+		if last, ok := lastParsed(st.Frames); ok && f.Index <= last.Index {
 			b.closeStack()
 		}
 	}

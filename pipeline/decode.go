@@ -174,6 +174,9 @@ func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gc
 	}
 	sc.OnRecordError(func(e *parse.RecordError) { send(decodeItem{note: e.Error()}) })
 	sc.OnDamage(func(e *parse.Damage) { send(decodeItem{note: e.Error()}) })
+	if _, ok := d.Writer.(render.FragmentWriter); ok {
+		sc.OnFragment(func(f *report.Fragment) { send(decodeItem{frag: f}) })
+	}
 	sc.OnUnreported(func(e *parse.Unreported) { send(decodeItem{note: e.Error(), unreported: true}) })
 	var rerr error
 	for {
@@ -205,8 +208,9 @@ const decodeQueue = 32
 // decodeItem is a parsed report or a notice for stderr, in input order.
 type decodeItem struct {
 	rep   *report.Report
-	flush bool   // flush the output after this report
-	note  string // a line for stderr
+	frag  *report.Fragment // an unattached fragment (then rep is nil)
+	flush bool             // flush the output after this report
+	note  string           // a line for stderr
 	// unreported: note says the input looked like a crash and yielded
 	// no report.
 	unreported bool
@@ -230,6 +234,28 @@ func (d *Decode) deliver(rep *report.Report, stats *render.RunStats) error {
 	return d.Writer.Report(rep)
 }
 
+// deliverFragment counts an unattached fragment and, unless Quiet,
+// symbolizes it and hands it to the Writer (a render.FragmentWriter). It
+// is not a report: --tool and --kind do not select it, and it does not
+// count as one.
+func (d *Decode) deliverFragment(f *report.Fragment, stats *render.RunStats) error {
+	stats.Fragments++
+	if d.Quiet {
+		return nil
+	}
+	if d.Resolver != nil {
+		d.Resolver.Fragment(f)
+	}
+	for _, s := range f.Stacks {
+		for _, fr := range s.Frames {
+			if fr.Symbolized == report.SymbolizedSanitrace {
+				stats.Symbolized++
+			}
+		}
+	}
+	return d.Writer.(render.FragmentWriter).Fragment(f)
+}
+
 // writeItems does for each item what input does after parsing, until the
 // queue closes or a write fails: then it closes stop (the parser gives
 // up), drains the queue and returns the *WriteError.
@@ -242,6 +268,12 @@ func (d *Decode) writeItems(items <-chan decodeItem, stop chan<- struct{}, stats
 	}
 	for it := range items {
 		rep := it.rep
+		if it.frag != nil {
+			if err := d.deliverFragment(it.frag, stats); err != nil {
+				return fail(err)
+			}
+			continue
+		}
 		if rep == nil {
 			if it.unreported {
 				stats.Unreported++

@@ -32,8 +32,14 @@ func WriteBatchJSONJobs(w io.Writer, doc *wire.Batch, jobs int) error {
 	if err := writeJSONArray(w, jobs, "buckets", len(doc.Buckets), false, func(i int) any { return &doc.Buckets[i] }); err != nil {
 		return err
 	}
-	if err := writeJSONArray(w, jobs, "errors", len(doc.Errors), true, func(i int) any { return &doc.Errors[i] }); err != nil {
+	frags := len(doc.Fragments) > 0 // the key is left out when there are none
+	if err := writeJSONArray(w, jobs, "errors", len(doc.Errors), !frags, func(i int) any { return &doc.Errors[i] }); err != nil {
 		return err
+	}
+	if frags {
+		if err := writeJSONArray(w, jobs, "fragments", len(doc.Fragments), true, func(i int) any { return &doc.Fragments[i] }); err != nil {
+			return err
+		}
 	}
 	if _, err := io.WriteString(w, "}\n"); err != nil {
 		return fmt.Errorf("render json: %w", err)

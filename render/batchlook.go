@@ -75,7 +75,7 @@ func batchFrame(tool string, i int, f wire.Frame) string {
 		return out
 	}
 	rf.Symbolized = report.SymbolizedSanitrace // the look's own layout
-	return strings.Join(plainText.lookFrame(lk, i, []report.Frame{rf}, true), "\n")
+	return strings.Join(plainText.lookFrame(lk, strconv.Itoa(i), []report.Frame{rf}, true), "\n")
 }
 
 func orUnknown(fn string) string {

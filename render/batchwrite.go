@@ -74,6 +74,9 @@ func WriteBatchText(w io.Writer, doc *wire.Batch) error {
 	if len(doc.Errors) > 0 {
 		fmt.Fprintf(bw, ", %s", plural(len(doc.Errors), "error"))
 	}
+	if len(doc.Fragments) > 0 {
+		fmt.Fprintf(bw, ", %s (not reports)", plural(len(doc.Fragments), "unattached fragment"))
+	}
 	bw.WriteString("\n")
 	for _, b := range doc.Buckets {
 		mark := "   "
@@ -94,6 +97,14 @@ func WriteBatchText(w io.Writer, doc *wire.Batch) error {
 			fmt.Fprintf(bw, "           %s\n", termsafe.Line(doc.Reports[b.Reports[0]].Headline))
 		}
 		fmt.Fprintf(bw, "           first: %s:%d\n", termsafe.Line(b.First.Name()), b.First.FirstLine)
+	}
+	if len(doc.Fragments) > 0 {
+		// Frames outside every report: no crash of their own, but not
+		// lost either. Where they are is what a reader needs.
+		bw.WriteString("\nunattached fragments (frames outside any report):\n")
+		for _, f := range doc.Fragments {
+			fmt.Fprintf(bw, "  %s:%d-%d: %s\n", termsafe.Line(f.Source.Name()), f.Source.FirstLine, f.Source.LastLine, plural(f.Frames, "frame line"))
+		}
 	}
 	if len(doc.Errors) > 0 {
 		bw.WriteString("\nerrors:\n")

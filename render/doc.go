@@ -20,10 +20,15 @@
 //
 // The text format, beyond what the runtime printed:
 //
-//   - Frames are numbered by position, so an inline chain that sanitrace
-//     expanded reads "#0 pc in inner", "#1 pc in outer" as the runtimes print
-//     their own inline frames. A frame without function and file shows
-//     "(module+0xoffset)".
+//   - Frames keep the numbers the log printed: an inline chain that
+//     sanitrace expanded at frame #0 reads "#0.1 pc in inner", "#0 pc in
+//     outer", as llvm-symbolizer's markup filter numbers one, and the next
+//     frame stays #1 (frameNumber; a stack printed without numbers is
+//     numbered by position). A frame line the parser could not read is
+//     shown as printed, in its place, with " (unparsed)" (UnparsedMarker).
+//     A frame without function and file shows "(module+0xoffset)".
+//   - An unattached fragment (frames outside every report) is shown under
+//     its own head line (FragmentHead), never as a report.
 //   - User frames have their function in bold and file:line:col in cyan;
 //     runtime, interceptor, libc and C++ runtime frames (report.ClassIn, by
 //     the report's producer) are dim.

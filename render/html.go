@@ -367,7 +367,7 @@ details.logs ul { font-family: ui-monospace, monospace; font-size: .9em; }
 </head>
 <body>
 <h1>sanitrace: {{plural (len .Buckets) "distinct bug"}} in {{plural (len .Doc.Reports) "report"}}{{if .New}}, <span class="badge new">{{.New}} new</span>{{end}}</h1>
-<p>{{plural .Doc.Inputs "log"}} decoded{{if .Doc.Errors}}; {{plural (len .Doc.Errors) "input error"}} (at the end){{end}}.</p>
+<p>{{plural .Doc.Inputs "log"}} decoded{{if .Doc.Errors}}; {{plural (len .Doc.Errors) "input error"}} (at the end){{end}}{{if .Doc.Fragments}}; {{plural (len .Doc.Fragments) "unattached fragment"}}: frames outside any report, not counted as bugs (in the JSON output){{end}}.</p>
 <pre id="js-errors" hidden></pre>
 <div class="controls">
 <input type="search" id="filter" placeholder="filter: function, kind, file, bucket id" aria-label="filter buckets">

@@ -22,6 +22,9 @@ type JSON struct {
 	buf     bytes.Buffer  // one report's bytes, reused
 	compact bytes.Buffer  // one report's compact JSON, reused
 	enc     *json.Encoder // writes into compact
+	// The unattached fragments, written after the reports (fragment.go).
+	frags        []wire.Fragment
+	fragsOmitted int
 }
 
 // NewJSON returns a JSON renderer writing to w. Call Close at the end.
@@ -34,10 +37,7 @@ func NewJSON(w io.Writer) *JSON {
 	return j
 }
 
-const (
-	jsonHead = "{\n  \"version\": 1,\n  \"reports\": ["
-	jsonTail = "]\n}\n"
-)
+const jsonHead = "{\n  \"version\": 1,\n  \"reports\": ["
 
 // Report writes one report.
 func (j *JSON) Report(r *report.Report) error {
@@ -77,12 +77,16 @@ func (j *JSON) Close() error {
 		return nil
 	}
 	j.closed = true
-	out := jsonTail
+	frags, err := j.fragmentsTail()
+	if err != nil {
+		return err
+	}
+	out := "]" + frags + "\n}\n"
 	switch {
 	case !j.started:
-		out = jsonHead + jsonTail
+		out = jsonHead + out
 	case j.n > 0:
-		out = "\n  " + jsonTail
+		out = "\n  " + out
 	}
 	if _, err := io.WriteString(j.w, out); err != nil {
 		return fmt.Errorf("render json: %w", err)

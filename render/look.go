@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
@@ -195,7 +196,40 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 func (t *Text) chainLines(lk look, fs []report.Frame, i, j int) []string {
 	// Of an inline chain gdb prints the pc on the innermost frame only.
 	showPC := i == 0 || !fs[i-1].Inlined || fs[i-1].PC != fs[i].PC
-	return t.lookFrame(lk, i, fs[i:j+1], showPC)
+	return t.lookFrame(lk, frameNumber(fs, i), fs[i:j+1], showPC)
+}
+
+// frameNumber is the number frame fs[i] is printed with, in every look
+// that numbers frames: the number the log printed. Text output never
+// renumbers: an inlined call sanitrace found at a frame's address is
+// numbered after that frame as N.1, N.2, ... innermost first, and the
+// frame itself keeps its N, as llvm-symbolizer's markup filter numbers a
+// {{{bt}}} frame's inline chain. A stack whose frames carry no numbers
+// (glibc, Valgrind, a model built by hand) is numbered by position.
+func frameNumber(fs []report.Frame, i int) string {
+	a, b := i, i // the chain sanitrace expanded fs[i]'s frame into
+	for a > 0 && addedInline(fs[a-1], fs[a]) {
+		a--
+	}
+	for b+1 < len(fs) && addedInline(fs[b], fs[b+1]) {
+		b++
+	}
+	n := fs[b].Index
+	if n < 0 || n == 0 && a > 0 { // no printed numbers: a repeated #0 starts a new stack
+		n = a
+	}
+	if i < b {
+		return strconv.Itoa(n) + "." + strconv.Itoa(i-a+1)
+	}
+	return strconv.Itoa(n)
+}
+
+// addedInline reports whether f is an inlined call sanitrace found at
+// the address of the log's frame that next, the frame after it, stands
+// for too (both made from the one frame line).
+func addedInline(f, next report.Frame) bool {
+	return f.Inlined && f.Symbolized == report.SymbolizedSanitrace && next.Symbolized == report.SymbolizedSanitrace &&
+		f.Raw != "" && f.Raw == next.Raw
 }
 
 // kernelContext closes the open context marker and opens the next, as the
@@ -211,32 +245,28 @@ func (t *Text) kernelContext(open *string, next string) {
 }
 
 // lookFrame is the line(s) of the frames fs (one frame, or an inline chain
-// at one address, innermost first), the first numbered i.
-func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []string {
+// at one address, innermost first), the first numbered num (frameNumber).
+func (t *Text) lookFrame(lk look, num string, fs []report.Frame, showPC bool) []string {
 	f := fs[0]
 	p := t.pal
 	paint := func(s string) string { return t.paintFrame(f, s) }
 	marker := dimIf(p, t.marker(f))
 	if f.Symbolized != report.SymbolizedSanitrace && f.Raw != "" {
 		// Not sanitrace's work: the frame as the producer printed it.
+		// (Its number as printed: never renumbered.)
 		out := asRead(lk, rawLines(f))
-		switch lk {
-		case lookGDB:
-			// gdb numbers the inline frames sanitrace added too: the
-			// frames after them move down as gdb would number them.
-			out[0] = renumber(out[0], fmt.Sprintf("#%-2d ", i))
-		case lookChromium:
-			out[0] = renumber(out[0], fmt.Sprintf("#%d ", i))
-		}
 		for k := range out {
 			out[k] = paint(out[k])
+		}
+		if f.Unparsed {
+			out[len(out)-1] += p.marker.Sprint(UnparsedMarker)
 		}
 		return out
 	}
 	if f.Symbolized != report.SymbolizedSanitrace {
 		// A frame without its line (a model built by hand): the
 		// sanitizer layout says what it holds.
-		return []string{t.frame(i, f)}
+		return []string{t.frame(num, f)}
 	}
 	fn := func(f report.Frame) string {
 		name := f.Function
@@ -289,14 +319,14 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 	case lookChromium:
 		// Chromium's in-process symbolizer prints the sanitizers' layout
 		// (an inline chain as frames sharing a pc), at the left margin.
-		return []string{strings.TrimPrefix(t.frame(i, f), frameIndent)}
+		return []string{strings.TrimPrefix(t.frame(num, f), frameIndent)}
 	case lookValgrind:
 		// Valgrind's own layout: "at" for the innermost frame, "by" for
 		// the others, the pc in capitals, "(file:line)" or "(in module)".
 		at, _, _ := strings.Cut(strings.TrimSpace(f.Raw), " ")
 		if at != "at" && at != "by" {
 			at = "by"
-			if i == 0 {
+			if num == "0" {
 				at = "at"
 			}
 		}
@@ -309,7 +339,7 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 		}
 		return []string{line + marker}
 	case lookGDB:
-		line := fmt.Sprintf("#%-2d ", i)
+		line := fmt.Sprintf("#%-2s ", num)
 		if f.HasPC && showPC {
 			line += fmt.Sprintf("0x%0*x in ", gdbPCWidth(f), f.PC)
 		}
@@ -327,7 +357,7 @@ func (t *Text) lookFrame(lk look, i int, fs []report.Frame, showPC bool) []strin
 	if f.Raw == "" {
 		// No line to complete (a model built by hand): the sanitizer
 		// layout says it all.
-		out = []string{strings.TrimPrefix(t.frame(i, f), frameIndent)}
+		out = []string{strings.TrimPrefix(t.frame(num, f), frameIndent)}
 	} else {
 		out = asRead(lk, rawLines(f))
 		for k := range out {
@@ -392,25 +422,9 @@ func (t *Text) ripLine(s report.Stack) bool {
 	if i := strings.IndexByte(strings.TrimSpace(sym), ':'); i >= 0 && !strings.ContainsAny(strings.TrimSpace(sym)[:i], "+ ") {
 		seg = strings.TrimSpace(sym)[:i+1]
 	}
-	line := strings.TrimLeft(t.lookFrame(lookKernel, 0, s.Frames, true)[0], " ")
+	line := strings.TrimLeft(t.lookFrame(lookKernel, "0", s.Frames, true)[0], " ")
 	t.line(head + ": " + seg + line)
 	return true
-}
-
-// renumber gives the frame line l ("#3  0x...", "#3 0x...") the number
-// head ("#%-2d " as gdb pads it, "#%d " for Chromium).
-func renumber(l, head string) string {
-	if len(l) < 2 || l[0] != '#' {
-		return l
-	}
-	n := 1
-	for n < len(l) && '0' <= l[n] && l[n] <= '9' {
-		n++
-	}
-	if n == 1 {
-		return l
-	}
-	return head + strings.TrimLeft(l[n:], " ")
 }
 
 // rawAnchor is where a frame (or an inline chain sanitrace found at one

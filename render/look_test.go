@@ -60,9 +60,11 @@ func TestLookSymbolized(t *testing.T) {
 				{Raw: "#1 0x55f1c6d3f5d2 <unknown>", HasPC: true, PC: 0x55f1c6d3f5d2, Symbolized: report.SymbolizedNone},
 			}}}},
 			[]string{"Received signal 11 SEGV_MAPERR 000000000008",
-				"#0 0x55f1c6d3e0a1 in cc::inner() ../../cc/a.cc:3:5 (sanitrace)",
-				"#1 0x55f1c6d3e0a1 in cc::outer() ../../cc/a.cc:9:1 (sanitrace)",
-				"#2 0x55f1c6d3f5d2 <unknown>"}},
+				// The log's numbers kept: the inlined call sanitrace found
+				// is #0.1 under the frame's own #0.
+				"#0.1 0x55f1c6d3e0a1 in cc::inner() ../../cc/a.cc:3:5 (sanitrace)",
+				"#0 0x55f1c6d3e0a1 in cc::outer() ../../cc/a.cc:9:1 (sanitrace)",
+				"#1 0x55f1c6d3f5d2 <unknown>"}},
 		{"glibc", &report.Report{Tool: "glibc", Headline: "Obtained 2 stack frames.", Stacks: []report.Stack{{
 			Frames: []report.Frame{
 				sym(report.Frame{Raw: "./bt(+0x1198) [0x55b061033198]", Function: "peek", File: "/src/bt.c", Line: 5, Column: 10, Inlined: true}),

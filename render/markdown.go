@@ -47,6 +47,9 @@ func WriteMarkdown(w io.Writer, doc *wire.Batch) error {
 	if len(doc.Errors) > 0 {
 		fmt.Fprintf(bw, "; %s (listed at the end)", plural(len(doc.Errors), "input error"))
 	}
+	if len(doc.Fragments) > 0 {
+		fmt.Fprintf(bw, "; %s: frames outside any report, not counted as bugs (in the JSON output)", plural(len(doc.Fragments), "unattached fragment"))
+	}
 	bw.WriteString(".\n\n")
 	if len(order) > 0 {
 		bw.WriteString("| | Count | Tool | Kind | Top frames | Bucket |\n|---|---:|---|---|---|---|\n")

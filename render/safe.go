@@ -119,6 +119,9 @@ func reportStrings(r *report.Report, visit func(*string)) {
 		for _, s := range []*string{&f.Mutations, &f.BaseUnit, &f.Bytes, &f.Text, &f.Artifact, &f.Base64} {
 			visit(s)
 		}
+		for i := range f.Lines {
+			visit(&f.Lines[i])
+		}
 	}
 	if k := r.Kernel; k != nil {
 		for _, s := range []*string{&k.Comm, &k.Tainted, &k.Release, &k.BuildID, &k.Hardware} {
@@ -182,6 +185,7 @@ func cloneReport(r *report.Report) *report.Report {
 	c.Raw = append([]string(nil), r.Raw...)
 	if r.Fuzzer != nil {
 		f := *r.Fuzzer
+		f.Lines = append([]string(nil), f.Lines...)
 		c.Fuzzer = &f
 	}
 	if r.Kernel != nil {

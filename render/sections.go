@@ -28,6 +28,9 @@ type RunStats struct {
 	// Unreported counts the inputs that looked like a crash but gave no
 	// report (said on stderr).
 	Unreported int
+	// Fragments counts the unattached fragments shown (frames outside
+	// any report): not reports.
+	Fragments int
 }
 
 // BeginInput writes "==> NAME <==" (head(1)'s header for several files),
@@ -59,6 +62,9 @@ func (s RunStats) String() string {
 	b := plural(s.Reports, "report") + " in " + plural(s.Inputs, "file")
 	if s.HeapDumps > 0 {
 		b += ", " + plural(s.HeapDumps, "heap dump")
+	}
+	if s.Fragments > 0 {
+		b += ", " + plural(s.Fragments, "unattached fragment")
 	}
 	if s.Unreported > 0 {
 		b += ", " + plural(s.Unreported, "file") + " with crash lines but no report"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/sanitrace/sanitrace/internal/termsafe"
@@ -180,7 +181,20 @@ func (t *Text) Report(r *report.Report) error {
 	if r.Shadow != nil {
 		t.shadow(r)
 	}
+	t.fuzzerInput(r)
 	return t.reportEnd(r)
+}
+
+// fuzzerInput writes libFuzzer's account of the failing input (MS:, the
+// input's bytes, the artifact's path, Base64) as printed: the lines a user
+// reproduces the crash with.
+func (t *Text) fuzzerInput(r *report.Report) {
+	if r.Fuzzer == nil {
+		return
+	}
+	for _, l := range r.Fuzzer.Lines {
+		t.line(l)
+	}
 }
 
 // reportEnd ends a report: the note that it was cut short, said once, at
@@ -256,7 +270,7 @@ func (t *Text) stack(s report.Stack) {
 			i += n - 1
 			continue
 		}
-		t.line(t.frame(i, f))
+		t.line(t.frame(frameNumber(s.Frames, i), f))
 		t.sourceContext(f, shown)
 	}
 	t.stackEnd(s, len(s.Frames)-1)
@@ -287,11 +301,12 @@ func (t *Text) collapseRun(fs []report.Frame, i int) int {
 		return 0
 	}
 	n := 0
-	for i+n < len(fs) && t.class(&fs[i+n]) != report.User {
+	// (A line the parser could not read is always shown.)
+	for i+n < len(fs) && !fs[i+n].Unparsed && t.class(&fs[i+n]) != report.User {
 		n++
 	}
 	if n > 0 {
-		t.line(frameIndent + t.pal.dim.Sprint(t.collapsed(fs[i:i+n], i)))
+		t.line(frameIndent + t.pal.dim.Sprint(t.collapsed(fs[i:i+n], frameNumber(fs, i), frameNumber(fs, i+n-1))))
 	}
 	return n
 }
@@ -300,7 +315,7 @@ func (t *Text) collapseRun(fs []report.Frame, i int) int {
 // numbered first (--frames user): "#0-#2 (3 frames: interceptor, libc)",
 // "#4 (1 frame: libc)".
 // It does not start "#N 0x", so a tool that looks for frame lines skips it.
-func (t *Text) collapsed(fs []report.Frame, first int) string {
+func (t *Text) collapsed(fs []report.Frame, first, last string) string {
 	var classes []string
 	seen := map[report.FrameClass]bool{}
 	for i := range fs {
@@ -311,9 +326,9 @@ func (t *Text) collapsed(fs []report.Frame, first int) string {
 		}
 	}
 	if len(fs) == 1 {
-		return fmt.Sprintf("#%d (1 frame: %s)", first, classes[0])
+		return fmt.Sprintf("#%s (1 frame: %s)", first, classes[0])
 	}
-	return fmt.Sprintf("#%d-#%d (%d frames: %s)", first, first+len(fs)-1, len(fs), strings.Join(classes, ", "))
+	return fmt.Sprintf("#%s-#%s (%d frames: %s)", first, last, len(fs), strings.Join(classes, ", "))
 }
 
 // plainText formats frames without colors, for FrameText; frame only
@@ -326,20 +341,23 @@ var plainText = &Text{pal: newPalette(false), noMarker: true}
 // Every text output that lists frames (decode, lws decode, the heap map)
 // prints them with it.
 func FrameText(i int, f report.Frame) string {
-	return strings.TrimPrefix(plainText.frame(i, safeFrame(f)), frameIndent)
+	return strings.TrimPrefix(plainText.frame(strconv.Itoa(i), safeFrame(f)), frameIndent)
 }
 
 // frameIndent is how far the text writer indents a frame.
 const frameIndent = "    "
 
-func (t *Text) frame(i int, f report.Frame) string {
+func (t *Text) frame(num string, f report.Frame) string {
+	if f.Unparsed {
+		return frameIndent + t.unparsed(f)
+	}
 	if !f.HasPC && f.HasOffset && f.Module != "" {
-		return t.tsanFrame(i, f)
+		return t.tsanFrame(num, f)
 	}
 	p := t.pal
 	user := t.class(&f) == report.User
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d", i)
+	b.WriteString("#" + num)
 	if f.HasPC {
 		fmt.Fprintf(&b, " 0x%x", f.PC)
 	}
@@ -395,7 +413,7 @@ func (t *Text) frame(i int, f report.Frame) string {
 // tsanFrame renders a frame in ThreadSanitizer's format ("    #%n %f %S %M"):
 // no pc, "<null>" for an unknown function or file, and always the module's
 // base name and offset, as the runtime prints it when it symbolizes itself.
-func (t *Text) tsanFrame(i int, f report.Frame) string {
+func (t *Text) tsanFrame(num string, f report.Frame) string {
 	p := t.pal
 	fn, file := "<null>", "<null>"
 	if f.Function != "" {
@@ -409,7 +427,7 @@ func (t *Text) tsanFrame(i int, f report.Frame) string {
 		mod += " (BuildId: " + f.BuildID + ")"
 	}
 	marker := t.marker(f)
-	head := fmt.Sprintf("    #%d ", i)
+	head := "    #" + num + " "
 	if t.class(&f) != report.User {
 		return head + p.system.Sprint(fn+" "+file+mod) + dimIf(p, marker)
 	}
@@ -420,6 +438,17 @@ func (t *Text) tsanFrame(i int, f report.Frame) string {
 		file = p.file.Sprint(file)
 	}
 	return head + fn + " " + file + dimIf(p, mod) + dimIf(p, marker)
+}
+
+// UnparsedMarker ends a frame line the parser could not read, in every
+// text output: the line is shown as printed, in its place, so that what
+// was not understood is not silently lost.
+const UnparsedMarker = " (unparsed)"
+
+// unparsed is a frame line the parser could not read, as printed (without
+// its indent) and marked.
+func (t *Text) unparsed(f report.Frame) string {
+	return t.pal.system.Sprint(strings.TrimSpace(f.Raw)) + t.pal.marker.Sprint(UnparsedMarker)
 }
 
 // TruncatedNote ends a report that was cut short: the input ended (or

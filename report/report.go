@@ -68,6 +68,9 @@ type FuzzerInput struct {
 	Text      string // the input as text, the line after Bytes
 	Artifact  string // "Test unit written to PATH"
 	Base64    string // the input, when printed as "Base64: ..."
+	// Lines are those lines as printed, in input order (the report's
+	// prefix removed): the text output gives them back as they were.
+	Lines []string
 }
 
 // KernelInfo is the context a Linux kernel report prints.
@@ -186,6 +189,11 @@ type Frame struct {
 	// Problem says why a frame that looked resolvable was left as printed
 	// (a kernel symbol whose size differs from the log's: another build).
 	Problem string
+	// Unparsed marks a frame line inside a stack that the grammar could
+	// not read: only Raw (and Index, when its "#N" could be read) is set.
+	// It keeps its place in the stack, so the loss shows wherever the
+	// stack is shown.
+	Unparsed bool
 }
 
 // Shadow is ASan's "Shadow bytes around the buggy address" block.

@@ -187,6 +187,14 @@ type job struct {
 
 // Report symbolizes the frames of rep that the log left unsymbolized,
 // in place: one SymbolizeMany per module for the whole report.
+// Fragment symbolizes the frames of an unattached fragment as those of a
+// sanitizer report: its frame lines are sanitizer frame lines.
+func (r *Resolver) Fragment(f *report.Fragment) {
+	rep := &report.Report{Stacks: f.Stacks, Input: f.Input}
+	r.Report(rep)
+	f.Stacks = rep.Stacks
+}
+
 func (r *Resolver) Report(rep *report.Report) {
 	defer r.release()
 	r.kernel(rep)
@@ -323,17 +331,11 @@ func known(chain []symbolize.Frame) bool {
 	return false
 }
 
-// expandStack replaces each answered frame by its inline chain and, when
-// the log numbered the frames 0..n-1, renumbers them as the runtime does
-// when it prints inlined frames itself.
+// expandStack replaces each answered frame by its inline chain. The
+// chain's frames keep the number the log printed for the frame (Index):
+// the log's numbering is never changed (render numbers the added inlined
+// frames N.1, N.2, ...).
 func expandStack(s *report.Stack, si int, answers map[[2]int][]symbolize.Frame) {
-	sequential := true
-	for i, f := range s.Frames {
-		if f.Index != i {
-			sequential = false
-			break
-		}
-	}
 	out := make([]report.Frame, 0, len(s.Frames))
 	for fi, f := range s.Frames {
 		chain, ok := answers[[2]int{si, fi}]
@@ -350,11 +352,6 @@ func expandStack(s *report.Stack, si int, answers map[[2]int][]symbolize.Frame) 
 			g.Inlined = ci < len(chain)-1
 			g.Symbolized = report.SymbolizedSanitrace
 			out = append(out, g)
-		}
-	}
-	if sequential {
-		for i := range out {
-			out[i].Index = i
 		}
 	}
 	s.Frames = out

@@ -128,14 +128,15 @@ func TestReport(t *testing.T) {
 		got = append(got, rows)
 	}
 	want := [][]row{{
+		// The chain keeps its frame's number: the log's are never changed.
 		{0, "inner", "/src/a.c", 3, 7, 0x1360, true, "sanitrace"},
-		{1, "outer", "/src/a.c", 10, 2, 0x1360, false, "sanitrace"},
-		{2, "main", "/src/a.c", 20, 1, 0x13cd, false, "sanitrace"},
-		{3, "__libc_start_main", "libc.c", 1, 0, 0x27249, false, "report"},
-		{4, "", "", 0, 0, 0x27304, false, "none"},
-		{5, "_start", "", 0, 0, 0x1110, false, "sanitrace"},
-		{6, "", "", 0, 0, 0x9999, false, "none"},
-		{7, "", "", 0, 0, 0x10, false, "none"},
+		{0, "outer", "/src/a.c", 10, 2, 0x1360, false, "sanitrace"},
+		{1, "main", "/src/a.c", 20, 1, 0x13cd, false, "sanitrace"},
+		{2, "__libc_start_main", "libc.c", 1, 0, 0x27249, false, "report"},
+		{3, "", "", 0, 0, 0x27304, false, "none"},
+		{4, "_start", "", 0, 0, 0x1110, false, "sanitrace"},
+		{5, "", "", 0, 0, 0x9999, false, "none"},
+		{6, "", "", 0, 0, 0x10, false, "none"},
 	}, {
 		{0, "adjusted", "/src/b.c", 5, 0, 0x2000, false, "sanitrace"},
 	}}

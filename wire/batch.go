@@ -15,6 +15,16 @@ type Batch struct {
 	Reports []BatchReport `json:"reports"`
 	Buckets []Bucket      `json:"buckets"`
 	Errors  []BatchError  `json:"errors"`
+	// Fragments are the logs' unattached fragments (frames outside every
+	// report): not reports, in no bucket; absent when there were none.
+	Fragments []BatchFragment `json:"fragments,omitempty"`
+}
+
+// BatchFragment is an unattached fragment plus the log it was found in
+// and the lines it spans.
+type BatchFragment struct {
+	Fragment
+	Source Source `json:"source"`
 }
 
 // BatchReport is a decode report plus where it was found and its bucket.

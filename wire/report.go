@@ -20,6 +20,52 @@ const Version = 1
 type Reports struct {
 	Version int      `json:"version"`
 	Reports []Report `json:"reports"`
+	// Fragments are the input's unattached fragments; absent when it
+	// had none. FragmentsOmitted counts those past the writer's bound.
+	Fragments        []Fragment `json:"fragments,omitempty"`
+	FragmentsOmitted int        `json:"fragments_omitted,omitempty"`
+}
+
+// Fragment is an unattached fragment (report.Fragment): frames outside
+// every report, with the titles between them. It is not a report and has
+// no tool or kind (docs/json.md).
+type Fragment struct {
+	Stacks []Stack `json:"stacks"`
+	// Frames counts the fragment's frame lines; the stacks hold the first
+	// of them.
+	Frames  int     `json:"frames"`
+	Summary *string `json:"summary"`
+	Input   Input   `json:"input"`
+}
+
+// FragmentOf is the schema v1 form of an unattached fragment.
+func FragmentOf(f *report.Fragment) Fragment {
+	out := Fragment{
+		Stacks: stacksOf(f.Stacks),
+		Frames: f.Frames,
+		Input:  Input{Name: f.Input.Name, FirstLine: f.Input.FirstLine, LastLine: f.Input.LastLine},
+	}
+	if f.Summary != "" {
+		s := f.Summary
+		out.Summary = &s
+	}
+	return out
+}
+
+// stacksOf converts the stacks of a report or fragment.
+func stacksOf(stacks []report.Stack) []Stack {
+	out := []Stack{}
+	for _, s := range stacks {
+		js := Stack{Title: s.Title, Role: s.Role, Frames: []Frame{}, Marker: s.Marker, PossiblyTruncated: s.Truncated}
+		if js.Role == "" {
+			js.Role = "other"
+		}
+		for _, f := range s.Frames {
+			js.Frames = append(js.Frames, FrameOf(f))
+		}
+		out = append(out, js)
+	}
+	return out
 }
 
 // Report is one report.
@@ -109,6 +155,10 @@ type Frame struct {
 	Context      string  `json:"context,omitempty"`
 	// Problem says why a frame was not resolved although it could look so.
 	Problem string `json:"problem,omitempty"`
+	// Unparsed: a frame line the parser could not read, given as Raw, the
+	// line as printed (docs/json.md); the other fields are unknown.
+	Unparsed bool   `json:"unparsed,omitempty"`
+	Raw      string `json:"raw,omitempty"`
 }
 
 // Shadow is ASan's shadow-byte dump with its legend.
@@ -139,7 +189,6 @@ func ReportOf(r *report.Report) Report {
 		Kind:     r.Kind,
 		Severity: r.Severity,
 		Headline: r.Headline,
-		Stacks:   []Stack{},
 		Input:    Input{Name: r.Input.Name, FirstLine: r.Input.FirstLine, LastLine: r.Input.LastLine},
 	}
 	if r.PID != 0 {
@@ -164,16 +213,7 @@ func ReportOf(r *report.Report) Report {
 		s := r.Summary.Text
 		out.Summary = &s
 	}
-	for _, s := range r.Stacks {
-		js := Stack{Title: s.Title, Role: s.Role, Frames: []Frame{}, Marker: s.Marker, PossiblyTruncated: s.Truncated}
-		if js.Role == "" {
-			js.Role = "other"
-		}
-		for _, f := range s.Frames {
-			js.Frames = append(js.Frames, FrameOf(f))
-		}
-		out.Stacks = append(out.Stacks, js)
-	}
+	out.Stacks = stacksOf(r.Stacks)
 	if fz := r.Fuzzer; fz != nil {
 		out.Fuzzer = &Fuzzer{Mutations: fz.Mutations, BaseUnit: fz.BaseUnit, Bytes: fz.Bytes, Text: fz.Text, Artifact: fz.Artifact, Base64: fz.Base64}
 	}
@@ -243,6 +283,9 @@ func FrameOf(f report.Frame) Frame {
 		jf.SymbolSize = hexPtr(f.SymbolSize)
 	}
 	jf.Unreliable, jf.Context, jf.Problem = f.Unreliable, f.Context, f.Problem
+	if f.Unparsed {
+		jf.Unparsed, jf.Raw = true, strings.TrimSpace(f.Raw)
+	}
 	switch jf.Symbolized {
 	case report.SymbolizedReport, report.SymbolizedSanitrace, report.SymbolizedNone:
 	default:

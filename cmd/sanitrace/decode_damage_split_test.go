@@ -60,9 +60,9 @@ SUMMARY: AddressSanitizer: heap-use-after-free (%[1]s+0x1242)
 		if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) || strings.Contains(stderr, "lack inlined calls") {
 			t.Errorf("stderr %q, want one line with %q", stderr, want)
 		}
-		// The inline chain is the .dwo's (five frames at 0x1242), its
-		// lines the skeleton's.
-		if !strings.Contains(out, "#4 0x555555555242") || !strings.Contains(out, "/usr/include/c++/12/bits/char_traits.h:354:7") {
+		// The inline chain is the .dwo's (five frames at 0x1242: #0.1 to
+		// #0.4 and #0), its lines the skeleton's.
+		if !strings.Contains(out, "#0.4 0x555555555242") || !strings.Contains(out, "/usr/include/c++/12/bits/char_traits.h:354:7") {
 			t.Errorf("the .dwo's inline chain is lost:\n%s", out)
 		}
 	})

@@ -306,3 +306,46 @@ func plural(n int, what string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, what)
 }
+
+// TestDecodePassthroughFuzzerInput: libFuzzer's lines about the failing
+// input after a report (MS:, the input's bytes and text, the artifact's
+// path, Base64) are the report's own, so its rendering gives them back as
+// printed; passthrough lost them while the rendering left them out.
+func TestDecodePassthroughFuzzerInput(t *testing.T) {
+	for _, name := range []string{
+		filepath.Join(repoRoot, "testdata", "reports", "libfuzzer_heap_overflow.log"),                 // after ==PID==ABORTING
+		filepath.Join(repoRoot, "testdata", "samples", "pastes", "made-libfuzzer-deadly-clang19.log"), // after SUMMARY: libFuzzer
+		filepath.Join(repoRoot, "testdata", "samples", "pastes", "made-libfuzzer-cut-clang14.log"),    // headline cut off
+	} {
+		in := readFile(t, name)
+		var want []string
+		for _, l := range strings.Split(in, "\n") {
+			if strings.HasPrefix(l, "MS: ") || (strings.HasPrefix(l, "0x") && strings.HasSuffix(l, ",")) || strings.HasPrefix(l, "artifact_prefix=") || strings.HasPrefix(l, "Base64: ") {
+				want = append(want, l)
+			}
+		}
+		if len(want) != 4 {
+			t.Fatalf("%s: %d libFuzzer input lines, want 4 (the fixture changed?)", name, len(want))
+		}
+		for _, args := range [][]string{
+			{"decode", "--passthrough", "--color=never", "--symbolize=false"},
+			{"decode", "--color=never", "--symbolize=false"},
+		} {
+			out, errs, code := runCLI(t, in, args...)
+			if code != exitFound {
+				t.Fatalf("%s %v: exit %d; stderr:\n%s", filepath.Base(name), args, code, errs)
+			}
+			lines := strings.Split(out, "\n")
+			pos := 0
+			for _, w := range want {
+				for pos < len(lines) && lines[pos] != w {
+					pos++
+				}
+				if pos == len(lines) {
+					t.Errorf("%s %v: line %q missing or out of order:\n%s", filepath.Base(name), args, w, out)
+					break
+				}
+			}
+		}
+	}
+}

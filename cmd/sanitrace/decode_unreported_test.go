@@ -31,8 +31,10 @@ func TestDecodeUnreported(t *testing.T) {
 	if _, stderr, code := runCLI(t, "", "decode", "--symbolize=false", "--exit-zero", log); code != exitOK || !strings.Contains(stderr, "looks like a crash") {
 		t.Errorf("decode --exit-zero: exit %d, stderr %q; want 0 and the line", code, stderr)
 	}
-	// Passthrough writes the log back and says the same.
-	if out, stderr, code := runCLI(t, "", "decode", "--symbolize=false", "--passthrough", log); code != exitFound || !strings.HasPrefix(stderr, want) || !strings.Contains(out, "#65 pc 00000000008ee3ac") {
+	// Passthrough writes the log back and says the same, after naming the
+	// frames it gave back as read (an unattached fragment).
+	if out, stderr, code := runCLI(t, "", "decode", "--symbolize=false", "--passthrough", log); code != exitFound || !strings.Contains(stderr, "\n"+want) ||
+		!strings.HasPrefix(stderr, log+":1-5: 5 stack frame lines outside any report, an unattached fragment left as read") || !strings.Contains(out, "#65 pc 00000000008ee3ac") {
 		t.Errorf("decode --passthrough: exit %d, stderr %q", code, stderr)
 	}
 

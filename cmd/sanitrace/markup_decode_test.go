@@ -167,12 +167,18 @@ func maskRun(s string) string {
 }
 
 // twinText is decode's text for comparison with a twin's: run-dependent
-// numbers masked, and the mark of frames sanitrace symbolized (the twin's
-// runtime symbolized its own) dropped.
+// numbers masked, the mark of frames sanitrace symbolized (the twin's
+// runtime symbolized its own) dropped, and the frames' numbers too: the
+// twin's runtime numbers the inlined calls it found as frames of their
+// own, decode numbers those it finds N.1, N.2 under the {{{bt}}}'s own N
+// (text never renumbers the log's frames; docs/differences.md).
 func twinText(s string) string {
 	s = strings.ReplaceAll(s, " (sanitrace)\n", "\n")
+	s = frameNo.ReplaceAllString(s, "$1#N ")
 	return maskRun(s)
 }
+
+var frameNo = regexp.MustCompile(`(?m)^( *)#[0-9]+(\.[0-9]+)? `)
 
 func firstLineDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
