@@ -432,8 +432,11 @@ func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
 // dumpTitle is the line before a gdb or backtrace_symbols dump ("Backtrace:",
 // "Obtained 5 stack frames."), prefix removed.
 func (s *Scanner) dumpTitle() string {
-	t := s.lastIdle[splitKnownPrefix(s.lastIdle):]
-	return string(bytes.TrimSpace(t))
+	t := bytes.TrimSpace(s.lastIdle[splitKnownPrefix(s.lastIdle):])
+	if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
+		return "" // a markdown code fence around a paste names nothing
+	}
+	return string(t)
 }
 
 // sanitizerStart parses a sanitizer headline: "==PID==ERROR: Tool: msg",
