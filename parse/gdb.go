@@ -60,6 +60,13 @@ func gdbStart(t, prev string) (grammar, *report.Report) {
 	return nil, nil
 }
 
+// isGDBStop reports whether line, prefix and indentation aside, is gdb's
+// report of a stop.
+func isGDBStop(line string) bool {
+	_, ok := gdbStop(strings.TrimSpace(line[splitKnownPrefix([]byte(line)):]))
+	return ok
+}
+
 // gdbStop recognises gdb's report of a stop by a signal and returns the
 // signal's name.
 func gdbStop(t string) (string, bool) {

@@ -214,15 +214,11 @@ func TestPasted(t *testing.T) {
 var pastedWrong = map[string]bool{
 	// dmesg -x's frames wrapped after their long prefix.
 	"public-kernel-decode-stacktrace-ubsan-0day-prefix.log": true,
-	"made-go-test-panic.log":                                true,
 	"made-libfuzzer-cut-clang14.log":                        true,
 	"made-libfuzzer-cut-clang19.log":                        true,
 	"public-android-logcat-studio-a-debug.log":              true,
 	"public-android-logcat-tag-f-debug-elided.log":          true,
 	"public-android-tombstone-raw-unknown.log":              true,
-	"public-gdb-wrapped-cannot-access-elided.log":           true,
-	"public-hwasan-no-pc-frames.log":                        true,
-	"public-hwasan-no-pc-qq0.log":                           true,
 	"public-kasan-2015-dmesg-module-frames.log":             true,
 	"public-kernel-decode-stacktrace-kasan-irq.log":         true,
 }

@@ -271,6 +271,9 @@ func (b *builder) standsAlone(t string) bool {
 	if strings.HasPrefix(t, "'") && strings.Contains(t, "' is ascii string '") {
 		return true // ASan's line after a global's location, not its rest
 	}
+	if strings.HasPrefix(t, "Invalid access starting at offset ") {
+		return true // HWASan's line after the access, not its rest
+	}
 	if b.isGrammar(t) || isLocation(t) || strings.HasPrefix(t, "==") || t == "Exiting" || strings.Contains(t, ": note: ") {
 		return true
 	}
@@ -713,8 +716,15 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 			// A kernel headline's rest without the dmesg or syslog prefix
 			// every kernel line carries: "INFO: task x:91 blocked for more
 			// than 122" and its "seconds."
-		case b.rep.Producer() == report.ProducerGoPanic && !strings.HasPrefix(n, "[") && !strings.Contains(n, ": "):
-			// a panic value wrapped; "[signal SIGSEGV: ...]" is the next line
+		case b.is(report.ProducerAndroid) && !carries && b.pfx.text != "" && !strings.Contains(n, ": "):
+			// Behind logcat every line carries its prefix: "Fatal signal
+			// 11 (SIGSEGV)," and its "code 1 (SEGV_MAPERR), fault addr ..."
+		case b.is(report.ProducerGDB) && isGDBStop(first) && strings.HasSuffix(n, ".") && !strings.Contains(n, ": "):
+			// gdb's stop line ends in its signal's description and a
+			// full stop: "..., Segmentation" and its "fault."
+		case b.rep.Producer() == report.ProducerGoPanic && (!strings.HasPrefix(n, "[") || strings.HasPrefix(n, "[recovered")) && !strings.Contains(n, ": "):
+			// a panic value wrapped, or its "[recovered]" mark;
+			// "[signal SIGSEGV: ...]" is the next line
 		case b.is(report.ProducerGlibc) && strings.Contains(first, "*** Error in `") && !strings.HasSuffix(first, " ***") && strings.HasSuffix(n, "***"):
 			// glibc <= 2.25's "*** Error in `prog': free(): invalid
 			// pointer: 0x..." and its closing "***"
