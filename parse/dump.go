@@ -52,8 +52,46 @@ type starter func(t, prev string) (grammar, *report.Report)
 // detectDump recognises the first line of a dump report and returns its
 // builder, or nil.
 func (s *Scanner) detectDump(line []byte, no int) *builder {
-	// Try the line without each candidate prefix, the longest first:
-	// "panic: " and "WARNING: " look like a "name: " prefix themselves.
+	prev := s.dumpTitle()
+	st, ok := dumpStart(line, prev)
+	if !ok {
+		return nil
+	}
+	b := &builder{kind: kindDump, pfx: newPrefix(string(line[:st.pfx])), rep: st.r, g: st.g, f: st.f, indent: st.indent}
+	s.begin(b, line, no)
+	if n := len(st.r.Stacks); n > 0 {
+		b.stack = n - 1 // the starter read a frame on the first line
+	}
+	if w, ok := st.g.(withPrev); ok && w.includesPrev() && s.lastIdleNo == no-1 && no > 1 {
+		// The ruler or "cut here" line before the headline is the
+		// report's own.
+		b.rep.Raw = append([]string{prev}, b.rep.Raw...)
+		b.rep.Input.FirstLine = s.lastIdleNo
+	}
+	return b
+}
+
+// dumpStarted is what a format's starter recognised on a line: the format,
+// the report begun and the grammar that reads the rest, and the lengths of
+// the line's prefix and of the report's indentation after it.
+type dumpStarted struct {
+	f           *format
+	g           grammar
+	r           *report.Report
+	pfx, indent int
+}
+
+// headline reports whether the report opens with a line of its own (a
+// "panic:", a "BUG:", gdb's "Program received signal"), not at a bare
+// first frame (a pasted bt's "#0", boost's " 0#", a backtrace_symbols
+// line), which could as well be another stack of a report open before it.
+func (d *dumpStarted) headline() bool { return len(d.r.Stacks) == 0 }
+
+// dumpStart runs the formats' starters on line (prev: the last non-blank
+// line outside reports, prefix removed), trying the line without each
+// candidate prefix, the longest first: "panic: " and "WARNING: " look like a
+// "name: " prefix themselves.
+func dumpStart(line []byte, prev string) (dumpStarted, bool) {
 	var cuts [8]int
 	n := 0
 	p0 := 0
@@ -69,42 +107,40 @@ func (s *Scanner) detectDump(line []byte, no int) *builder {
 		}
 		p += m
 	}
-	prev := s.dumpTitle()
 	for k := n - 1; k >= 0; k-- {
-		if b := s.tryStarters(line, cuts[k], prev, no); b != nil {
-			return b
+		pfx := cuts[k]
+		// A report indented as a whole (a markdown code block, a quote)
+		// keeps its indentation off every line.
+		ind := 0
+		for pfx+ind < len(line) && line[pfx+ind] == ' ' {
+			ind++
+		}
+		t := string(line[pfx+ind:])
+		for _, f := range formats {
+			if g, r := f.startLine(t, prev); g != nil {
+				return dumpStarted{f: f, g: g, r: r, pfx: pfx, indent: ind}, true
+			}
 		}
 	}
-	return nil
+	return dumpStarted{}, false
 }
 
-func (s *Scanner) tryStarters(line []byte, pfx int, prev string, no int) *builder {
-	// A report indented as a whole (a markdown code block, a quote) keeps
-	// its indentation off every line.
-	ind := 0
-	for pfx+ind < len(line) && line[pfx+ind] == ' ' {
-		ind++
+// endsOpen reports whether line, which the open report's grammar does not
+// know, is where another report opens, so that the open one ended before
+// it: a headline of another format than the open report's (a kernel
+// "BUG:" after a Go dump, a Rust panic after a kernel report, Chromium's
+// "Received signal" after a sanitizer's). Each format's starter declares
+// its headlines; a line that starts a report outside reports ends an open
+// one of another format the same way, so a log pasted after another keeps
+// its reports. The open format's own headlines are its grammar's to judge
+// (a nested "panic:", an "Oops" after a "BUG:"), and sanitizer headlines
+// end every report before any grammar sees them.
+func (s *Scanner) endsOpen(line []byte) bool {
+	if !maybeReport(line) {
+		return false
 	}
-	t := string(line[pfx+ind:])
-	for _, f := range formats {
-		g, r := f.startLine(t, prev)
-		if g == nil {
-			continue
-		}
-		b := &builder{kind: kindDump, pfx: newPrefix(string(line[:pfx])), rep: r, g: g, f: f, indent: ind}
-		s.begin(b, line, no)
-		if n := len(r.Stacks); n > 0 {
-			b.stack = n - 1 // the starter read a frame on the first line
-		}
-		if w, ok := g.(withPrev); ok && w.includesPrev() && s.lastIdleNo == no-1 && no > 1 {
-			// The ruler or "cut here" line before the headline is the
-			// report's own.
-			b.rep.Raw = append([]string{prev}, b.rep.Raw...)
-			b.rep.Input.FirstLine = s.lastIdleNo
-		}
-		return b
-	}
-	return nil
+	st, ok := dumpStart(line, "")
+	return ok && st.f != s.cur.f && st.headline()
 }
 
 // inGrammar continues a dump report.
@@ -136,6 +172,10 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 	case vForeign:
 		s.noteForeign(no)
 	case vUnknown:
+		if s.endsOpen(line) {
+			s.finish(false, &qline{text: string(line), no: no})
+			return
+		}
 		b.pend(str, no)
 		if len(b.pending) > b.g.pendingLimit(b) || len(b.rep.Raw)+len(b.pending) > maxReportLines {
 			s.finish(false, nil)

@@ -18,7 +18,13 @@ type format struct {
 	// which the per-line pre-filter (maybeReport) looks for: only lines
 	// with a cue of some format are shown to the starters.
 	cues cues
-	// start recognises a report's first line (start in dump.go).
+	// start recognises a report's first line (start in dump.go). What it
+	// recognises as a headline (a report without a frame on its first
+	// line) also ends an open report of any other format, and a sanitizer
+	// report, at a line their grammars do not know (endsOpen): a report's
+	// end is where another producer's report begins. A format's own
+	// headlines inside its reports are its grammar's to judge (Go's
+	// nested "panic:", the kernel's "Oops" before its call trace).
 	start starter
 	// frame reads one frame line of the format, its report's prefix and
 	// indentation removed. unwrap.go joins a line that a wrapper broke

@@ -138,11 +138,21 @@ func (g *goGrammar) line(b *builder, t string) verdict {
 			return vOwn
 		}
 	}
-	if lf := b.lastFrame(); lf != nil && g.needLoc && len(t) > 0 && (t[0] == '\t' || strings.HasPrefix(t, "      ")) {
+	// (A location a paste's wrapper moved past the quote or bar the
+	// report's lines carry has lost its indentation with it.)
+	if lf := b.lastFrame(); lf != nil && g.needLoc && len(t) > 0 && (t[0] == '\t' || strings.HasPrefix(t, "      ") || !b.carried) {
 		if goLocation(lf, s) {
 			g.needLoc = false
 			return vOwn
 		}
+	}
+	if lf := b.lastFrame(); lf != nil && !g.needLoc && lf.File != "" && !lf.HasSymbolOffset && len(b.pending) == 0 &&
+		strings.HasPrefix(s, "+0x") && allHex(strings.Fields(s)[0][3:]) {
+		// A location line a paste's wrapper broke after its long path:
+		// "+0x22f" (and "fp=... sp=... pc=...") is its rest.
+		goLocationRest(lf, strings.Fields(s))
+		lf.Raw += " " + s
+		return vOwn
 	}
 	if g.title != "" || b.stack >= 0 {
 		if f, ok := parseGoFunc(s); ok {
@@ -241,7 +251,15 @@ func goLocation(f *report.Frame, s string) bool {
 		return false
 	}
 	f.File, f.Line = file, ln
-	for _, x := range fields[1:] {
+	goLocationRest(f, fields[1:])
+	f.Raw += "\n" + s
+	return true
+}
+
+// goLocationRest reads the fields after a location's file and line:
+// "+0x8f", "fp=0xc000", "sp=0xc000", "pc=0x4897b4".
+func goLocationRest(f *report.Frame, fields []string) {
+	for _, x := range fields {
 		switch {
 		case strings.HasPrefix(x, "+0x"):
 			if v, err := strconv.ParseUint(x[3:], 16, 64); err == nil {
@@ -253,8 +271,6 @@ func goLocation(f *report.Frame, s string) bool {
 			}
 		}
 	}
-	f.Raw += "\n" + s
-	return true
 }
 
 // isGoRegister matches the register dump after a signal: "rax    0x0".

@@ -3,6 +3,7 @@ package parse
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -49,11 +50,63 @@ func TestGoCrashesInARow(t *testing.T) {
 // TestLogsInARow: any two sample logs one after the other give the
 // reports of both.
 func TestLogsInARow(t *testing.T) {
-	t.Skip("reliability campaign finding F2 (docs/reliability.md): an open gdb session, Go dump or kernel report " +
-		"takes in the next report of another format when that report's lines look like its own " +
-		"(gdb: indented lines are locals; Go: a blank line confirms the lines held back); " +
-		"the fix is the scanner's (a starter of another format ending an open dump report), left to the parse refactor")
 	if lost := inARow(t, func(string) bool { return true }); len(lost) > 0 {
 		t.Errorf("%d pairs lose reports when one log follows the other:\n%s", len(lost), strings.Join(lost, "\n"))
 	}
+}
+
+// TestSeedsInARow: the FuzzScanner seeds of the campaign's findings F1
+// and F2, each a log (cut down) after another, give the reports of both,
+// in order. Each failed before its fix.
+func TestSeedsInARow(t *testing.T) {
+	for _, c := range []struct {
+		seed  string
+		tools []string
+	}{
+		{"campaign-F1-go-crashes-in-a-row", []string{"GoPanic", "GoPanic"}},
+		{"campaign-F2-gdb-session-then-go-panic", []string{"gdb", "GoPanic"}},
+		{"campaign-F2-go-then-kfence", []string{"GoPanic", "Kernel", "Kernel"}},
+		// gdb: a second stop after the session's backtrace
+		{"campaign-F2-gdb-then-gdb", []string{"gdb", "gdb"}},
+		// gdb: after a held-back line an indented line is no local
+		{"campaign-F2-gdb-then-boost", []string{"gdb", "boost::stacktrace"}},
+		// gdb: "Nov 24 18:02:11 host kernel: ..." is no register row
+		{"campaign-F2-gdb-then-syslog-kernel", []string{"gdb", "Kernel"}},
+		// kernel: an Oops after a call trace is the next report's
+		{"campaign-F2-lockdep-then-kernel-bug", []string{"Kernel", "Kernel"}},
+		{"campaign-F2-kernel-then-rust", []string{"Kernel", "Rust"}},
+		// a sanitizer report without its end, then Chromium's headline
+		{"campaign-F2-asan-check-then-chromium", []string{"AddressSanitizer", "Chromium"}},
+		// another process's "==PID==" lines are not the report's
+		{"campaign-F2-libfuzzer-then-valgrind", []string{"libFuzzer", "Valgrind"}},
+	} {
+		t.Run(c.seed, func(t *testing.T) {
+			data := fuzzSeed(t, filepath.Join("testdata", "fuzz", "FuzzScanner", c.seed))
+			var got []string
+			for _, r := range parseAll(t, strings.NewReader(data), c.seed) {
+				got = append(got, r.Tool)
+			}
+			if strings.Join(got, ",") != strings.Join(c.tools, ",") {
+				t.Errorf("reports %q, want %q", got, c.tools)
+			}
+		})
+	}
+}
+
+// fuzzSeed reads the one []byte value of a Go fuzz corpus file.
+func fuzzSeed(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, lit, ok := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	if !ok || head != "go test fuzz v1" || !strings.HasPrefix(lit, "[]byte(") || !strings.HasSuffix(lit, ")") {
+		t.Fatalf("%s: not a one-value []byte fuzz corpus file", path)
+	}
+	s, err := strconv.Unquote(lit[len("[]byte(") : len(lit)-1])
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return s
 }

@@ -248,7 +248,10 @@ func (g *kernelGrammar) line(b *builder, t string) verdict {
 	if kind, ok := kernelHeadline(s); ok && kind != "stack dump" && kind != "page owner" {
 		// Lines of one report that look like another's headline.
 		switch {
-		case kind == "Oops" || kind == "invalid opcode":
+		case (kind == "Oops" || kind == "invalid opcode") && len(r.Stacks) == 0:
+			// "BUG: unable to handle ..." or "kernel BUG at ..." then
+			// "Oops: 0000 [#1] SMP", before the registers and the call
+			// trace; after a call trace it is the next report's.
 			return vOwn
 		case kind == r.Kind && len(r.Stacks) == 0 && r.Access == nil:
 			// syzbot prints the inlined frame's headline, then the real one.

@@ -436,8 +436,11 @@ func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
 // dumpTitle is the line before a gdb or backtrace_symbols dump ("Backtrace:",
 // "Obtained 5 stack frames."), prefix removed.
 func (s *Scanner) dumpTitle() string {
-	t := s.lastIdle[splitKnownPrefix(s.lastIdle):]
-	return string(bytes.TrimSpace(t))
+	t := bytes.TrimSpace(s.lastIdle[splitKnownPrefix(s.lastIdle):])
+	if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
+		return "" // a markdown code fence around a paste names nothing
+	}
+	return string(t)
 }
 
 // sanitizerStart parses a sanitizer headline: "==PID==ERROR: Tool: msg",
@@ -654,7 +657,9 @@ func (s *Scanner) inReport(line []byte, no int) {
 		s.finish(false, nil)
 		return
 	case strings.HasPrefix(t, "=="):
-		if msg, ok := cutPIDPrefix(t); ok {
+		// Another process's "==PID==" line (Valgrind's, the next test
+		// binary's) is not the report's: held back like any unknown line.
+		if msg, ok := cutPIDPrefix(t); ok && (b.rep.PID == 0 || linePID(t) == b.rep.PID) {
 			b.confirm(str, no)
 			if strings.HasPrefix(msg, "ABORTING") {
 				// libFuzzer prints the failing input's MS:/artifact lines
@@ -786,6 +791,10 @@ func (s *Scanner) inReport(line []byte, no int) {
 		b.confirm(str, no)
 		return
 	}
+	if s.endsOpen(line) {
+		s.finish(false, &qline{text: string(line), no: no})
+		return
+	}
 	b.noteUnknown(t)
 	b.pend(str, no)
 	s.checkPending()
@@ -824,6 +833,16 @@ func (b *builder) isGrammar(t string) bool {
 	}
 	_, _, ok := classifyTitle(t)
 	return ok
+}
+
+// linePID is the PID of a line cutPIDPrefix splits.
+func linePID(t string) int {
+	i := 2
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	n, _ := strconv.Atoi(t[2:i])
+	return n
 }
 
 // cutPIDPrefix splits "==123==text".

@@ -80,7 +80,7 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	}
 	// Most lines fail on length: tested before next is copied to a string.
 	nb := bytes.TrimSpace(b.bodyBytes(next))
-	if len(nb) == 0 || !mayWrapLen(last, nb) || len(held)+1+len(nb) > wrapJoinMax {
+	if len(nb) == 0 || !mayWrapLen(last, nb) && !b.moduleRest(held, nb) || len(held)+1+len(nb) > wrapJoinMax {
 		return "", false
 	}
 	if bytes.HasPrefix(nb, []byte("{{{")) {
@@ -124,6 +124,22 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	// The wrapper dropped one blank at the break; blanks before it are
 	// the line's own ("#7 0x7fd6318d44a2  (module+0x...)").
 	return held + " " + n, true
+}
+
+// moduleRest reports whether n, a line that is only a sanitizer frame's
+// "(module+0xoff)", is the rest of held, a frame of the report without its
+// module: a wrapper wider than any mayWrapLen knows broke it there
+// ("#0 f /long/path/file.cc:1246" and "(exe+0x20ac959)"), which no line
+// on its own is.
+func (b *builder) moduleRest(held string, n []byte) bool {
+	if b.kind == kindDump || len(n) < 6 || n[0] != '(' || n[len(n)-1] != ')' || bytes.IndexByte(n, ' ') >= 0 {
+		return false
+	}
+	if _, _, _, hasOff, ok := cutModule(" " + string(n)); !ok || !hasOff {
+		return false
+	}
+	f, ok := ParseFrame(strings.TrimSpace(b.bodyOf([]byte(held))))
+	return ok && f.Module == "" && !f.HasOffset
 }
 
 // carries reports whether line carries the report's prefix.
@@ -254,6 +270,9 @@ func (b *builder) standsAlone(t string) bool {
 	}
 	if strings.HasPrefix(t, "'") && strings.Contains(t, "' is ascii string '") {
 		return true // ASan's line after a global's location, not its rest
+	}
+	if strings.HasPrefix(t, "Invalid access starting at offset ") {
+		return true // HWASan's line after the access, not its rest
 	}
 	if b.isGrammar(t) || isLocation(t) || strings.HasPrefix(t, "==") || t == "Exiting" || strings.Contains(t, ": note: ") {
 		return true
@@ -507,6 +526,11 @@ func brokenHead(line []byte) bool {
 		if _, ln, col := parseLoc(string(w)); ln > 0 && col > 0 {
 			return true
 		}
+	case 't', 'm':
+		// gdb's first frame broken after its "at" or "from": "#0  f () at"
+		if (bytes.HasSuffix(line, markGDBAt) || bytes.HasSuffix(line, markGDBFrom)) && firstFrameGoesOn(string(line)) {
+			return true
+		}
 	case '#':
 		// boost::stacktrace's " 0#" before a name longer than the width
 		if bytes.HasSuffix(line, markBoostFirst) && string(bytes.TrimSpace(line[splitKnownPrefix(line):])) == "0#" {
@@ -523,6 +547,8 @@ var (
 	markFuzzerEnd    = []byte(" libFuzzer:")
 	markCheckEnd     = []byte("Sanitizer CHECK failed:")
 	markBoostFirst   = []byte("0#")
+	markGDBAt        = []byte(") at")
+	markGDBFrom      = []byte(") from")
 )
 
 // detectBrokenStart starts a report whose headline a wrapper broke before
@@ -690,8 +716,15 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 			// A kernel headline's rest without the dmesg or syslog prefix
 			// every kernel line carries: "INFO: task x:91 blocked for more
 			// than 122" and its "seconds."
-		case b.rep.Producer() == report.ProducerGoPanic && !strings.HasPrefix(n, "[") && !strings.Contains(n, ": "):
-			// a panic value wrapped; "[signal SIGSEGV: ...]" is the next line
+		case b.is(report.ProducerAndroid) && !carries && b.pfx.text != "" && !strings.Contains(n, ": "):
+			// Behind logcat every line carries its prefix: "Fatal signal
+			// 11 (SIGSEGV)," and its "code 1 (SEGV_MAPERR), fault addr ..."
+		case b.is(report.ProducerGDB) && isGDBStop(first) && strings.HasSuffix(n, ".") && !strings.Contains(n, ": "):
+			// gdb's stop line ends in its signal's description and a
+			// full stop: "..., Segmentation" and its "fault."
+		case b.rep.Producer() == report.ProducerGoPanic && (!strings.HasPrefix(n, "[") || strings.HasPrefix(n, "[recovered")) && !strings.Contains(n, ": "):
+			// a panic value wrapped, or its "[recovered]" mark;
+			// "[signal SIGSEGV: ...]" is the next line
 		case b.is(report.ProducerGlibc) && strings.Contains(first, "*** Error in `") && !strings.HasSuffix(first, " ***") && strings.HasSuffix(n, "***"):
 			// glibc <= 2.25's "*** Error in `prog': free(): invalid
 			// pointer: 0x..." and its closing "***"

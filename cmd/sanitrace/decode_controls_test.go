@@ -108,6 +108,7 @@ func TestHostileControlsEveryOutput(t *testing.T) {
 		"decode sanitize pass": {"decode", "--color=always", "--passthrough", "--sanitize-passthrough", path},
 		"batch text":           {"batch", "--format", "text", "--progress=never", padded},
 		"batch markdown":       {"batch", "--format", "markdown", "--progress=never", padded},
+		"batch html":           {"batch", "--format", "html", "--progress=never", padded},
 	}
 	for name, args := range outputs {
 		t.Run(name, func(t *testing.T) {
