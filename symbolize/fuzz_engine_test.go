@@ -90,8 +90,8 @@ func FuzzDebugInfo(f *testing.F) {
 		full, _ := objectOf(sec, "fuzz")
 		compareFirstLookups(t, o, full, addrs)
 		for _, a := range addrs {
-			o.lookup(a, LookupOptions{Inlines: true, Demangle: true})
-			o.lookup(a, LookupOptions{Policy: GNU240, Inlines: true})
+			o.lookup(a, LookupOptions{Inlines: true, Demangle: true}, nil)
+			o.lookup(a, LookupOptions{Policy: GNU240, Inlines: true}, nil)
 		}
 	})
 }
