@@ -24,8 +24,11 @@ type Object struct {
 	// the binary.
 	debugPath string
 
-	files     []*dwarfbuf.File  // the binary, its debug file and .dwo files, unmapped by Close
-	filesMu   sync.Mutex        // .dwo files are added by lookups
+	files   []*dwarfbuf.File // the binary, its debug file and .dwo files, unmapped by Close
+	filesMu sync.Mutex       // .dwo files are added by lookups
+	// mapped is the summed size of files, kept with it (addFile), so
+	// that Footprint, asked at the end of every lookup's lease, is a load.
+	mapped    atomic.Int64
 	debugFile *debuginfo.File   // the separate debug file; nil when none
 	finder    *debuginfo.Finder // where the .dwp and .dwo files are
 	ownFinder bool              // the Finder is the Object's own, closed by Close

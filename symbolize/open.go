@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
-	"github.com/sanitrace/sanitrace/internal/dwarfbuf"
 	"github.com/sanitrace/sanitrace/symbolize/dwarf"
 )
 
@@ -68,7 +67,8 @@ func (opts *Options) finder() (f *debuginfo.Finder, own bool) {
 func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (*Object, error) {
 	path := f.Path
 	ef := f.ELF
-	o := &Object{path: path, debugPath: path, files: []*dwarfbuf.File{f.Mapped()}, finder: finder, ownFinder: ownFinder}
+	o := &Object{path: path, debugPath: path, finder: finder, ownFinder: ownFinder}
+	o.addFile(f.Mapped())
 	dwarfFile := f
 	o.buildID = f.BuildID
 	o.addDamage(path, f.Damage)
@@ -86,7 +86,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (*Obj
 				dwarfFile = df
 				o.debugFile = df
 				o.addDamage(df.Path, df.Damage)
-				o.files = append(o.files, df.Mapped())
+				o.addFile(df.Mapped())
 				o.debugPath = df.Path
 				if ds, _ := readSymtab(df.ELF, df.Bytes()); len(ds.syms) > 0 {
 					o.debugSyms = &ds
@@ -157,9 +157,7 @@ func (o *Object) loadSup(df *debuginfo.File) error {
 	if !named || err != nil {
 		return err
 	}
-	o.filesMu.Lock()
-	o.files = append(o.files, sf.Mapped())
-	o.filesMu.Unlock()
+	o.addFile(sf.Mapped())
 	o.addDamage(sf.Path, sf.Damage)
 	o.addDamage(sf.Path, o.dw.AddSupplementary(sf.ELF, sf.Mapped(), sf.Path))
 	return nil
@@ -236,6 +234,7 @@ func (o *Object) Close() error {
 		}
 	}
 	o.files = nil
+	o.mapped.Store(0)
 	o.filesMu.Unlock()
 	if o.ownFinder {
 		o.finder.Close()

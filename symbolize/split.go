@@ -173,9 +173,7 @@ func mapDWO(path string) (d *dwarf.DWO, f *debuginfo.File, err error) {
 // damage left out of it is reported once (SplitDWARFErrors).
 func (o *Object) keepDWO(d *dwarf.DWO, f *debuginfo.File) {
 	o.dw.AddDWO(d)
-	o.filesMu.Lock()
-	o.files = append(o.files, f.Mapped())
-	o.filesMu.Unlock()
+	o.addFile(f.Mapped())
 	if len(d.Damage()) > 0 {
 		o.splitErrs.addDamage(d.Path(), d.Damage())
 	}

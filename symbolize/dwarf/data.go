@@ -28,6 +28,8 @@ type Data struct {
 	// paths interns the file names of the line tables.
 	paths pathCache
 	units unitIndex
+	// unpacked: see UnpackedSize.
+	unpacked int64
 
 	// Location-list sections, read (and inflated) once, on the first
 	// location list asked for.
@@ -47,7 +49,7 @@ func Load(f *elf.File, m *dwarfbuf.File, path string) (d *Data, damage []error) 
 	if len(sec.info) == 0 {
 		return nil, damage
 	}
-	d = &Data{byteOrder: f.ByteOrder, sec: sec, path: path, elf: f}
+	d = &Data{byteOrder: f.ByteOrder, sec: sec, path: path, elf: f, unpacked: unpackedSize(f)}
 	d.aranges = func() []byte {
 		b, _ := dwarfbuf.Section(f, m.Bytes(), ".debug_aranges")
 		return b
@@ -96,10 +98,13 @@ func (dw *Data) ReleaseResident() { dw.sec.releaseRandom() }
 // they are when read (a SHF_COMPRESSED section's unpacked size, a legacy
 // .zdebug_ section's stored one): what the decoded sections and the
 // indexes built from them can take on the heap, for a cache that bounds
-// its modules by their footprint.
-func (d *Data) UnpackedSize() int64 {
+// its modules by their footprint. It is summed once, by Load.
+func (d *Data) UnpackedSize() int64 { return d.unpacked }
+
+// unpackedSize sums UnpackedSize from f's section headers.
+func unpackedSize(f *elf.File) int64 {
 	var n int64
-	for _, s := range d.elf.Sections {
+	for _, s := range f.Sections {
 		if strings.HasPrefix(s.Name, ".debug_") || strings.HasPrefix(s.Name, ".zdebug_") {
 			n += int64(s.Size)
 		}
