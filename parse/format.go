@@ -62,6 +62,28 @@ type format struct {
 	// line of the open report that is no frame (carries: n carries the
 	// report's prefix); the wrapper's lengths are checked already.
 	wrapRest func(l, n string, carries bool) bool
+	// unfinished, when set, reports whether l, a line of the open report
+	// (prefix and blanks removed), cannot end where it does: the next
+	// line is its rest whatever width a wrapper broke it at, when the two
+	// read as one frame (2015 KASan's "[<  inlined  >] f+0x1/0x2" always
+	// names the inlined function and its file after the offset).
+	unfinished func(l string) bool
+	// echo, when set, reports whether t, the line right after a sanitizer
+	// report's "==PID==ABORTING", is the format's own handler telling the
+	// same abort again (Chromium's "Received signal 6"): the sanitizer
+	// report takes it, and no report of the format starts there.
+	echo func(t string) bool
+}
+
+// echoesAbort reports whether t is a format's echo of a sanitizer's abort
+// (format.echo).
+func echoesAbort(t string) bool {
+	for _, f := range formats {
+		if f.echo != nil && f.echo(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // formats in the order their starters are tried: the most specific first.

@@ -37,12 +37,7 @@ type truthStack struct {
 // pastesWrong are the pastes the parser does not read right yet, each
 // with what is missing; TestPasteTruth fails when one of them comes out
 // right (take it off) or another goes wrong.
-var pastesWrong = map[string]string{
-	"public-asan-chromium-qq0-symbolizer-error-lines.log": "symbolizer errors between frames split the report",
-	"public-kasan-2015-symbolized-placeholders.log":       "mail-wrapped [<     inlined    >] frames are not joined",
-	"public-kernel-decode-stacktrace-arm-from.log":        "arm \"(f) from [<...>]\" frames",
-	"public-kernel-decode-stacktrace-kasan-journal.log":   "decode_stacktrace.sh frames not read",
-}
+var pastesWrong = map[string]string{}
 
 // TestPasteTruth holds the parser to the truth of the issue-25 pastes:
 // the number of reports, and per report its stacks, their frame counts
