@@ -31,6 +31,10 @@ var kernelFormat = format{
 	cues: cues{
 		words: []string{"BUG", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace", "WARNING"},
 		marks: []mark{{text: "#"}}, // "invalid opcode: 0000 [#1] SMP", the GPF's "[#1]"
+		// A frame before 4.x ("[<ffffffff8100a1b2>] dump_stack+0x19/0x1b")
+		// has no cue word: without a headline before it, it must still reach
+		// the never-silently-clean check (unreported.go).
+		starts: []string{"[<"},
 	},
 }
 
