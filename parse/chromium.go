@@ -22,7 +22,10 @@ var chromiumFormat = format{
 	start:    chromiumStart,
 	frame:    ParseChromiumFrame,
 	telltale: anyFrame,
-	cues:     cues{marks: []mark{{text: "#"}, {text: " signal ", from: 3}}}, // "Received signal 11", "#3 0x..."
+	// Chromium's handler of SIGABRT after a sanitizer's report aborted
+	// the process: the same event, printed again.
+	echo: func(t string) bool { return t == "Received signal 6" },
+	cues: cues{marks: []mark{{text: "#"}, {text: " signal ", from: 3}}}, // "Received signal 11", "#3 0x..."
 }
 
 type chromiumGrammar struct{}

@@ -68,6 +68,28 @@ type format struct {
 	// line of the open report that is no frame (carries: n carries the
 	// report's prefix); the wrapper's lengths are checked already.
 	wrapRest func(l, n string, carries bool) bool
+	// unfinished, when set, reports whether l, a line of the open report
+	// (prefix and blanks removed), cannot end where it does: the next
+	// line is its rest whatever width a wrapper broke it at, when the two
+	// read as one frame (2015 KASan's "[<  inlined  >] f+0x1/0x2" always
+	// names the inlined function and its file after the offset).
+	unfinished func(l string) bool
+	// echo, when set, reports whether t, the line right after a sanitizer
+	// report's "==PID==ABORTING", is the format's own handler telling the
+	// same abort again (Chromium's "Received signal 6"): the sanitizer
+	// report takes it, and no report of the format starts there.
+	echo func(t string) bool
+}
+
+// echoesAbort reports whether t is a format's echo of a sanitizer's abort
+// (format.echo).
+func echoesAbort(t string) bool {
+	for _, f := range formats {
+		if f.echo != nil && f.echo(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // formats in the order their starters are tried: the most specific first.
@@ -96,6 +118,10 @@ type cues struct {
 	before string
 	// marks are texts anywhere in the line.
 	marks []mark
+	// starts are texts that begin the line's text, after its blanks and a
+	// dmesg stamp ("[  397.649006] "): the "[<" of a kernel frame before
+	// 4.x, whose line has no cue word and no mark a search could afford.
+	starts []string
 }
 
 // mark is a text maybeReport searches a line for.
@@ -138,6 +164,11 @@ type prefilter struct {
 	mark1    markSearch
 	markMore []markSearch
 	more     bool // anyMore or markMore are not empty
+	// The starts, the bytes they begin with, and the bytes a line may
+	// begin with to have one (those, a blank, a dmesg stamp's '[').
+	starts     []string
+	startFirst [256]bool
+	startLead  [256]bool
 }
 
 const wordSlots = 512
@@ -249,6 +280,13 @@ func newPrefilter(all []cues) *prefilter {
 			}
 		}
 	}
+	for _, c := range all {
+		for _, st := range c.starts {
+			pf.starts = append(pf.starts, st)
+			pf.startFirst[st[0]] = true
+			pf.startLead[st[0]], pf.startLead[' '], pf.startLead['['] = true, true, true
+		}
+	}
 	pf.more = len(pf.anyMore)+len(pf.markMore) > 0
 	return pf
 }
@@ -290,8 +328,36 @@ func maybeReport(b []byte) bool {
 			return true
 		}
 	}
-	if pf.more {
-		return pf.moreMarks(b)
+	if pf.more && pf.moreMarks(b) {
+		return true
+	}
+	return pf.startLead[b[0]] && pf.startMarked(b)
+}
+
+// startMarked reports whether b's text, after its blanks and a dmesg
+// stamp, begins with one of the starts: a few byte tests on most lines.
+func (pf *prefilter) startMarked(b []byte) bool {
+	i := 0
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	if i+1 < len(b) && b[i] == '[' && (b[i+1] == ' ' || isDigit(b[i+1])) {
+		// "[  397.649006] " (dmesg): blanks, digits and a dot
+		for i++; i < len(b) && (b[i] == ' ' || b[i] == '.' || isDigit(b[i])); i++ {
+		}
+		if i == len(b) || b[i] != ']' {
+			return false
+		}
+		for i++; i < len(b) && b[i] == ' '; i++ {
+		}
+	}
+	if i >= len(b) || !pf.startFirst[b[i]] {
+		return false
+	}
+	for _, st := range pf.starts {
+		if len(b)-i >= len(st) && string(b[i:i+len(st)]) == st {
+			return true
+		}
 	}
 	return false
 }

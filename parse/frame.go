@@ -38,6 +38,12 @@ func ParseFrame(line string) (report.Frame, bool) {
 	idx, _ := strconv.Atoi(s[n0:i])
 	f := report.Frame{Index: idx, Raw: s}
 	rest := s[i+1:]
+	// A symbolizer's "-> f at file:line" after the frame (Chromium's
+	// Android HWASan reports): the frame's function and location.
+	arrow, hasArrow := "", false
+	if k := strings.Index(rest, ") -> "); k > 0 {
+		rest, arrow, hasArrow = rest[:k+1], rest[k+len(") -> "):], true
+	}
 	rest, f.BuildID = cutBuildID(rest)
 	// A line wrapped after "(BuildId:": the id is on the next line.
 	rest = strings.TrimSuffix(rest, " (BuildId:")
@@ -112,11 +118,28 @@ func ParseFrame(line string) (report.Frame, bool) {
 		f.Function = fn
 		f.File, f.Line, f.Column = parseLoc(loc)
 	}
+	if hasArrow && f.Function == "" && f.File == "" {
+		f.Function, f.File, f.Line, f.Column = cutArrow(arrow)
+	}
 	f.Symbolized = report.SymbolizedNone
 	if f.Function != "" || f.File != "" {
 		f.Symbolized = report.SymbolizedReport
 	}
 	return f, true
+}
+
+// cutArrow reads what a symbolizer appended after "-> ": "f(int) const at
+// ./a.cc:12 (discriminator 2)", or the function alone.
+func cutArrow(s string) (fn, file string, line, col int) {
+	if i := strings.Index(s, " (discriminator "); i > 0 && strings.HasSuffix(s, ")") {
+		s = s[:i]
+	}
+	if i := strings.LastIndex(s, " at "); i > 0 {
+		if file, line, col = parseLoc(s[i+len(" at "):]); line > 0 {
+			return s[:i], file, line, col
+		}
+	}
+	return s, "", 0, 0
 }
 
 // cutBuildID removes a trailing " (BuildId: hex)".

@@ -18,6 +18,11 @@ func TestParseFrame(t *testing.T) {
 			report.Frame{Index: 0, PC: 0x55821e959568, HasPC: true, Function: "session_id", File: "/build/ci/src/use_after_free.c", Line: 33, Column: 13}},
 		{"    #5 0x55821e958180 in _start (/build/ci/cases/x/use_after_free+0x1180) (BuildId: d8da252cdb939397a36f31f8d67c0bff99156254)",
 			report.Frame{Index: 5, PC: 0x55821e958180, HasPC: true, Function: "_start", Module: "/build/ci/cases/x/use_after_free", Offset: 0x1180, HasOffset: true, BuildID: "d8da252cdb939397a36f31f8d67c0bff99156254"}},
+		// Chromium's Android HWASan report with a symbolizer's "-> f at
+		// file:line" (public-hwasan-chromium-android-symbolized-arrow.log).
+		{"    #12 0x6caee6cd7c  (/data/app/~~47cxnQp1PLqI56lgYho12g==/org.chromium.chrome-BkkkBaeMyLMy4SzvxB-_kg==/lib/arm64/libchrome.so+0x686cd7c) (BuildId: f70b4ed1a4f72e94) -> base::OnceCallback<void (bool)>::Run(bool) && at ./../../base/functional/callback.h:156 (discriminator 4)",
+			report.Frame{Index: 12, PC: 0x6caee6cd7c, HasPC: true, Module: "/data/app/~~47cxnQp1PLqI56lgYho12g==/org.chromium.chrome-BkkkBaeMyLMy4SzvxB-_kg==/lib/arm64/libchrome.so", Offset: 0x686cd7c, HasOffset: true, BuildID: "f70b4ed1a4f72e94",
+				Function: "base::OnceCallback<void (bool)>::Run(bool) &&", File: "./../../base/functional/callback.h", Line: 156}},
 		{"    #1 0x55e2bfb489bb  (/build/ci/cases/x/bin+0x9bb)",
 			report.Frame{Index: 1, PC: 0x55e2bfb489bb, HasPC: true, Module: "/build/ci/cases/x/bin", Offset: 0x9bb, HasOffset: true}},
 		{"    #2 0x60600000005f  (<unknown module>)",

@@ -23,12 +23,18 @@ var kernelFormat = format{
 	start:    kernelStart,
 	frame:    ParseKernelFrame,
 	// "f+0x1c/0x60" or "[<ffffffff81000000>] f": a bare "f" is any word.
-	telltale:  func(f report.Frame) bool { return f.HasPC || f.HasSymbolSize },
-	lead:      kernelLead,
-	leadLines: 1,
+	telltale:   func(f report.Frame) bool { return f.HasPC || f.HasSymbolSize },
+	lead:       kernelLead,
+	leadLines:  1,
+	unfinished: kernelInlinedCut,
+	wrapRest:   kernelWrapRest,
 	cues: cues{
 		words: []string{"BUG", "UBSAN", "KFENCE", "Oops", "INFO", "ref_tracker", "Trace", "trace", "WARNING"},
 		marks: []mark{{text: "#"}}, // "invalid opcode: 0000 [#1] SMP", the GPF's "[#1]"
+		// A frame before 4.x ("[<ffffffff8100a1b2>] dump_stack+0x19/0x1b")
+		// has no cue word: without a headline before it, it must still reach
+		// the never-silently-clean check (unreported.go).
+		starts: []string{"[<"},
 	},
 }
 
@@ -40,6 +46,53 @@ var kernelFormat = format{
 func kernelLead(line, t []byte) bool {
 	return isSeparator(t, '=') || bytes.HasPrefix(t, []byte("------------[ cut here ]")) ||
 		bytes.HasPrefix(t, []byte("kernel BUG at ")) || gpfStart(line)
+}
+
+// kernelInlinedCut reports whether l is a 2015 KASan symbolized frame of
+// an inlined function cut before its end: "[<     inlined    >]
+// outer+0x13b/0x170", or with the inlined function's name but not its
+// "file:line" ("... outer+0x13b/0x170 slab_alloc"). The symbolizer script
+// printed both after every "inlined" placeholder; a mail client wrapped
+// the rest onto the next line.
+func kernelInlinedCut(l string) bool {
+	rest, ok := strings.CutPrefix(l, "[<")
+	if !ok {
+		return false
+	}
+	inner, rest, ok := strings.Cut(rest, ">]")
+	if inner = strings.TrimSpace(inner); !ok || inner != "inlined" && inner != "inline" {
+		return false
+	}
+	f := strings.Fields(strings.TrimPrefix(strings.TrimLeft(rest, " "), "? "))
+	return len(f) > 0 && strings.Contains(f[0], "+0x") && (len(f) == 1 || len(f) == 2 && kernelIdent(f[1]) && !strings.Contains(f[1], "."))
+}
+
+// kernelWrapRest reports whether n continues l, a line of a kernel
+// report that is no frame: an ARM "X from Y" line broken inside
+// ("[<c01d8698>] (clk_core_enable_lock) from [<c01e1844>]" and its
+// "(ep93xx_dma_alloc_chan_resources+0x94/0x244)"), or a decode_stacktrace.sh
+// frame whose location list is still open ("insert_work
+// (./include/linux/instrumented.h:68" and "kernel/workqueue.c:788
+// kernel/workqueue.c:795"): a wrapper broke an inline chain more than
+// once, and the piece that closes it makes the frame.
+func kernelWrapRest(l, n string, _ bool) bool {
+	if strings.Contains(l+" "+n, " from ") {
+		if _, _, ok := parseARMFrom(l + " " + n); ok {
+			_, _, whole := parseARMFrom(l)
+			return !whole
+		}
+	}
+	i := strings.Index(l, " (")
+	if i <= 0 || strings.Count(l, "(") != strings.Count(l, ")")+1 {
+		return false
+	}
+	for _, t := range strings.Fields(l[i+2:] + " " + n) {
+		t = strings.TrimRight(t, ")")
+		if _, ln, _ := parseLoc(t); ln == 0 && t != "(discriminator" && strings.Trim(t, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 type kernelGrammar struct {
@@ -56,6 +109,9 @@ type kernelGrammar struct {
 	shadow    bool // in "Memory state around the buggy address:"
 	afterTask bool // a </TASK> or </IRQ> closed a call trace
 	stacks    int  // call traces seen
+	// armFrom is the caller of the last ARM "X from Y" frame line (Y), nil
+	// when the last line was none or Y's address was 0.
+	armFrom *report.Frame
 }
 
 func (g *kernelGrammar) includesPrev() bool { return g.rulerPrev || g.cutHere }
@@ -252,6 +308,11 @@ func (g *kernelGrammar) line(b *builder, t string) verdict {
 			// "BUG: unable to handle ..." or "kernel BUG at ..." then
 			// "Oops: 0000 [#1] SMP", before the registers and the call
 			// trace; after a call trace it is the next report's.
+			if n := len(b.pending); n > 0 && strings.HasPrefix(strings.TrimSpace(b.pending[n-1].text), "kernel BUG at ") {
+				// "kernel BUG at f.c:12!" heads an oops of its own: this
+				// report ended before it.
+				return vNotMine
+			}
 			return vOwn
 		case kind == r.Kind && len(r.Stacks) == 0 && r.Access == nil:
 			// syzbot prints the inlined frame's headline, then the real one.
@@ -272,6 +333,26 @@ func (g *kernelGrammar) line(b *builder, t string) verdict {
 		}
 		return vOwn
 	}
+	if where, from, ok := parseARMFrom(s); ok {
+		// The caller's return address printed on the line before is
+		// where this frame's function is: its offset and location.
+		if n := g.armFrom; n != nil && n.Function == where.Function {
+			where.PC, where.HasPC = n.PC, n.HasPC
+			where.SymbolOffset, where.HasSymbolOffset = n.SymbolOffset, n.HasSymbolOffset
+			where.SymbolSize, where.HasSymbolSize = n.SymbolSize, n.HasSymbolSize
+			where.File, where.Line, where.Column = n.File, n.Line, n.Column
+			if where.Module == "" {
+				where.Module = n.Module
+			}
+			if where.File != "" {
+				where.Symbolized = report.SymbolizedReport
+			}
+		}
+		g.armFrom = from
+		g.addFrame(b, where)
+		return vOwn
+	}
+	g.armFrom = nil
 	if f, ok := ParseKernelFrame(s); ok {
 		if g.varNext {
 			g.varNext = false
@@ -321,7 +402,9 @@ func (g *kernelGrammar) line(b *builder, t string) verdict {
 		r.Kernel.Hardware = s[len("Hardware name: "):]
 		return vOwn
 	case strings.HasPrefix(s, "RIP: ") || strings.HasPrefix(s, "EIP: ") || strings.HasPrefix(s, "pc : ") || strings.HasPrefix(s, "PC is at "):
-		g.ripFrame(b, s)
+		if !g.inTrace(b) {
+			g.ripFrame(b, s)
+		}
 		return vOwn
 	}
 	if isKernelNoise(s) {
@@ -340,7 +423,7 @@ func isKernelNoise(s string) bool {
 		"lr : ", "sp : ", "ESR = ", "EC = ", "Call Trace", "kfence-#", "Last potentially", "stack backtrace",
 		"irq event stamp:", "hardirqs last", "softirqs last", "lock(", "*** DEADLOCK ***", "which lock already",
 		"but task is already", "other info that might", "Possible unsafe locking", "the existing dependency chain",
-		"CPU0", "----", "rcu: ", "Sending NMI", "NMI backtrace", "Disabling lock debugging", "INFO: lockdep"} {
+		"CPU0", "----", "rcu: ", "Sending NMI", "NMI backtrace", "Disabling lock debugging", "INFO: lockdep", "Exception stack("} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}
@@ -467,6 +550,14 @@ func kernelCrash(kind string) bool {
 		return false
 	}
 	return !strings.HasPrefix(kind, "possible ")
+}
+
+// inTrace reports whether a call trace is open with frames inside a
+// context marker ("<TASK>"): a register dump there is the interrupted
+// context's (the unwinder prints it when it crosses an interrupt frame),
+// not the faulting instruction's, and the trace goes on after it.
+func (g *kernelGrammar) inTrace(b *builder) bool {
+	return g.context != "" && b.stack >= 0 && b.rep.Stacks[b.stack].RoleDetail == "call_trace" && len(b.rep.Stacks[b.stack].Frames) > 0
 }
 
 // ripFrame reads the faulting instruction's line, "RIP: 0010:func+0x1c/0x60
@@ -625,6 +716,9 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 		// "file:line", "(file:line)", "(file:line (discriminator 7))",
 		// an inline chain "(a.h:67 b.c:153 c.c:183)" (innermost first).
 		loc := rest
+		if i := strings.Index(loc, " (discriminator "); i > 0 && !strings.HasPrefix(loc, "(") && strings.HasSuffix(loc, ")") {
+			loc = loc[:i] // 2015's symbolizer: "mm/slub.c:2590 (discriminator 1)"
+		}
 		if strings.HasPrefix(rest, "(") && strings.HasSuffix(rest, ")") {
 			loc = rest[1 : len(rest)-1]
 			if i := strings.Index(loc, " (discriminator "); i > 0 && strings.HasSuffix(loc, ")") {
@@ -659,6 +753,77 @@ func ParseKernelFrame(line string) (report.Frame, bool) {
 		return report.Frame{}, false
 	}
 	return f, true
+}
+
+// parseARMFrom parses a frame line of the 32-bit ARM kernel's unwinder
+// (arch/arm/kernel/traps.c, dump_backtrace_entry), in its three printk
+// forms and as decode_stacktrace.sh rewrites the last:
+//
+//	[<c0012f8c>] (dump_backtrace+0x0/0x10c) from [<c03ef69c>] (dump_stack+0x18/0x1c)   (before 3.x)
+//	[<c010d9b0>] (unwind_backtrace) from [<c0109d0c>] (show_stack+0x10/0x14)           (CONFIG_BACKTRACE_VERBOSE)
+//	unwind_backtrace from show_stack+0x10/0x14
+//	unwind_backtrace from show_stack (arch/arm/kernel/traps.c:259)
+//	start_kernel from 0x0
+//
+// A line says that the pc was in X (where) and that X returns into Y
+// (from): it is X's frame, and Y is the next line's X. where is X's frame
+// as the line tells it; from is Y's, nil when Y is printed as a bare
+// address.
+func parseARMFrom(s string) (where report.Frame, from *report.Frame, ok bool) {
+	i := strings.Index(s, " from ")
+	if i <= 0 {
+		return report.Frame{}, nil, false
+	}
+	x, y := s[:i], s[i+len(" from "):]
+	where = report.Frame{Index: -1, Raw: s, Symbolized: report.SymbolizedNone}
+	if strings.HasPrefix(x, "[<") {
+		pc, sym, ok := armBracket(x)
+		if !ok {
+			return report.Frame{}, nil, false
+		}
+		where.PC, where.HasPC = pc, true
+		x = sym
+	}
+	if strings.Contains(x, "+0x") {
+		f, ok := ParseKernelFrame(x)
+		if !ok || f.File != "" {
+			return report.Frame{}, nil, false
+		}
+		where.Function, where.Module, where.Unreliable = f.Function, f.Module, f.Unreliable
+		where.SymbolOffset, where.HasSymbolOffset, where.SymbolSize, where.HasSymbolSize = f.SymbolOffset, true, f.SymbolSize, true
+	} else {
+		if !kernelIdent(x) || isDigit(x[0]) || strings.HasPrefix(x, "0x") {
+			return report.Frame{}, nil, false
+		}
+		where.Function = x
+	}
+	if strings.HasPrefix(y, "0x") && allHex(y[2:]) && len(y) > 2 {
+		return where, nil, true
+	}
+	var pc uint64
+	hasPC := false
+	if strings.HasPrefix(y, "[<") {
+		if pc, y, ok = armBracket(y); !ok {
+			return report.Frame{}, nil, false
+		}
+		hasPC = true
+	}
+	f, ok := ParseKernelFrame(y)
+	if !ok || f.HasPC || !f.HasSymbolOffset && f.File == "" {
+		return report.Frame{}, nil, false
+	}
+	f.PC, f.HasPC = pc, hasPC
+	return where, &f, true
+}
+
+// armBracket reads "[<c010d9b0>] (sym)" into the address and sym.
+func armBracket(s string) (uint64, string, bool) {
+	hex, sym, ok := strings.Cut(s[2:], ">] (")
+	if !ok || hex == "" || len(hex) > 16 || !allHex(hex) || !strings.HasSuffix(sym, ")") {
+		return 0, "", false
+	}
+	pc, err := strconv.ParseUint(hex, 16, 64)
+	return pc, sym[:len(sym)-1], err == nil && sym != ")"
 }
 
 func kernelIdent(s string) bool {

@@ -39,10 +39,6 @@ type truthStack struct {
 // with what is missing; TestPasteTruth fails when one of them comes out
 // right (take it off) or another goes wrong.
 var pastesWrong = map[string]string{
-	"public-asan-chromium-qq0-symbolizer-error-lines.log": "symbolizer errors between frames split the report",
-	"public-kasan-2015-symbolized-placeholders.log":       "mail-wrapped [<     inlined    >] frames are not joined",
-	"public-kernel-decode-stacktrace-arm-from.log":        "arm \"(f) from [<...>]\" frames",
-	"public-kernel-decode-stacktrace-kasan-journal.log":   "decode_stacktrace.sh frames not read",
 	// Fragments are read from runs of sanitizer and tombstone frame lines
 	// only; these are other formats' frames outside a report.
 	"public-go-race-failed-restore-gotest.log":    "Go race frames outside a race report are no fragment",

@@ -339,8 +339,9 @@ func (s *Scanner) continuesAfterAbort(line []byte) bool {
 	if !carries {
 		return false
 	}
-	_, ok := withFuzzerLine(b.rep.Fuzzer, strings.TrimSpace(string(body)))
-	return ok
+	t := strings.TrimSpace(string(body))
+	_, ok := withFuzzerLine(b.rep.Fuzzer, t)
+	return ok || echoesAbort(t)
 }
 
 func (s *Scanner) feedNow(line []byte, no int) {
@@ -629,6 +630,11 @@ func (s *Scanner) inReport(line []byte, no int) {
 	if b.afterAbort {
 		if carries && fuzzerLine(b.rep, t, str) {
 			b.confirm(str, no)
+			return
+		}
+		if carries && echoesAbort(t) {
+			b.confirm(str, no)
+			b.keepUnshownLine(str, no) // shown as printed, not as a report
 			return
 		}
 		s.finish(false, &qline{text: string(line), no: no})

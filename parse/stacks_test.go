@@ -227,6 +227,9 @@ var pastedWrong = map[string]bool{
 	"public-android-tombstone-raw-unknown.log":              true,
 	"public-kasan-2015-dmesg-module-frames.log":             true,
 	"public-kernel-decode-stacktrace-kasan-irq.log":         true,
+	// Frames of up to 2,000 bytes behind a logcat prefix, wrapped into
+	// dozens of pieces.
+	"public-hwasan-chromium-android-symbolized-arrow.log": true,
 }
 
 func checkPasted(t *testing.T, logs []string) {

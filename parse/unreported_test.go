@@ -30,6 +30,12 @@ func TestUnreported(t *testing.T) {
 		{"tombstone", read("public-android-tombstone-raw-arm.log"), 0, ""},
 		{"sanitizer frames", "build step 3\n    #0 0x4f1a2b in main /src/a.c:3:5\n    #1 0x7f00 in __libc_start_main\n", 2, "#0 0x4f1a2b in main"},
 		{"gdb frames behind a viewer's columns", "00000044\t22:39:53\t[19892] #1  0x0000555555555161 in measure (s=0x0) at g.c:3\n", 1, "00000044"},
+		// Kernel frames before 4.x ("[<ffffffff...>] f+0x../0x..") have no
+		// cue word: a KTSAN stack pasted without its headline, and frames
+		// of public-kasan-2015-dmesg-module-frames.log without theirs.
+		{"old kernel frames", read("public-ktsan-discriminator-source-lines.log"), 2, "[<ffffffff81158fda>] cpu_stop_signal_done"},
+		{"old kernel frames in dmesg", "[  397.649006]  [<ffffffff81a44e70>] dump_stack+0x68/0x88\n[  397.649006]  [<ffffffff814639b3>] kasan_report_error+0x393/0x3c0\n", 1, "[<ffffffff81a44e70>] dump_stack"},
+		{"html", "<li>[<a href=\"x\">link</a>]</li>\n", 0, ""},
 		{"build log error", "ERROR: cannot open config.yaml: no such file\nwarning: unused variable\n", 0, ""},
 		{"comment", "# 3 retries left\nfatal: not a git repository\n", 0, ""},
 	} {

@@ -80,6 +80,13 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	}
 	// Most lines fail on length: tested before next is copied to a string.
 	nb := bytes.TrimSpace(b.bodyBytes(next))
+	if len(nb) > 0 && b.kind == kindDump && b.f.unfinished != nil {
+		if l := strings.TrimSpace(b.bodyOf([]byte(held))); b.f.unfinished(l) {
+			if _, ok := b.f.frame(l + " " + string(nb)); ok {
+				return strings.TrimRight(held, " \t") + " " + string(nb), true
+			}
+		}
+	}
 	if len(nb) == 0 || !mayWrapLen(last, nb) && !b.moduleRest(held, nb) || len(held)+1+len(nb) > wrapJoinMax {
 		return "", false
 	}
@@ -391,8 +398,13 @@ func wrapExtends(b *builder, l, joined string, carries bool) bool {
 		}
 	}
 	if !balanced(l) && !strings.HasPrefix(l, "SUMMARY: ") {
-		// A function's argument list broken off: a frame once joined.
+		// A function's argument list broken off: a frame once joined
+		// (or, as the format knows, a piece still open: a decoded kernel
+		// frame's location list broken more than once).
 		_, ok := lineFrame(b, joined)
+		if !ok && b.kind == kindDump && b.f.wrapRest != nil {
+			return b.f.wrapRest(l, n, carries)
+		}
 		return ok
 	}
 	if b.kind == kindDump {
@@ -712,6 +724,10 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 			// "BUG: KASAN: ... in ring_pop+0x7e/0x130" and its "[ringbuf]"
 		case b.is(report.ProducerKernel) && (strings.HasSuffix(first, " at") || strings.HasSuffix(first, " in")) && !strings.Contains(n, ": "):
 			// "WARNING: CPU: 3 PID: 1187 at" and its "file.c:412 func+0x1b4/0x1f0"
+		case b.is(report.ProducerKernel) && !balanced(first) && balanced(whole), b.is(report.ProducerKernel) && decodedLoc(n):
+			// decode_stacktrace.sh's "WARNING: ... at f.c:12 f (f.c:12" and
+			// its "(discriminator 2))", or "... at f.c:12 f" and its
+			// "(f.c:12 (discriminator 2))"
 		case b.is(report.ProducerKernel) && !carries && !strings.Contains(n, ": "):
 			// A kernel headline's rest without the dmesg or syslog prefix
 			// every kernel line carries: "INFO: task x:91 blocked for more
@@ -758,6 +774,16 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 		b.headSeg = len(line)
 		return true
 	}
+}
+
+// decodedLoc reports whether n is a location decode_stacktrace.sh appends
+// to a kernel frame: "(mm/percpu.c:1766 (discriminator 2))".
+func decodedLoc(n string) bool {
+	if !strings.HasPrefix(n, "(") {
+		return false
+	}
+	f, ok := ParseKernelFrame("f " + n)
+	return ok && f.File != ""
 }
 
 // ubsanCompletes reports whether n, read as the rest of r's headline,

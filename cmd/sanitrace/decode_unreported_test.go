@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +59,35 @@ func TestDecodeUnreported(t *testing.T) {
 	if len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Error, `:1: looks like a crash but no report could be read (first such line: "9082-9082`) ||
 		!strings.HasSuffix(doc.Errors[0].Source.Path, "logcat.txt") {
 		t.Errorf("batch: errors %+v; want the log's one line", doc.Errors)
+	}
+}
+
+// TestDecodeUnreportedPastes holds decode to the truth's
+// crash_looking_no_report over every issue-25 paste: a paste with no report
+// that looks like a crash is said on stderr and exits 1; one with reports
+// exits 1 for them. No paste exits 0 (each holds crash output).
+func TestDecodeUnreportedPastes(t *testing.T) {
+	dir := filepath.Join(repoRoot, "testdata", "samples", "pastes")
+	data, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var truth struct {
+		Samples []struct {
+			File         string `json:"file"`
+			ReportsCount int    `json:"reports_count"`
+			NoReport     bool   `json:"crash_looking_no_report"`
+		} `json:"samples"`
+	}
+	if err := json.Unmarshal(data, &truth); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range truth.Samples {
+		log := filepath.Join(dir, s.File)
+		_, stderr, code := runCLI(t, "", "decode", "--symbolize=false", "-q", log)
+		said := strings.Contains(stderr, log+":") && strings.Contains(stderr, "looks like a crash but no report could be read")
+		if code != exitFound || said != s.NoReport {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, said %v", s.File, code, stderr, exitFound, s.NoReport)
+		}
 	}
 }
