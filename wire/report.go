@@ -139,7 +139,7 @@ func ReportOf(r *report.Report) Report {
 		Kind:     r.Kind,
 		Severity: r.Severity,
 		Headline: r.Headline,
-		Stacks:   []Stack{},
+		Stacks:   make([]Stack, 0, len(r.Stacks)),
 		Input:    Input{Name: r.Input.Name, FirstLine: r.Input.FirstLine, LastLine: r.Input.LastLine},
 	}
 	if r.PID != 0 {
@@ -165,7 +165,7 @@ func ReportOf(r *report.Report) Report {
 		out.Summary = &s
 	}
 	for _, s := range r.Stacks {
-		js := Stack{Title: s.Title, Role: s.Role, Frames: []Frame{}, Marker: s.Marker, PossiblyTruncated: s.Truncated}
+		js := Stack{Title: s.Title, Role: s.Role, Frames: make([]Frame, 0, len(s.Frames)), Marker: s.Marker, PossiblyTruncated: s.Truncated}
 		if js.Role == "" {
 			js.Role = "other"
 		}
@@ -185,7 +185,7 @@ func ReportOf(r *report.Report) Report {
 		}
 	}
 	if sh := r.Shadow; sh != nil {
-		js := &Shadow{Rows: []ShadowRow{}, Legend: map[string]string{}}
+		js := &Shadow{Rows: make([]ShadowRow, 0, len(sh.Rows)), Legend: make(map[string]string, len(sh.Legend))}
 		for _, row := range sh.Rows {
 			jr := ShadowRow{Address: row.Address, Bytes: row.Bytes, Current: row.Current}
 			if jr.Bytes == nil {
@@ -259,7 +259,10 @@ func strPtr(s string) *string { return &s }
 
 // hex spells an address, pc or offset as the schema does: lower-case hex
 // with 0x.
-func hex(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
+func hex(v uint64) string {
+	var b [18]byte // "0x" and 16 digits: the string is the one allocation
+	return string(strconv.AppendUint(append(b[:0], "0x"...), v, 16))
+}
 
 func hexPtr(v uint64) *string {
 	s := hex(v)
