@@ -515,7 +515,10 @@ func (t *Text) shadow(r *report.Report) {
 			prefix = "=>"
 		}
 		var b strings.Builder
-		b.WriteString(prefix + row.Address + ":")
+		b.Grow(len(prefix) + len(row.Address) + 1 + 3*len(row.Bytes) + 1)
+		b.WriteString(prefix)
+		b.WriteString(row.Address)
+		b.WriteByte(':')
 		for j, code := range row.Bytes {
 			code = strings.ToLower(code)
 			c := p.shadowColor(code)
@@ -525,11 +528,14 @@ func (t *Text) shadow(r *report.Report) {
 			}
 			switch {
 			case j == row.Marked:
-				b.WriteString("[" + p.marker.Sprint(code) + "]")
+				b.WriteByte('[')
+				b.WriteString(p.marker.Sprint(code))
+				b.WriteByte(']')
 			case j == row.Marked+1 && row.Marked >= 0:
 				b.WriteString(text) // ASan prints no space after "]"
 			default:
-				b.WriteString(" " + text)
+				b.WriteByte(' ')
+				b.WriteString(text)
 			}
 		}
 		if sp := e.Rows[i]; sp.Known {
