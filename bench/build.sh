@@ -172,6 +172,16 @@ build_cppcheck() {
 			(cd "$CACHE/src" && dpkg-source -x cppcheck_2.10-2.dsc); } >"$CACHE/logs/$name-source.log" 2>&1 ||
 			die "$name: fetching the source failed, see $CACHE/logs/$name-source.log"
 	fi
+	# make writes each object in place: a compile killed with the session
+	# (SIGKILL, no clean-up by make) leaves an empty or cut-off object newer
+	# than its source, which make would take as built and the link reject
+	local o
+	while IFS= read -r o; do
+		if [[ -n $(readelf -S "$o" 2>&1 >/dev/null) ]] || ! readelf -S "$o" >/dev/null 2>&1; then
+			log "$name: removing the broken object ${o#"$dir"/}"
+			rm -f "$o"
+		fi
+	done < <(find "$dir" -name '*.o')
 	log "$name: make -j$JOBS testrunner, g++ -O2 -g (the longest build: 140 files)"
 	(cd "$dir" && timed "$name" $NICE make -j"$JOBS" testrunner MATCHCOMPILER=no HAVE_RULES=no CXXFLAGS="-O2 -g") \
 		>"$CACHE/logs/$name.log" 2>&1 || die "$name failed, see $CACHE/logs/$name.log"

@@ -913,7 +913,9 @@ func (b *builder) addFrame(f report.Frame) {
 		}
 	}
 	if b.stack < 0 {
-		st := report.Stack{}
+		// Most stacks have 3 to 8 frames; appending to a nil slice would
+		// allocate and copy 1, 2, 4 and 8 frames' room on the way.
+		st := report.Stack{Frames: make([]report.Frame, 0, 8)}
 		switch {
 		case b.titleKnown:
 			st.Title, st.Role, st.RoleDetail = b.title, b.titleRole, b.titleClass

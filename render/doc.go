@@ -45,8 +45,9 @@
 //   - With SourceContext > 0, each user frame is followed by its source
 //     lines, the frame's own line marked with ">".
 //
-// Colors come from github.com/fatih/color, but every *color.Color here is
-// switched on or off explicitly from Options.Color: the package never
-// reads color.NoColor, which fatih/color computes from os.Stdout at init and
-// which is wrong whenever the output is not stdout.
+// Colors come from github.com/fatih/color, but each color here (an ink:
+// its escape sequences, taken once) is switched on or off explicitly from
+// Options.Color: the package never reads color.NoColor, which fatih/color
+// computes from os.Stdout at init and which is wrong whenever the output
+// is not stdout.
 package render

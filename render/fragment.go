@@ -69,7 +69,7 @@ func (t *Text) fragmentStack(s report.Stack) {
 			t.line(l)
 			continue
 		}
-		t.line(t.frame(frameNumber(s.Frames, i), f))
+		t.line(t.frame(frameNumber(s.Frames, i), &s.Frames[i]))
 	}
 }
 

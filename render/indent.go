@@ -1,5 +1,7 @@
 package render
 
+import "bytes"
+
 // appendIndent appends the compact JSON src to dst indented exactly as
 // encoding/json's Indent(dst, src, prefix, indent) does: a newline, the
 // prefix and one indent per level after each '{', '[' and ',' and before
@@ -28,14 +30,21 @@ func appendIndent(dst, src []byte, prefix, indent string) []byte {
 		}
 		switch c {
 		case '"':
-			// Copy the string whole: to its closing quote, past escapes.
+			// Copy the string whole, to its closing quote: the first quote
+			// after an even number of backslashes (an odd number escapes it).
 			j := i + 1
-			for j < len(src) {
-				if src[j] == '\\' {
-					j += 2
-					continue
+			for {
+				k := bytes.IndexByte(src[j:], '"')
+				if k < 0 {
+					j = len(src)
+					break
 				}
-				if src[j] == '"' {
+				j += k
+				n := 0
+				for n < j-i-1 && src[j-1-n] == '\\' {
+					n++
+				}
+				if n%2 == 0 {
 					break
 				}
 				j++

@@ -180,8 +180,8 @@ func (t *Text) lookStack(s report.Stack, lk look) {
 		for _, l := range t.chainLines(lk, fs, i, j) {
 			t.line(pad + l)
 		}
-		for _, f := range fs[i : j+1] {
-			t.sourceContext(f, shown)
+		for k := i; k <= j; k++ {
+			t.sourceContext(&fs[k], shown)
 		}
 		i = j
 	}
@@ -266,7 +266,7 @@ func (t *Text) lookFrame(lk look, num string, fs []report.Frame, showPC bool) []
 	if f.Symbolized != report.SymbolizedSanitrace {
 		// A frame without its line (a model built by hand): the
 		// sanitizer layout says what it holds.
-		return []string{t.frame(num, f)}
+		return []string{t.frame(num, &f)}
 	}
 	fn := func(f report.Frame) string {
 		name := f.Function
@@ -319,7 +319,7 @@ func (t *Text) lookFrame(lk look, num string, fs []report.Frame, showPC bool) []
 	case lookChromium:
 		// Chromium's in-process symbolizer prints the sanitizers' layout
 		// (an inline chain as frames sharing a pc), at the left margin.
-		return []string{strings.TrimPrefix(t.frame(num, f), frameIndent)}
+		return []string{strings.TrimPrefix(t.frame(num, &f), frameIndent)}
 	case lookValgrind:
 		// Valgrind's own layout: "at" for the innermost frame, "by" for
 		// the others, the pc in capitals, "(file:line)" or "(in module)".
@@ -357,7 +357,7 @@ func (t *Text) lookFrame(lk look, num string, fs []report.Frame, showPC bool) []
 	if f.Raw == "" {
 		// No line to complete (a model built by hand): the sanitizer
 		// layout says it all.
-		out = []string{strings.TrimPrefix(t.frame(num, f), frameIndent)}
+		out = []string{strings.TrimPrefix(t.frame(num, &f), frameIndent)}
 	} else {
 		out = asRead(lk, rawLines(f))
 		for k := range out {
@@ -563,8 +563,8 @@ func (t *Text) rawReport(r *report.Report, lk look) bool {
 				t.rawFrames(lk, fs, i, i, "", mark)
 			}
 		}
-		for _, f := range fs[a.first : a.last+1] {
-			t.sourceContext(f, shown)
+		for n := a.first; n <= a.last; n++ {
+			t.sourceContext(&fs[n], shown)
 		}
 		k += a.lines - 1
 		t.stackEnd(s, a.last)

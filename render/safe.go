@@ -94,12 +94,13 @@ func reportStrings(r *report.Report, visit func(*string)) {
 		}
 		changed := false
 		legend := make([][2]string, 0, len(sh.Legend))
+		var kv [2]string // one pair for every entry: what visit may change
 		for k, v := range sh.Legend {
-			k2, v2 := k, v
-			visit(&k2)
-			visit(&v2)
-			changed = changed || k2 != k || v2 != v
-			legend = append(legend, [2]string{k2, v2})
+			kv = [2]string{k, v}
+			visit(&kv[0])
+			visit(&kv[1])
+			changed = changed || kv[0] != k || kv[1] != v
+			legend = append(legend, kv)
 		}
 		if changed { // only on a copy: a visit that reads changes nothing
 			clear(sh.Legend)

@@ -77,7 +77,7 @@ func ExplainShadow(s *report.Shadow, r *report.Report) *ShadowExplanation {
 		legend = s.Legend
 	}
 
-	counts := map[string]int{}
+	counts := make(map[string]int, 16) // a map holds a handful of values
 	for i, row := range s.Rows {
 		for j, b := range row.Bytes {
 			b = strings.ToLower(b)
@@ -137,6 +137,7 @@ func ExplainShadow(s *report.Shadow, r *report.Report) *ShadowExplanation {
 			}
 		}
 	}
+	e.Rows = make([]ShadowSpan, 0, len(s.Rows))
 	for _, row := range s.Rows {
 		span := ShadowSpan{}
 		if row.HasBase {

@@ -265,7 +265,7 @@ func (t *Text) stack(s report.Stack) {
 	}
 	shown := map[string]bool{} // file:line already given source context
 	for i := 0; i < len(s.Frames); i++ {
-		f := s.Frames[i]
+		f := &s.Frames[i]
 		if n := t.collapseRun(s.Frames, i); n > 0 {
 			i += n - 1
 			continue
@@ -341,94 +341,94 @@ var plainText = &Text{pal: newPalette(false), noMarker: true}
 // Every text output that lists frames (decode, lws decode, the heap map)
 // prints them with it.
 func FrameText(i int, f report.Frame) string {
-	return strings.TrimPrefix(plainText.frame(strconv.Itoa(i), safeFrame(f)), frameIndent)
+	sf := safeFrame(f)
+	return strings.TrimPrefix(plainText.frame(strconv.Itoa(i), &sf), frameIndent)
 }
 
 // frameIndent is how far the text writer indents a frame.
 const frameIndent = "    "
 
-func (t *Text) frame(num string, f report.Frame) string {
+func (t *Text) frame(num string, f *report.Frame) string {
 	if f.Unparsed {
-		return frameIndent + t.unparsed(f)
+		return frameIndent + t.unparsed(*f)
 	}
 	if !f.HasPC && f.HasOffset && f.Module != "" {
 		return t.tsanFrame(num, f)
 	}
 	p := t.pal
-	user := t.class(&f) == report.User
-	var b strings.Builder
-	b.WriteString("#" + num)
-	if f.HasPC {
-		fmt.Fprintf(&b, " 0x%x", f.PC)
-	}
-	fn, file, mod := "", "", ""
+	user := t.class(f) == report.User
 	in := " in "
 	if !f.HasPC {
 		in = " " // TSan prints "#0 func file:line"
 	}
-	function := f.Function
-	if function != "" && f.File == "" && f.HasSymbolOffset {
-		function += fmt.Sprintf("+0x%x", f.SymbolOffset) // "in func+0x1c (module)"
+	// A runtime's frame is painted whole; the program's own frame has its
+	// function, its file and its module painted each in its own color.
+	whole, function, file, mod := p.system, p.function, p.file, p.dim
+	if user {
+		whole = ink{}
+	} else {
+		function, file, mod = ink{}, ink{}, ink{}
 	}
-	if function != "" {
-		fn = in + function
+	b := make([]byte, 0, 160) // one line's room: the copy is the one allocation
+	b = append(append(b, frameIndent...), whole.on...)
+	b = append(b, '#')
+	b = append(b, num...)
+	if f.HasPC {
+		b = strconv.AppendUint(append(b, " 0x"...), f.PC, 16)
+	}
+	if f.Function != "" {
+		b = append(append(append(b, in...), function.on...), f.Function...)
+		if f.File == "" && f.HasSymbolOffset {
+			b = strconv.AppendUint(append(b, "+0x"...), f.SymbolOffset, 16) // "in func+0x1c (module)"
+		}
+		b = append(b, function.off...)
 	}
 	if f.File != "" {
-		file = " " + fileLineCol(f)
+		b = append(append(b, ' '), file.on...)
+		b = append(appendFileLineCol(b, f), file.off...)
 	}
 	if f.File == "" && f.Module != "" {
-		mod = " (" + f.Module
+		b = append(append(b, mod.on...), " ("...)
+		b = append(b, f.Module...)
 		if f.HasOffset {
-			mod += fmt.Sprintf("+0x%x", f.Offset)
+			b = strconv.AppendUint(append(b, "+0x"...), f.Offset, 16)
 		}
-		mod += ")"
+		b = append(b, ')')
 		if f.BuildID != "" {
-			mod += " (BuildId: " + f.BuildID + ")"
+			b = append(append(append(b, " (BuildId: "...), f.BuildID...), ')')
 		}
+		b = append(b, mod.off...)
 	}
 	if f.Function == "" && f.File == "" && f.Module == "" && !f.HasPC && f.Raw != "" {
 		// Nothing parsed: the line as read is all we have.
-		fn = " " + strings.TrimSpace(f.Raw)
+		b = append(append(b, ' '), strings.TrimSpace(f.Raw)...)
 	}
-	marker := t.marker(f)
-	if !user {
-		return "    " + p.system.Sprint(b.String()+fn+file+mod) + dimIf(p, marker)
+	b = append(b, whole.off...)
+	if marker := t.marker(*f); marker != "" {
+		b = append(append(append(b, p.dim.on...), marker...), p.dim.off...)
 	}
-	line := "    " + b.String()
-	if function != "" {
-		line += in + p.function.Sprint(function)
-	}
-	if file != "" {
-		line += " " + p.file.Sprint(fileLineCol(f))
-	}
-	if mod != "" {
-		line += dimIf(p, mod)
-	}
-	if f.Function == "" && fn != "" {
-		line += fn // the raw line of an unparsed frame
-	}
-	return line + dimIf(p, marker)
+	return string(b)
 }
 
 // tsanFrame renders a frame in ThreadSanitizer's format ("    #%n %f %S %M"):
 // no pc, "<null>" for an unknown function or file, and always the module's
 // base name and offset, as the runtime prints it when it symbolizes itself.
-func (t *Text) tsanFrame(num string, f report.Frame) string {
+func (t *Text) tsanFrame(num string, f *report.Frame) string {
 	p := t.pal
 	fn, file := "<null>", "<null>"
 	if f.Function != "" {
 		fn = f.Function
 	}
 	if f.File != "" {
-		file = fileLineCol(f)
+		file = fileLineCol(*f)
 	}
 	mod := fmt.Sprintf(" (%s+0x%x)", filepath.Base(f.Module), f.Offset)
 	if f.BuildID != "" {
 		mod += " (BuildId: " + f.BuildID + ")"
 	}
-	marker := t.marker(f)
+	marker := t.marker(*f)
 	head := "    #" + num + " "
-	if t.class(&f) != report.User {
+	if t.class(f) != report.User {
 		return head + p.system.Sprint(fn+" "+file+mod) + dimIf(p, marker)
 	}
 	if f.Function != "" {
@@ -479,22 +479,30 @@ func dimIf(p *palette, s string) string {
 }
 
 func fileLineCol(f report.Frame) string {
-	s := f.File
+	if f.Line <= 0 {
+		return f.File
+	}
+	return string(appendFileLineCol(nil, &f))
+}
+
+// appendFileLineCol appends "file:line:col", without a zero line or column.
+func appendFileLineCol(b []byte, f *report.Frame) []byte {
+	b = append(b, f.File...)
 	if f.Line > 0 {
-		s += fmt.Sprintf(":%d", f.Line)
+		b = strconv.AppendInt(append(b, ':'), int64(f.Line), 10)
 		if f.Column > 0 {
-			s += fmt.Sprintf(":%d", f.Column)
+			b = strconv.AppendInt(append(b, ':'), int64(f.Column), 10)
 		}
 	}
-	return s
+	return b
 }
 
 // sourceContext prints the lines around f's line when f is the program's
 // own code, its line known and not yet shown in this stack (shown holds
 // the file:line given context). Unreadable files are skipped silently
 // (the report is still complete without them).
-func (t *Text) sourceContext(f report.Frame, shown map[string]bool) {
-	if t.opts.SourceContext <= 0 || f.File == "" || f.Line <= 0 || t.class(&f) != report.User {
+func (t *Text) sourceContext(f *report.Frame, shown map[string]bool) {
+	if t.opts.SourceContext <= 0 || f.File == "" || f.Line <= 0 || t.class(f) != report.User {
 		return
 	}
 	key := fmt.Sprintf("%s:%d", f.File, f.Line)
@@ -535,7 +543,10 @@ func (t *Text) shadow(r *report.Report) {
 			prefix = "=>"
 		}
 		var b strings.Builder
-		b.WriteString(prefix + row.Address + ":")
+		b.Grow(len(prefix) + len(row.Address) + 1 + 3*len(row.Bytes) + 1)
+		b.WriteString(prefix)
+		b.WriteString(row.Address)
+		b.WriteByte(':')
 		for j, code := range row.Bytes {
 			code = strings.ToLower(code)
 			c := p.shadowColor(code)
@@ -545,11 +556,14 @@ func (t *Text) shadow(r *report.Report) {
 			}
 			switch {
 			case j == row.Marked:
-				b.WriteString("[" + p.marker.Sprint(code) + "]")
+				b.WriteByte('[')
+				b.WriteString(p.marker.Sprint(code))
+				b.WriteByte(']')
 			case j == row.Marked+1 && row.Marked >= 0:
 				b.WriteString(text) // ASan prints no space after "]"
 			default:
-				b.WriteString(" " + text)
+				b.WriteByte(' ')
+				b.WriteString(text)
 			}
 		}
 		if sp := e.Rows[i]; sp.Known {

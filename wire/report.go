@@ -225,7 +225,7 @@ func ReportOf(r *report.Report) Report {
 		}
 	}
 	if sh := r.Shadow; sh != nil {
-		js := &Shadow{Rows: []ShadowRow{}, Legend: map[string]string{}}
+		js := &Shadow{Rows: make([]ShadowRow, 0, len(sh.Rows)), Legend: make(map[string]string, len(sh.Legend))}
 		for _, row := range sh.Rows {
 			jr := ShadowRow{Address: row.Address, Bytes: row.Bytes, Current: row.Current}
 			if jr.Bytes == nil {
@@ -302,7 +302,10 @@ func strPtr(s string) *string { return &s }
 
 // hex spells an address, pc or offset as the schema does: lower-case hex
 // with 0x.
-func hex(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
+func hex(v uint64) string {
+	var b [18]byte // "0x" and 16 digits: the string is the one allocation
+	return string(strconv.AppendUint(append(b[:0], "0x"...), v, 16))
+}
 
 func hexPtr(v uint64) *string {
 	s := hex(v)
