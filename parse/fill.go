@@ -553,7 +553,9 @@ func cutSummaryLocation(text string, s *report.Summary) string {
 		word := text[i:]
 		var rest string
 		if word[0] == '(' {
-			end := strings.IndexByte(word, ')')
+			// A module's path is no longer than PATH_MAX: looking no
+			// further keeps a line of many "(" linear.
+			end := strings.IndexByte(word[:min(len(word), summaryModuleMax)], ')')
 			if end < 0 {
 				continue
 			}
@@ -578,15 +580,14 @@ func cutSummaryLocation(text string, s *report.Summary) string {
 			}
 			s.Module, s.Offset, s.HasOffset, s.BuildID, s.Function = mod, v, true, id, fn
 		} else {
-			w, after, _ := strings.Cut(word, " ")
+			w, _, _ := strings.Cut(word, " ")
 			file, line, col := parseLoc(w)
 			if line == 0 || file == "" {
 				continue
 			}
-			if len(after) < len(word) {
-				after = " " + after
-			}
-			fn, ok := summaryFunction(after)
+			// What follows the location, its blank included (a slice:
+			// a copy per location word made a long line quadratic).
+			fn, ok := summaryFunction(word[len(w):])
 			if !ok {
 				continue
 			}
@@ -596,6 +597,10 @@ func cutSummaryLocation(text string, s *report.Summary) string {
 	}
 	return text
 }
+
+// summaryModuleMax bounds the "(module+0xoff)" a SUMMARY location is
+// looked for in: PATH_MAX and the offset.
+const summaryModuleMax = 4096 + 32
 
 // summaryFunction reads what follows a SUMMARY location: " in function",
 // " in " (an unknown function), or nothing.

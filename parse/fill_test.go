@@ -3,6 +3,7 @@ package parse
 import (
 	"reflect"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,6 +89,27 @@ func TestSummaryOf(t *testing.T) {
 		c.want.Text = c.text
 		if got := summaryOf(c.text); got != c.want {
 			t.Errorf("%q:\n got  %+v\n want %+v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestSummaryOfLongLine: a SUMMARY line of a megabyte whose every word
+// could start a location (the campaign's markup mutant 207: a 1 MiB
+// line of "{{{bt:0:0x0}}}" SUMMARY elements, each made a file:line) is
+// read in memory proportional to it; it took 6 GB of allocations.
+func TestSummaryOfLongLine(t *testing.T) {
+	for _, unit := range []string{
+		"UndefinedBehaviorSanitizer: undefined-behavior markup/ubsan.c:9:11 }}}SUMMARY: ",
+		"( ",
+		"(m+0x1) ",
+	} {
+		text := "UndefinedBehaviorSanitizer: x " + strings.Repeat(unit, (1<<20)/len(unit)) + ")"
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		summaryOf(text)
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 8*uint64(len(text)) {
+			t.Errorf("%q repeated to 1 MiB: %d bytes allocated", unit, got)
 		}
 	}
 }
