@@ -36,7 +36,8 @@ func newPrefix(text string) prefix {
 		if j < len(text) {
 			after = text[j]
 		}
-		if strings.IndexByte("-:./,", before) >= 0 || strings.IndexByte("-:./,TZ", after) >= 0 {
+		// A tab after a leading number: DebugView's line number.
+		if strings.IndexByte("-:./,", before) >= 0 || strings.IndexByte("-:./,TZ", after) >= 0 || i == 0 && after == '\t' {
 			for k := i; k < j; k++ {
 				p.variable[k] = true
 			}
@@ -124,6 +125,9 @@ func knownPrefixAt(s []byte) int {
 	if m := syslogLen(s); m > 0 {
 		return m
 	}
+	if m := debugViewLen(s); m > 0 {
+		return m
+	}
 	if m := dmesgLevelLen(s); m > 0 {
 		return m
 	}
@@ -161,6 +165,37 @@ func knownPrefixAt(s []byte) int {
 		}
 	}
 	return 0
+}
+
+// debugViewLen matches the columns Sysinternals DebugView saves in front
+// of every line it captured (a Windows program's OutputDebugString
+// output, ASan's on Windows among it): the line number and the time,
+// elapsed seconds or the clock's, each ended by a tab ("00000044\t
+// 22:39:53\t", "12\t0.00123400\t", "7\t9:39:53 PM\t"). The writer's
+// "[pid] " that follows with "Show Process ID" on is the common bracket
+// prefix.
+func debugViewLen(s []byte) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i >= len(s) || s[i] != '\t' {
+		return 0
+	}
+	j := i + 1
+	for j < len(s) && (isDigit(s[j]) || s[j] == '.' || s[j] == ':') {
+		j++
+	}
+	if j == i+1 {
+		return 0
+	}
+	if rest := s[j:]; bytes.HasPrefix(rest, []byte(" AM")) || bytes.HasPrefix(rest, []byte(" PM")) {
+		j += 3
+	}
+	if j >= len(s) || s[j] != '\t' {
+		return 0
+	}
+	return j + 1
 }
 
 // dmesgLevelLen matches the facility and level `dmesg -x` prints before

@@ -29,7 +29,10 @@ func TestUnreported(t *testing.T) {
 		{"frames only", read("public-android-logcat-studio-frames-only.log"), 1, "9082-9082  DEBUG"},
 		{"tombstone", read("public-android-tombstone-raw-arm.log"), 0, ""},
 		{"sanitizer frames", "build step 3\n    #0 0x4f1a2b in main /src/a.c:3:5\n    #1 0x7f00 in __libc_start_main\n", 2, "#0 0x4f1a2b in main"},
-		{"gdb frames behind a viewer's columns", "00000044\t22:39:53\t[19892] #1  0x0000555555555161 in measure (s=0x0) at g.c:3\n", 1, "00000044"},
+		// DebugView's columns are a known prefix: the frame is read as
+		// without them (a gdb backtrace), so nothing is unreported.
+		{"gdb frames behind DebugView's columns", "00000044\t22:39:53\t[19892] #1  0x0000555555555161 in measure (s=0x0) at g.c:3\n", 0, ""},
+		{"gdb frames behind unknown columns", "00000044|22:39:53|[19892] #1  0x0000555555555161 in measure (s=0x0) at g.c:3\n", 1, "00000044"},
 		// Kernel frames before 4.x ("[<ffffffff...>] f+0x../0x..") have no
 		// cue word: a KTSAN stack pasted without its headline, and frames
 		// of public-kasan-2015-dmesg-module-frames.log without theirs.
