@@ -161,7 +161,7 @@ func runAddr2lineOn(cfg a2lConfig, env Env) int {
 		// The ELF file opened, so this is a debug-information problem:
 		// addr2line answers ?? for everything in that case, silently when
 		// the file has no symbols at all (a stripped file).
-		if !errors.Is(err, symbolize.ErrNoDebugInfo) {
+		if !bare(err) {
 			fmt.Fprintf(env.Stderr, "%s: %s: %v\n", env.Name, cfg.exe, err)
 		}
 		mod = nil

@@ -65,9 +65,7 @@ func (m *modules) get(name string) (modcache.Lease, error) {
 	if l.Obj != nil || m.reported[name] {
 		return l, nil
 	}
-	if errors.Is(err, symbolize.ErrNoDebugInfo) {
-		// llvm-symbolizer, addr2line and eu-addr2line answer ?? for a file
-		// with neither DWARF nor symbols and say nothing on stderr.
+	if bare(err) {
 		return l, nil
 	}
 	m.reported[name] = true
@@ -178,4 +176,13 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// bare reports whether err says only that a file holds nothing to answer
+// from (neither DWARF nor symbols, nothing damaged): llvm-symbolizer,
+// addr2line and eu-addr2line answer ?? for such a file and say nothing on
+// stderr. A file whose tables are damaged is still named, with why.
+func bare(err error) bool {
+	var d *symbolize.DamageError
+	return errors.Is(err, symbolize.ErrNoDebugInfo) && !errors.As(err, &d)
 }

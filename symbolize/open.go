@@ -116,7 +116,7 @@ func openFile(f *debuginfo.File, finder *debuginfo.Finder, ownFinder bool) (*Obj
 	}
 	if o.dw == nil && len(o.syms.syms) == 0 {
 		if len(o.damage) > 0 {
-			return o, fmt.Errorf("symbolize: open %s: %w: %v", path, ErrNoDebugInfo, o.Damage())
+			return o, fmt.Errorf("symbolize: open %s: %w: %w", path, ErrNoDebugInfo, o.Damage())
 		}
 		return o, fmt.Errorf("symbolize: open %s: %w", path, ErrNoDebugInfo)
 	}
