@@ -45,6 +45,7 @@ const hostileLog = "src/evil.c:3:9: runtime error: signed integer overflow: <img
 // multitool (SANITRACE_SARIF_MULTITOOL, or sarif-multitool on PATH; .ci/run
 // installs it from npm), and holds one result per bucket as the contract says.
 func TestBatchSARIFValidates(t *testing.T) {
+	t.Parallel() // long and self-contained
 	tr := buildArtifactTree(t, formatCases(t))
 	evil := filepath.Join(t.TempDir(), "evil.log")
 	os.WriteFile(evil, []byte(hostileLog), 0o644)
@@ -274,6 +275,7 @@ func TestBatchMarkdownEscapes(t *testing.T) {
 // log text in it is escaped, and headless Chromium renders every bucket
 // with no script error.
 func TestBatchHTMLPage(t *testing.T) {
+	t.Parallel() // long and self-contained
 	tr := buildArtifactTree(t, formatCases(t))
 	evil := filepath.Join(t.TempDir(), "evil.log")
 	os.WriteFile(evil, []byte(hostileLog), 0o644)
@@ -428,6 +430,7 @@ var scaleLogs = []struct {
 // each producer's frames its own way, and renders in Chromium without a
 // script error.
 func TestBatchHTMLScale(t *testing.T) {
+	t.Parallel() // long and self-contained
 	root := filepath.Join(t.TempDir(), "ci")
 	total := 0
 	for _, l := range scaleLogs {

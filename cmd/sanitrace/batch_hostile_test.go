@@ -24,6 +24,7 @@ import (
 // Each costs one line in errors (the 2 GB log none: it is streamed), every
 // real log is still reported, and the process stays small.
 func TestBatchHostileInputs(t *testing.T) {
+	t.Parallel() // long and self-contained
 	if testing.Short() {
 		t.Skip("-short: streams a 2 GB log")
 	}

@@ -18,6 +18,7 @@ import (
 // TestBatchCorpusArtifacts: both logs of every corpus case, as a
 // directory, a .tar.gz and a .zip.
 func TestBatchCorpusArtifacts(t *testing.T) {
+	t.Parallel() // long and self-contained
 	checkArtifacts(t, corpusCases(t), regexp.MustCompile(`^/build/ci/src/`))
 }
 

@@ -99,6 +99,7 @@ func TestDecodeLWSExitCodes(t *testing.T) {
 // one cut short). `decode --obj` names the allocating function and line of
 // every record and gives the frames llvm-symbolizer gives for pc-base-1.
 func TestDecodeLWSEndToEnd(t *testing.T) {
+	t.Parallel() // long and self-contained
 	asan, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "reports", "asan_use_after_free_gcc_O0.symbolized.log"))
 	if err != nil {
 		t.Fatal(err)

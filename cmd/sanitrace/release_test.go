@@ -17,6 +17,7 @@ import (
 // binary (no program interpreter, no shared libraries: it runs on any
 // x86-64 Linux), its man pages and the shell completions.
 func TestReleaseInstall(t *testing.T) {
+	t.Parallel() // long and self-contained
 	makePath := reftool.NeedFor(t, "make", "make install not tried")
 	if _, err := os.Stat(filepath.Join(repoRoot, "Makefile")); err != nil {
 		t.Skip("no Makefile at the module root: ", err)

@@ -20,6 +20,7 @@ import (
 // Both symbolizers are reached through paths of the same length, so the
 // programs' environment, and so their stacks, are laid out alike.
 func TestSanitizerIntegrationClang19(t *testing.T) {
+	t.Parallel() // long and self-contained
 	if testing.Short() {
 		t.Skip("builds sanitrace and runs sanitized programs; skipped with -short")
 	}

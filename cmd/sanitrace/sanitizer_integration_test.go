@@ -22,6 +22,7 @@ import (
 // link named llvm-symbolizer that points at a freshly built sanitrace. The
 // two reports must be identical apart from addresses, pids and thread ids.
 func TestSanitizerIntegration(t *testing.T) {
+	t.Parallel() // long and self-contained
 	if testing.Short() {
 		t.Skip("builds sanitrace and runs sanitized programs; skipped with -short")
 	}
