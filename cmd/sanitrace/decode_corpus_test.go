@@ -52,7 +52,6 @@ func (c *corpusTally) diff(format string, args ...any) {
 // binary the inline chain llvm-symbolizer 14 gives (function, file, line,
 // column).
 func TestDecodeCorpus(t *testing.T) {
-	t.Parallel() // long and self-contained
 	corpus := filepath.Dir(sharedtest.Dir(t, "corpus", "cases"))
 	ids, err := filepath.Glob(filepath.Join(corpus, "cases", "*", "expected_unsymbolized.json"))
 	if err != nil || len(ids) == 0 {
