@@ -6,12 +6,16 @@
 // finding is reproduced from (kind, seed, mutant number) alone.
 package mutate
 
-import "hash/fnv"
+import (
+	"hash/fnv"
+
+	"github.com/sanitrace/sanitrace/internal/splitmix"
+)
 
 // Rand is a splitmix64 stream: small, fast and the same on every Go
 // version and platform (math/rand's derived methods are not promised to
 // stay), which keeps a finding's mutant reproducible from its numbers.
-type Rand struct{ state uint64 }
+type Rand struct{ src splitmix.Source }
 
 // NewRand returns the stream named by parts: the same parts give the same
 // stream.
@@ -21,17 +25,11 @@ func NewRand(parts ...string) *Rand {
 		h.Write([]byte(p))
 		h.Write([]byte{0})
 	}
-	return &Rand{state: h.Sum64()}
+	return &Rand{src: splitmix.New(h.Sum64())}
 }
 
 // Uint64 returns the next 64 random bits.
-func (r *Rand) Uint64() uint64 {
-	r.state += 0x9e3779b97f4a7c15
-	z := r.state
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
+func (r *Rand) Uint64() uint64 { return r.src.Next() }
 
 // Intn returns a number in [0, n); n <= 0 gives 0. The modulo bias is
 // far below what a campaign could notice.

@@ -93,7 +93,7 @@ func sampleAddresses(w io.Writer, spans []span, count int, seed uint64) error {
 		total += s.hi - s.lo
 		cum[i] = total
 	}
-	rng := splitMix64{seed}
+	rng := newSplitMix64(seed)
 	bw := bufio.NewWriter(w)
 	for range count {
 		off := rng.below(total)

@@ -15,13 +15,13 @@ import (
 // ../shared/bench/gen-addresses.py makes for seed 1: the sampling rule is
 // the same, so the same binary and seed give the same addresses.
 func TestSplitMix64(t *testing.T) {
-	s := splitMix64{0}
+	s := newSplitMix64(0)
 	for i, want := range []uint64{0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f} {
 		if got := s.next(); got != want {
 			t.Errorf("next #%d = %#x, want %#x", i, got, want)
 		}
 	}
-	s = splitMix64{1}
+	s = newSplitMix64(1)
 	var got []uint64
 	for range 10 {
 		got = append(got, s.below(10))

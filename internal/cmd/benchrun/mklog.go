@@ -67,7 +67,7 @@ func writeLog(w io.Writer, spec logSpec) (reports int, err error) {
 		}
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	rng := splitMix64{spec.seed}
+	rng := newSplitMix64(spec.seed)
 	var written int64
 	var line []byte
 	for written < spec.size {
