@@ -236,7 +236,7 @@ func (s *Scanner) settledBelow() int {
 	if s.cur != nil {
 		low(s.cur.rep.Input.FirstLine)
 	}
-	if s.held != nil {
+	if s.held.on {
 		low(s.held.no)
 	}
 	if s.idleHeld != nil {

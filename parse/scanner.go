@@ -43,7 +43,7 @@ type Scanner struct {
 	lastIdleNo int    // its line number
 
 	cur  *builder
-	held *qline // the open report's last line, waiting for its wrapped rest
+	held heldLine // the open report's last line, waiting for its wrapped rest
 	// idleHeld is a line outside reports that ends where a wrapper broke a
 	// headline before its message: UBSan's "file:3:5: runtime" or
 	// "runtime error:", "==1==ERROR: AddressSanitizer:" (unwrap.go).
@@ -87,6 +87,23 @@ type qline struct {
 	text string
 	no   int
 	seg  int // a held line joined from wrapped pieces: the last piece's length
+}
+
+// heldLine is the open report's last line while it waits for the next one,
+// which may be its wrapped rest. Almost every line of a report is held
+// once, so its bytes are copied into a buffer the Scanner reuses, not into
+// a string: the report's string is made once, when the line is taken in
+// (inReport).
+type heldLine struct {
+	text []byte
+	no   int
+	seg  int  // a line joined from wrapped pieces: the last piece's length
+	on   bool // a line is held
+}
+
+// hold makes line (not aliasing h.text) the held line.
+func (h *heldLine) hold(line []byte, no int) {
+	h.text, h.no, h.seg, h.on = append(h.text[:0], line...), no, 0, true
 }
 
 // NewScanner returns a Scanner reading r; name is used in InputRange and
@@ -180,10 +197,9 @@ func (s *Scanner) stepQueued() bool {
 			h := s.idleHeld
 			s.idleHeld = nil
 			s.feedNow([]byte(h.text), h.no)
-		case s.held != nil:
-			h := s.held
-			s.held = nil
-			s.feedNow([]byte(h.text), h.no)
+		case s.held.on:
+			s.held.on = false
+			s.feedNow(s.held.text, s.held.no)
 		case s.cur != nil:
 			s.finish(true, nil)
 		case s.lws.rep != nil:
@@ -286,26 +302,28 @@ func (s *Scanner) feed(line []byte, no int) {
 	// wrapped rest (unwrap.go). After ==PID==ABORTING a line that is not
 	// libFuzzer's ends the report at once: holding it would keep a complete
 	// report from a streaming reader until the program prints again.
-	if s.held == nil && s.cur.afterAbort && !s.continuesAfterAbort(line) {
+	h := &s.held
+	if !h.on && s.cur.afterAbort && !s.continuesAfterAbort(line) {
 		s.feedNow(line, no)
 		return
 	}
-	if s.held == nil {
+	if !h.on {
 		if s.joinHeadline(line) {
 			s.cur.lastLine = no
 			return
 		}
-		s.held = &qline{text: string(line), no: no}
+		h.hold(line, no)
 		return
 	}
-	h := s.held
 	if j, ok := s.cur.joinWrapped(h.text, h.seg, line); ok {
-		h.text, h.seg = j, wrapSeg(line)
+		h.text, h.seg = append(h.text[:0], j...), wrapSeg(line)
 		return
 	}
-	s.held = nil
+	// Released: nothing below holds a line until feedNow returns, and
+	// feedNow keeps no part of the line it is given.
+	h.on = false
 	queued := len(s.redo)
-	s.feedNow([]byte(h.text), h.no)
+	s.feedNow(h.text, h.no)
 	if len(s.redo) == queued {
 		// Nothing released: line is next, as it would be from redo,
 		// without copying it there and back.

@@ -57,7 +57,7 @@ func mayWrapLen[T string | []byte](n int, next T) bool {
 
 // joinWrapped returns held and next as one line when next continues held.
 // held is a raw line of the open report, next the raw line after it.
-func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) {
+func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) {
 	q := pasteLen(held, next)
 	carries := true
 	if b.pfx.text != "" {
@@ -65,7 +65,7 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 		// its rest, not a writer's "name: "; in a report that is not
 		// quoted, "> >::f()" is the rest of a C++ name, not a quote.)
 		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next[q:]) > 0 &&
-			!strings.HasSuffix(held, " SUMMARY:") && quoteLen(next[q:]) == 0 {
+			!bytes.HasSuffix(held, []byte(" SUMMARY:")) && quoteLen(next[q:]) == 0 {
 			return "", false // another writer's line ("db_1  | ..."), not a rest
 		}
 	}
@@ -81,9 +81,9 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	// Most lines fail on length: tested before next is copied to a string.
 	nb := bytes.TrimSpace(b.bodyBytes(next))
 	if len(nb) > 0 && b.kind == kindDump && b.f.unfinished != nil {
-		if l := strings.TrimSpace(b.bodyOf([]byte(held))); b.f.unfinished(l) {
+		if l := strings.TrimSpace(b.bodyOf(held)); b.f.unfinished(l) {
 			if _, ok := b.f.frame(l + " " + string(nb)); ok {
-				return strings.TrimRight(held, " \t") + " " + string(nb), true
+				return string(bytes.TrimRight(held, " \t")) + " " + string(nb), true
 			}
 		}
 	}
@@ -94,11 +94,11 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 		return "", false // symbolizer markup starts its own line (markup.go)
 	}
 	n := string(nb)
-	l := strings.TrimSpace(b.bodyOf([]byte(held)))
-	if l == "" {
+	lb := bytes.TrimSpace(b.bodyBytes(held))
+	if len(lb) == 0 {
 		// A quoted line of one word longer than the width, broken after
 		// its quote: ">" alone, then the frame.
-		if m := strings.TrimSpace(held); (m == ">" || m == "|") && !carries && strings.IndexByte(n, ' ') < 0 {
+		if m := string(bytes.TrimSpace(held)); (m == ">" || m == "|") && !carries && strings.IndexByte(n, ' ') < 0 {
 			if _, ok := lineFrame(b, n); ok {
 				return m + " " + n, true
 			}
@@ -114,15 +114,16 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 		if userStart(n) {
 			return "", false
 		}
-		return strings.TrimRight(held, " \t") + " " + n, true
+		return string(bytes.TrimRight(held, " \t")) + " " + n, true
 	}
 	// backtrace_symbols' "[0x55...]" reads as a frame of its own, but not
 	// after a "module(f+0x1c)" that lacks it.
-	if b.standsAlone(n) && !(isGlibc(b) && strings.HasSuffix(l, ")") && strings.HasPrefix(n, "[0x")) {
+	if b.standsAlone(n) && !(isGlibc(b) && bytes.HasSuffix(lb, []byte(")")) && strings.HasPrefix(n, "[0x")) {
 		return "", false
 	}
+	l := string(lb) // most lines stand alone: made only past that test
 	joined := l + " " + n
-	if strings.HasPrefix(l, "SUMMARY: ") && strings.HasSuffix(held, " ") {
+	if strings.HasPrefix(l, "SUMMARY: ") && bytes.HasSuffix(held, []byte(" ")) {
 		return "", false // "... in " ends UBSan's line: not broken there
 	}
 	if !wrapExtends(b, l, joined, carries) {
@@ -130,7 +131,7 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 	}
 	// The wrapper dropped one blank at the break; blanks before it are
 	// the line's own ("#7 0x7fd6318d44a2  (module+0x...)").
-	return held + " " + n, true
+	return string(held) + " " + n, true
 }
 
 // moduleRest reports whether n, a line that is only a sanitizer frame's
@@ -138,20 +139,20 @@ func (b *builder) joinWrapped(held string, seg int, next []byte) (string, bool) 
 // module: a wrapper wider than any mayWrapLen knows broke it there
 // ("#0 f /long/path/file.cc:1246" and "(exe+0x20ac959)"), which no line
 // on its own is.
-func (b *builder) moduleRest(held string, n []byte) bool {
+func (b *builder) moduleRest(held, n []byte) bool {
 	if b.kind == kindDump || len(n) < 6 || n[0] != '(' || n[len(n)-1] != ')' || bytes.IndexByte(n, ' ') >= 0 {
 		return false
 	}
 	if _, _, _, hasOff, ok := cutModule(" " + string(n)); !ok || !hasOff {
 		return false
 	}
-	f, ok := ParseFrame(strings.TrimSpace(b.bodyOf([]byte(held))))
+	f, ok := ParseFrame(strings.TrimSpace(b.bodyOf(held)))
 	return ok && f.Module == "" && !f.HasOffset
 }
 
 // carries reports whether line carries the report's prefix.
-func (b *builder) carries(line string) bool {
-	_, ok := b.pfx.strip([]byte(line))
+func (b *builder) carries(line []byte) bool {
+	_, ok := b.pfx.strip(line)
 	return ok
 }
 
@@ -219,7 +220,7 @@ func wrapLast(n, seg, q int) int {
 // a wrapper broke, held and next, and the wrapper did not count: the quote
 // of a wrapped log quoted in a reply ("> " on every piece), or the
 // indentation of one pasted as a code block (a rest has none of its own).
-func pasteLen(held string, next []byte) int {
+func pasteLen[T string | []byte](held T, next []byte) int {
 	if q := quoteLen(next); q > 0 {
 		if quoteLen(held) == q {
 			return q
@@ -227,8 +228,13 @@ func pasteLen(held string, next []byte) int {
 		return 0
 	}
 	ind := spaces(next)
-	if ind > len(held) || strings.TrimLeft(held[:ind], " ") != "" {
+	if ind > len(held) {
 		return 0
+	}
+	for i := range ind {
+		if held[i] != ' ' {
+			return 0
+		}
 	}
 	return ind
 }
@@ -252,11 +258,12 @@ func quoteLen[T string | []byte](s T) int {
 // standsAlone reports whether t is a line the open report knows by itself:
 // then it is not the rest of the line before it.
 func (b *builder) standsAlone(t string) bool {
-	if t == "" || maybeReport([]byte(t)) && (sanitizerStart([]byte(t)) != nil) {
-		return true
-	}
-	if len(t) > 2 && t[0] == '#' && (isDigit(t[1]) || t[1] == ' ') {
+	// (The cheapest tests first: each is enough.)
+	if t == "" || len(t) > 2 && t[0] == '#' && (isDigit(t[1]) || t[1] == ' ') {
 		return true // a numbered frame of any format starts a line
+	}
+	if maybeReport([]byte(t)) && sanitizerStart([]byte(t)) != nil {
+		return true
 	}
 	if strings.HasPrefix(t, "(gdb)") {
 		return true // gdb's prompt, not a function's argument list
@@ -284,14 +291,18 @@ func (b *builder) standsAlone(t string) bool {
 	if b.isGrammar(t) || isLocation(t) || strings.HasPrefix(t, "==") || t == "Exiting" || strings.Contains(t, ": note: ") {
 		return true
 	}
-	if _, ok := parseShadowRow(t); ok && b.inShadow {
-		return true
+	if b.inShadow {
+		if _, ok := parseShadowRow(t); ok {
+			return true
+		}
 	}
 	if _, ok := parseLegendHeader(t); ok {
 		return true
 	}
-	if _, _, ok := parseLegendRow(t); ok && b.inLegend {
-		return true
+	if b.inLegend {
+		if _, _, ok := parseLegendRow(t); ok {
+			return true
+		}
 	}
 	return false
 }
