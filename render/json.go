@@ -19,8 +19,8 @@ type JSON struct {
 	started bool
 	n       int
 	closed  bool
-	buf     bytes.Buffer  // one report's bytes, reused
-	compact bytes.Buffer  // one report's compact JSON, reused
+	out     []byte        // one report's bytes, reused
+	compact bytes.Buffer  // one fragment's compact JSON, reused
 	enc     *json.Encoder // writes into compact
 	// The unattached fragments, written after the reports (fragment.go).
 	frags        []wire.Fragment
@@ -47,25 +47,20 @@ func (j *JSON) Report(r *report.Report) error {
 	if r == nil {
 		return errors.New("render json: nil report")
 	}
-	b := &j.buf
-	b.Reset()
+	b := j.out[:0]
 	if !j.started {
-		b.WriteString(jsonHead)
+		b = append(b, jsonHead...)
 		j.started = true
 	}
 	if j.n > 0 {
-		b.WriteByte(',')
+		b = append(b, ',')
 	}
-	b.WriteString("\n    ")
-	j.compact.Reset()
-	if err := j.enc.Encode(wire.ReportOf(r)); err != nil {
-		return fmt.Errorf("render json: report from %s line %d: %w", r.Input.Name, r.Input.FirstLine, err)
-	}
-	c := j.compact.Bytes()
-	c = c[:len(c)-1] // Encode's newline: the separator comes with the next report
-	b.Write(appendIndent(b.AvailableBuffer(), c, "    ", "  "))
+	b = append(b, "\n"+jsonPrefix...)
+	wr := wire.ReportOf(r)
+	b = appendReport(b, &wr)
+	j.out = b
 	j.n++
-	if _, err := j.w.Write(b.Bytes()); err != nil {
+	if _, err := j.w.Write(b); err != nil {
 		return fmt.Errorf("render json: %w", err)
 	}
 	return nil
