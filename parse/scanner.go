@@ -757,7 +757,9 @@ func (s *Scanner) inReport(line []byte, no int) {
 			b.rep.Shadow = &report.Shadow{}
 		}
 		b.rep.Shadow.Granularity = g
-		b.rep.Shadow.Legend = map[string]string{}
+		// ASan's legend has 24 codes: room for them from the start, not
+		// grown twice on the way.
+		b.rep.Shadow.Legend = make(map[string]string, 24)
 		return
 	}
 	if b.inLegend {
