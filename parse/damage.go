@@ -3,6 +3,8 @@ package parse
 import (
 	"bytes"
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/sanitrace/sanitrace/internal/editdist"
@@ -185,6 +187,9 @@ func (s *Scanner) continuesOrphans(line []byte, no int) bool {
 		return false
 	}
 	f, ok := orphanFrameOf(line)
+	if !ok {
+		f, ok = openOrphanFrame(line)
+	}
 	if !ok || f.Index != o.stack[len(o.stack)-1].Index+1 {
 		return false
 	}
@@ -370,4 +375,63 @@ func canonicalTool(tool string) string {
 		}
 	}
 	return tool
+}
+
+// openOrphanFrame reads a sanitizer frame line that a wrapper broke before
+// its function ("#12 0x55d8bb80eea5 in"): not a frame yet, but the next
+// of a run of lost frames (continuesOrphans), kept unparsed until its
+// rest joins it (joinRest).
+func openOrphanFrame(line []byte) (report.Frame, bool) {
+	t := bytes.TrimSpace(line[splitKnownPrefix(line):])
+	if !numbered(string(t)) {
+		return report.Frame{}, false
+	}
+	n, rest, _ := bytes.Cut(t[1:], []byte(" "))
+	if !bytes.HasPrefix(rest, []byte("0x")) {
+		return report.Frame{}, false
+	}
+	i, _ := strconv.Atoi(string(n))
+	return report.Frame{Index: i, Raw: string(t), Symbolized: report.SymbolizedNone, Unparsed: true}, true
+}
+
+// joinRest joins line to the run's last frame line when a wrapper broke
+// that line before it (the end of its argument list, its
+// "(module+0x...)", its "(BuildId: ...)"), as joinWrapped does for a
+// report's lines: a piece of a lost frame is no line of its own (the
+// "#10 0x... in f(unsigned" of a wrapped libFuzzer stack is no gdb frame,
+// its rest no program output). It reports false for any other line.
+func (o *orphanRun) joinRest(line []byte, no int) bool {
+	k := len(o.lines) - 1
+	if k < 0 || o.last != no-1 || len(o.stack) != len(o.lines) {
+		return false
+	}
+	h := &o.lines[k]
+	q := pasteLen(h.text, line)
+	n := bytes.TrimSpace(line[splitKnownPrefix(line):])
+	last := wrapLast(len(h.text), h.seg, q)
+	if len(n) == 0 || len(h.text)+1+len(n) > wrapJoinMax {
+		return false
+	}
+	l := strings.TrimSpace(h.text[splitKnownPrefix([]byte(h.text)):])
+	b := &builder{kind: kindSanitizer, stack: -1}
+	if !mayWrapLen(last, n) && !b.moduleRest([]byte(l), n) {
+		return false
+	}
+	rest := string(n)
+	if b.standsAlone(rest) || !wrapExtends(b, l, l+" "+rest, true) {
+		return false
+	}
+	joined := h.text + " " + rest
+	f, ok := orphanFrameOf([]byte(joined))
+	if !ok {
+		// still open ("#12 0x... in f(a," before the rest of its list)
+		if f, ok = openOrphanFrame([]byte(joined)); !ok {
+			return false
+		}
+	}
+	f.Index = o.stack[k].Index
+	o.stack[k] = f
+	h.text, h.seg = joined, wrapSeg(line)
+	o.last = no
+	return true
 }

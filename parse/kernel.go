@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -169,21 +170,17 @@ func kernelHeadline(s string) (string, bool) {
 		return cut(s, " in "), true
 	case strings.HasPrefix(s, "BUG: "):
 		return cut(s[len("BUG: "):], ",", ": ", " at ", " in ", " for ", " - "), true
-	case strings.HasPrefix(s, "WARNING: CPU: ") || strings.HasPrefix(s, "WARNING: at "):
-		return "WARNING", true
 	case strings.HasPrefix(s, "WARNING: "):
-		// lockdep: "WARNING: possible circular locking dependency detected",
-		// "WARNING: suspicious RCU usage", ...
-		msg := s[len("WARNING: "):]
-		if strings.Contains(msg, "Sanitizer") || strings.HasPrefix(msg, "DATA RACE") {
-			return "", false
+		switch msg := s[len("WARNING: "):]; {
+		case warnCPU(msg) || warnAt(msg) || warnFileAt(msg):
+			return "WARNING", true
+		case lockdepWarning(msg):
+			return cut(msg), true
 		}
-		// "WARNING: Tool: msg" is a runtime's headline (a sanitizer's whose
-		// name is damaged, "WARNING: modpost: ..."), not the kernel's.
-		if w, _, _ := strings.Cut(msg, " "); strings.HasSuffix(w, ":") {
-			return "", false
-		}
-		return cut(msg), true
+		// Any other "WARNING: " line is a program's ("WARNING: low memory
+		// detected", a runtime's "WARNING: Tool: msg"): it neither starts
+		// a kernel report nor ends another format's open one (endsOpen).
+		return "", false
 	case strings.HasPrefix(s, "general protection fault"):
 		return "general protection fault", true
 	case strings.HasPrefix(s, "Oops: "), strings.HasPrefix(s, "Internal error: Oops"):
@@ -205,6 +202,66 @@ func kernelHeadline(s string) (string, bool) {
 		return "page owner", true
 	}
 	return "", false
+}
+
+// warnCPU reports whether msg, a line after "WARNING: ", is __warn's
+// since Linux 3.11: "CPU: 3 PID: 1187 at drivers/net/x.c:412
+// f+0x1b4/0x1f0 [mod]", or its first piece when a wrapper broke it after
+// the CPU's number or later.
+func warnCPU(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "CPU: ")
+	if !ok {
+		return false
+	}
+	i := 0
+	for i < len(rest) && isDigit(rest[i]) {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	rest = rest[i:]
+	return rest == "" || strings.HasPrefix(rest, " PID:") || strings.HasPrefix(rest, " UID:")
+}
+
+// warnAt reports whether msg, a line after "WARNING: ", is the older
+// kernels' __warn: "at kernel/irq/manage.c:432 enable_irq+0x60/0x74()",
+// or "at kernel/workqueue.c:1360" alone.
+func warnAt(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "at ")
+	if !ok {
+		return false
+	}
+	w, _, _ := strings.Cut(rest, " ")
+	_, ln, _ := parseLoc(w)
+	return ln > 0
+}
+
+// warnFileAt reports whether msg, a line after "WARNING: ", is __warn's
+// since Linux 6.19: "kernel/locking/rwsem.c:1405 at up_write+0x1e2/0x410,
+// CPU#0: swapper/0/1", its file:line first, or that line broken after it.
+func warnFileAt(msg string) bool {
+	w, rest, _ := strings.Cut(msg, " ")
+	_, ln, _ := parseLoc(w)
+	return ln > 0 && (rest == "" || strings.HasPrefix(rest, "at "))
+}
+
+// lockdepWords are the words the headers of lockdep's and RCU-lockdep's
+// WARNINGs hold: "possible circular locking dependency detected",
+// "inconsistent lock state", "bad unlock balance detected!",
+// "swapper/0/1 still has locks held!", "suspicious RCU usage", "bad
+// contention detected!", "chain_key collision".
+var lockdepWords = []string{"lock", "locks", "locking", "unlock", "RCU", "contention", "chain_key"}
+
+// lockdepWarning reports whether msg, a line after "WARNING: ", is a
+// lockdep header: one of lockdepWords as a word of its own (not "clock").
+func lockdepWarning(msg string) bool {
+	for _, w := range strings.Fields(msg) {
+		if slices.Contains(lockdepWords, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseCPULine reads "CPU: 0 PID: 123 Comm: kworker/0:1 Not tainted 6.1.0 #1 <build id>"

@@ -385,6 +385,9 @@ func (s *Scanner) idle(line []byte, no int) {
 		s.recent.add(nil, no, false)
 		return
 	}
+	if s.orphans.frames > 0 && s.orphans.joinRest(line, no) {
+		return // a wrapped piece of the last lost frame
+	}
 	if maybeReport(line) {
 		if s.orphans.frames > 0 && (s.continuesOrphans(line, no) || s.joinOrphans(line, no)) {
 			return

@@ -238,13 +238,10 @@ var pastedWrong = map[string]bool{
 	"msan_joined_frame_lines_public.log": true,
 	// dmesg -x's frames wrapped after their long prefix.
 	"public-kernel-decode-stacktrace-ubsan-0day-prefix.log": true,
-	"made-libfuzzer-cut-clang14.log":                        true,
-	"made-libfuzzer-cut-clang19.log":                        true,
 	"public-android-logcat-studio-a-debug.log":              true,
 	"public-android-logcat-tag-f-debug-elided.log":          true,
 	"public-android-tombstone-raw-unknown.log":              true,
 	"public-kasan-2015-dmesg-module-frames.log":             true,
-	"public-kernel-decode-stacktrace-kasan-irq.log":         true,
 	// Frames of up to 2,000 bytes behind a logcat prefix, wrapped into
 	// dozens of pieces.
 	"public-hwasan-chromium-android-symbolized-arrow.log": true,
