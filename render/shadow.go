@@ -78,14 +78,24 @@ func ExplainShadow(s *report.Shadow, r *report.Report) *ShadowExplanation {
 	}
 
 	counts := make(map[string]int, 16) // a map holds a handful of values
+	run, n := "", 0                    // a run of one value ("fa fa fa"), not counted yet
 	for i, row := range s.Rows {
 		for j, b := range row.Bytes {
 			b = strings.ToLower(b)
-			counts[b]++
+			if b != run {
+				if n > 0 {
+					counts[run] += n
+				}
+				run, n = b, 0
+			}
+			n++
 			if j == row.Marked && e.Marked == nil {
 				e.Marked = &MarkedShadow{Row: i, Column: j, Code: b}
 			}
 		}
+	}
+	if n > 0 {
+		counts[run] += n
 	}
 	codes := make([]string, 0, len(counts))
 	for c := range counts {

@@ -567,7 +567,16 @@ func (t *Text) shadow(r *report.Report) {
 			}
 		}
 		if sp := e.Rows[i]; sp.Known {
-			b.WriteString(p.dim.Sprintf("   app [%#x,%#x)", sp.AppBegin, sp.AppEnd))
+			// "   app [%#x,%#x)", dimmed, without fmt (a row of every
+			// ASan report): strconv into the row's room.
+			var num [16]byte
+			b.WriteString(p.dim.on)
+			b.WriteString("   app [0x")
+			b.Write(strconv.AppendUint(num[:0], sp.AppBegin, 16))
+			b.WriteString(",0x")
+			b.Write(strconv.AppendUint(num[:0], sp.AppEnd, 16))
+			b.WriteByte(')')
+			b.WriteString(p.dim.off)
 		}
 		t.line(b.String())
 	}
