@@ -54,9 +54,9 @@ func FragmentOf(f *report.Fragment) Fragment {
 
 // stacksOf converts the stacks of a report or fragment.
 func stacksOf(stacks []report.Stack) []Stack {
-	out := []Stack{}
+	out := make([]Stack, 0, len(stacks))
 	for _, s := range stacks {
-		js := Stack{Title: s.Title, Role: s.Role, Frames: []Frame{}, Marker: s.Marker, PossiblyTruncated: s.Truncated}
+		js := Stack{Title: s.Title, Role: s.Role, Frames: make([]Frame, 0, len(s.Frames)), Marker: s.Marker, PossiblyTruncated: s.Truncated}
 		if js.Role == "" {
 			js.Role = "other"
 		}
