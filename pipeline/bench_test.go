@@ -42,12 +42,23 @@ func denseLog(b *testing.B, size int) []byte {
 // BenchmarkDecodeDense: decode --symbolize=false of a report-dense log,
 // text and JSON; MB/s is of the log read. Profile with
 // go test ./pipeline -run X -bench DecodeDense -cpuprofile cpu.out.
+// SANITRACE_BENCH_LOG names a log to read instead (the bench's own dense
+// logs of real reports, or a slice of one: bench/README.md).
 func BenchmarkDecodeDense(b *testing.B) {
-	log := denseLog(b, 8<<20)
+	var log []byte
+	if name := os.Getenv("SANITRACE_BENCH_LOG"); name != "" {
+		var err error
+		if log, err = os.ReadFile(name); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		log = denseLog(b, 8<<20)
+	}
 	b.ResetTimer()
 	for _, format := range []string{"text", "json"} {
 		b.Run(format, func(b *testing.B) {
 			b.SetBytes(int64(len(log)))
+			b.ReportAllocs()
 			for range b.N {
 				bw := bufio.NewWriter(io.Discard)
 				w, err := render.New(format, bw, render.Options{})
