@@ -187,6 +187,7 @@ func (b *batcher) runJobs() {
 		}
 		return
 	}
+	b.s.startGC()
 	n := (len(jobs) + batchChunk - 1) / batchChunk
 	for len(b.chunks) < n {
 		b.chunks = append(b.chunks, bytes.Buffer{})
