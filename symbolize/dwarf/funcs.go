@@ -40,10 +40,10 @@ const (
 
 // DeclFileImplicit reports whether DW_AT_decl_file is
 // DW_FORM_implicit_const: a value of the abbreviation, not of the DIE.
-func (s *Subroutine) DeclFileImplicit() bool { return s.flags&dieDeclFileImplicit != 0 }
+func (s Subroutine) DeclFileImplicit() bool { return s.flags&dieDeclFileImplicit != 0 }
 
 // RangesIndexed reports whether DW_AT_ranges is DW_FORM_rnglistx.
-func (s *Subroutine) RangesIndexed() bool { return s.flags&dieRangesIndexed != 0 }
+func (s Subroutine) RangesIndexed() bool { return s.flags&dieRangesIndexed != 0 }
 
 // addrRange maps [begin,end) to a DIE (an index into FuncIndex.dies) at a
 // given inline depth: an inlined call while its unit is indexed.
@@ -102,12 +102,16 @@ type funcSpan struct {
 // name, by index (in section order, so a DIE offset is found by binary
 // search: IndexOf).
 type FuncIndex struct {
-	h     *Header // the unit's header: DIEs outside the index are read through it
-	base  uint64  // offset of the unit: offs are relative to it
-	offs  []uint32
-	dies  []Subroutine
-	funcs []function // while indexing only; seal moves them to spans
-	spans []funcSpan // by function index
+	h    *Header // the unit's header: DIEs outside the index are read through it
+	base uint64  // offset of the unit: offs are relative to it
+	offs []uint32
+	// The DIEs: in dies while indexing, and then either packed (see
+	// packedDIEs; dies nil) or, when one of them does not fit its kind's
+	// row, still in dies.
+	dies   []Subroutine
+	packed packedDIEs
+	funcs  []function // while indexing only; seal moves them to spans
+	spans  []funcSpan // by function index
 	// The functions' ranges: begins[i] is where addrs[i] begins.
 	begins []uint64
 	addrs  []funcRange
@@ -128,10 +132,15 @@ type FuncIndex struct {
 }
 
 // Len returns the number of DIEs in the index.
-func (fi *FuncIndex) Len() int { return len(fi.dies) }
+func (fi *FuncIndex) Len() int { return len(fi.offs) }
 
 // DIE returns the Subroutine with index id.
-func (fi *FuncIndex) DIE(id int32) *Subroutine { return &fi.dies[id] }
+func (fi *FuncIndex) DIE(id int32) Subroutine {
+	if fi.dies != nil {
+		return fi.dies[id]
+	}
+	return fi.packed.die(id)
+}
 
 // Offset returns the .debug_info offset of the DIE with index id.
 func (fi *FuncIndex) Offset(id int32) uint64 { return fi.dieOff(id) }
@@ -321,8 +330,8 @@ func (fi *FuncIndex) wideHolds(i uint32, d uint64) bool {
 // prune drops the DIEs no lookup can reach: declarations (most member
 // functions of a C++ class are never defined in a given unit) that are
 // neither code nor the abstract origin or specification of a DIE that is.
-// A big C++ unit loses about 40% of its DIEs; the slice is also reallocated
-// to its exact size.
+// A big C++ unit loses about 40% of its DIEs. The rest are stored in
+// their final form (store).
 func (fi *FuncIndex) prune() {
 	keep := make([]bool, len(fi.dies))
 	work := make([]int32, 0, len(fi.addrs))
@@ -360,22 +369,20 @@ func (fi *FuncIndex) prune() {
 	}
 	if n == len(fi.dies) {
 		// Nothing to drop (a Go unit declares nothing it does not
-		// define): the tables are only cut to size, every index stays.
-		fi.dies, fi.offs = slices.Clone(fi.dies), slices.Clone(fi.offs)
+		// define): every index stays.
+		fi.store(nil, n)
 		return
 	}
 	newID := make([]int32, len(fi.dies))
-	dies := make([]Subroutine, 0, n)
-	offs := make([]uint32, 0, n)
+	next := int32(0)
 	for i, k := range keep {
 		newID[i] = -1
 		if k {
-			newID[i] = int32(len(dies))
-			dies = append(dies, fi.dies[i])
-			offs = append(offs, fi.offs[i])
+			newID[i] = next
+			next++
 		}
 	}
-	fi.dies, fi.offs = dies, offs
+	fi.store(keep, n)
 	for i := range fi.addrs {
 		fi.addrs[i].die = newID[fi.addrs[i].die]
 	}
@@ -384,6 +391,123 @@ func (fi *FuncIndex) prune() {
 			f.inlines[i].die = newID[f.inlines[i].die]
 		}
 	}
+}
+
+// store replaces the DIEs being indexed by those keep marks (all of them
+// when keep is nil), n of them, in their order: packed when every one
+// fits its kind's row, else in a slice cut to size.
+func (fi *FuncIndex) store(keep []bool, n int) {
+	kept := func(yield func(int, *Subroutine) bool) {
+		for i := range fi.dies {
+			if (keep == nil || keep[i]) && !yield(i, &fi.dies[i]) {
+				return
+			}
+		}
+	}
+	calls, fits := 0, true
+	for _, d := range kept {
+		if d.Inlined {
+			calls++
+		}
+		if fits = fitsRow(d); !fits {
+			break
+		}
+	}
+	offs := make([]uint32, 0, n)
+	if !fits {
+		dies := make([]Subroutine, 0, n)
+		for i, d := range kept {
+			dies = append(dies, *d)
+			offs = append(offs, fi.offs[i])
+		}
+		fi.dies, fi.offs = dies, offs
+		return
+	}
+	p := packedDIEs{where: make([]uint32, 0, n), calls: make([]callRow, 0, calls), subs: make([]subRow, 0, n-calls)}
+	for i, d := range kept {
+		p.add(d)
+		offs = append(offs, fi.offs[i])
+	}
+	fi.dies, fi.offs, fi.packed = nil, offs, p
+}
+
+// packedDIEs is a sealed FuncIndex's DIEs in two tables by kind: an
+// inlined call's row holds its origin and call site (40 bytes), a
+// subprogram's its names, references and declaration (56 bytes), rather
+// than every DIE all of a Subroutine's 72. Five DIEs in six of a big C++
+// unit are inlined calls, a million of them in cppcheck's test runner: a
+// third of that session's live heap was Subroutines. A DIE whose
+// attributes do not fit its kind's row (a name on an inlined call, a call
+// site on a subprogram: no compiler here writes either) keeps its unit
+// in Subroutines (fitsRow).
+type packedDIEs struct {
+	where []uint32 // by DIE index: the index of its row in calls (callBit set) or subs
+	calls []callRow
+	subs  []subRow
+}
+
+const callBit = 1 << 31
+
+// callRow is an inlined call's Subroutine (Inlined): no names, no
+// specification, no declaration.
+type callRow struct {
+	origin, lowPC                                 uint64
+	callFile, callLine, callColumn, discriminator int32
+	flags                                         uint8 // a Subroutine's flags and rowHasLowPC
+}
+
+// subRow is a subprogram's Subroutine: no call site.
+type subRow struct {
+	name, linkage       StrRef
+	spec, origin, lowPC uint64
+	declFile, declLine  int32
+	flags               uint8 // a Subroutine's flags and rowHasLowPC
+}
+
+const rowHasLowPC uint8 = 1 << 7
+
+// fitsRow reports whether d is exactly what its kind's row gives back
+// (die): the fields the row leaves out hold what readDieInfo writes when
+// their attributes are absent.
+func fitsRow(d *Subroutine) bool {
+	if d.flags&rowHasLowPC != 0 {
+		return false
+	}
+	if d.Inlined {
+		return d.Name == NoStr && d.Linkage == NoStr && d.Spec == 0 && d.DeclFile == -1 && d.DeclLine == -1
+	}
+	return d.CallFile == -1 && d.CallLine == 0 && d.CallColumn == 0 && d.Discriminator == 0
+}
+
+func (p *packedDIEs) add(d *Subroutine) {
+	flags := d.flags
+	if d.HasLowPC {
+		flags |= rowHasLowPC
+	}
+	if d.Inlined {
+		p.where = append(p.where, uint32(len(p.calls))|callBit)
+		p.calls = append(p.calls, callRow{origin: d.Origin, lowPC: d.LowPC, callFile: d.CallFile, callLine: d.CallLine,
+			callColumn: d.CallColumn, discriminator: d.Discriminator, flags: flags})
+		return
+	}
+	p.where = append(p.where, uint32(len(p.subs)))
+	p.subs = append(p.subs, subRow{name: d.Name, linkage: d.Linkage, spec: d.Spec, origin: d.Origin, lowPC: d.LowPC,
+		declFile: d.DeclFile, declLine: d.DeclLine, flags: flags})
+}
+
+// die returns the Subroutine with index id.
+func (p *packedDIEs) die(id int32) Subroutine {
+	w := p.where[id]
+	if w&callBit != 0 {
+		c := &p.calls[w&^callBit]
+		return Subroutine{Name: NoStr, Linkage: NoStr, Origin: c.origin, LowPC: c.lowPC, DeclFile: -1, DeclLine: -1,
+			CallFile: c.callFile, CallLine: c.callLine, CallColumn: c.callColumn, Discriminator: c.discriminator,
+			HasLowPC: c.flags&rowHasLowPC != 0, Inlined: true, flags: c.flags &^ rowHasLowPC}
+	}
+	s := &p.subs[w]
+	return Subroutine{Name: s.name, Linkage: s.linkage, Spec: s.spec, Origin: s.origin, LowPC: s.lowPC,
+		DeclFile: s.declFile, DeclLine: s.declLine, CallFile: -1,
+		HasLowPC: s.flags&rowHasLowPC != 0, flags: s.flags &^ rowHasLowPC}
 }
 
 // Functions returns u's function index, decoding it on first use. After
