@@ -99,7 +99,8 @@ type funcSpan struct {
 
 // A FuncIndex is one unit's functions and their inlined calls, their
 // ranges sorted by begin address for Chain, and the Subroutine DIEs they
-// name, by index (in section order, so a DIE offset is found by binary
+// name, by index (in section order, or packed: the subprograms in section
+// order, then the inlined calls; so a DIE offset is found by binary
 // search: IndexOf).
 type FuncIndex struct {
 	h    *Header // the unit's header: DIEs outside the index are read through it
@@ -164,8 +165,14 @@ func (fi *FuncIndex) byOff(off uint64) (int, bool) {
 		return 0, false
 	}
 	rel := uint32(off - fi.base)
-	i, ok := slices.BinarySearch(fi.offs, rel)
-	return i, ok
+	// A packed index numbers its subprograms first (packedDIEs): two
+	// sorted runs of offsets.
+	split := len(fi.packed.subs)
+	if i, ok := slices.BinarySearch(fi.offs[:split], rel); ok {
+		return i, true
+	}
+	i, ok := slices.BinarySearch(fi.offs[split:], rel)
+	return split + i, ok
 }
 
 func isFuncTag(tag uint32) bool { return tag == TagSubprogram || tag == TagInlinedSubroutine }
@@ -367,22 +374,7 @@ func (fi *FuncIndex) prune() {
 			n++
 		}
 	}
-	if n == len(fi.dies) {
-		// Nothing to drop (a Go unit declares nothing it does not
-		// define): every index stays.
-		fi.store(nil, n)
-		return
-	}
-	newID := make([]int32, len(fi.dies))
-	next := int32(0)
-	for i, k := range keep {
-		newID[i] = -1
-		if k {
-			newID[i] = next
-			next++
-		}
-	}
-	fi.store(keep, n)
+	newID := fi.store(keep, n)
 	for i := range fi.addrs {
 		fi.addrs[i].die = newID[fi.addrs[i].die]
 	}
@@ -393,60 +385,66 @@ func (fi *FuncIndex) prune() {
 	}
 }
 
-// store replaces the DIEs being indexed by those keep marks (all of them
-// when keep is nil), n of them, in their order: packed when every one
-// fits its kind's row, else in a slice cut to size.
-func (fi *FuncIndex) store(keep []bool, n int) {
-	kept := func(yield func(int, *Subroutine) bool) {
-		for i := range fi.dies {
-			if (keep == nil || keep[i]) && !yield(i, &fi.dies[i]) {
-				return
+// store replaces the DIEs being indexed by those keep marks, n of them,
+// and returns the new index of each (-1: dropped). They are packed when
+// every one fits its kind's row, the subprograms numbered first and the
+// inlined calls after them, each kind in section order; else they stay
+// Subroutines in section order, in a slice cut to size.
+func (fi *FuncIndex) store(keep []bool, n int) []int32 {
+	newID := make([]int32, len(fi.dies))
+	calls, fits := 0, true
+	for i := range fi.dies {
+		newID[i] = -1
+		if d := &fi.dies[i]; keep[i] {
+			if d.Inlined {
+				calls++
+			}
+			if fits = fitsRow(d); !fits {
+				break
 			}
 		}
 	}
-	calls, fits := 0, true
-	for _, d := range kept {
-		if d.Inlined {
-			calls++
-		}
-		if fits = fitsRow(d); !fits {
-			break
-		}
-	}
-	offs := make([]uint32, 0, n)
+	offs := make([]uint32, n)
 	if !fits {
 		dies := make([]Subroutine, 0, n)
-		for i, d := range kept {
-			dies = append(dies, *d)
-			offs = append(offs, fi.offs[i])
+		for i := range fi.dies {
+			newID[i] = -1
+			if keep[i] {
+				newID[i] = int32(len(dies))
+				offs[len(dies)] = fi.offs[i]
+				dies = append(dies, fi.dies[i])
+			}
 		}
 		fi.dies, fi.offs = dies, offs
-		return
+		return newID
 	}
-	p := packedDIEs{where: make([]uint32, 0, n), calls: make([]callRow, 0, calls), subs: make([]subRow, 0, n-calls)}
-	for i, d := range kept {
-		p.add(d)
-		offs = append(offs, fi.offs[i])
+	p := packedDIEs{calls: make([]callRow, 0, calls), subs: make([]subRow, 0, n-calls)}
+	for i := range fi.dies {
+		if !keep[i] {
+			continue
+		}
+		id := p.add(&fi.dies[i], n-calls)
+		newID[i] = id
+		offs[id] = fi.offs[i]
 	}
 	fi.dies, fi.offs, fi.packed = nil, offs, p
+	return newID
 }
 
 // packedDIEs is a sealed FuncIndex's DIEs in two tables by kind: an
 // inlined call's row holds its origin and call site (40 bytes), a
 // subprogram's its names, references and declaration (56 bytes), rather
-// than every DIE all of a Subroutine's 72. Five DIEs in six of a big C++
-// unit are inlined calls, a million of them in cppcheck's test runner: a
-// third of that session's live heap was Subroutines. A DIE whose
-// attributes do not fit its kind's row (a name on an inlined call, a call
-// site on a subprogram: no compiler here writes either) keeps its unit
-// in Subroutines (fitsRow).
+// than every DIE all of a Subroutine's 72. The subprograms have the
+// indexes below len(subs), the inlined calls the rest, so the kind follows
+// from the index. Five DIEs in six of a big C++ unit are inlined calls, a
+// million of them in cppcheck's test runner: a third of that session's
+// live heap was Subroutines. A DIE whose attributes do not fit its kind's
+// row (a name on an inlined call, a call site on a subprogram: no
+// compiler here writes either) keeps its unit in Subroutines (fitsRow).
 type packedDIEs struct {
-	where []uint32 // by DIE index: the index of its row in calls (callBit set) or subs
 	calls []callRow
 	subs  []subRow
 }
-
-const callBit = 1 << 31
 
 // callRow is an inlined call's Subroutine (Inlined): no names, no
 // specification, no declaration.
@@ -479,32 +477,32 @@ func fitsRow(d *Subroutine) bool {
 	return d.CallFile == -1 && d.CallLine == 0 && d.CallColumn == 0 && d.Discriminator == 0
 }
 
-func (p *packedDIEs) add(d *Subroutine) {
+// add appends d to its kind's table and returns its index, the inlined
+// calls' counted from nSubs, the number of subprograms.
+func (p *packedDIEs) add(d *Subroutine, nSubs int) int32 {
 	flags := d.flags
 	if d.HasLowPC {
 		flags |= rowHasLowPC
 	}
 	if d.Inlined {
-		p.where = append(p.where, uint32(len(p.calls))|callBit)
 		p.calls = append(p.calls, callRow{origin: d.Origin, lowPC: d.LowPC, callFile: d.CallFile, callLine: d.CallLine,
 			callColumn: d.CallColumn, discriminator: d.Discriminator, flags: flags})
-		return
+		return int32(nSubs + len(p.calls) - 1)
 	}
-	p.where = append(p.where, uint32(len(p.subs)))
 	p.subs = append(p.subs, subRow{name: d.Name, linkage: d.Linkage, spec: d.Spec, origin: d.Origin, lowPC: d.LowPC,
 		declFile: d.DeclFile, declLine: d.DeclLine, flags: flags})
+	return int32(len(p.subs) - 1)
 }
 
 // die returns the Subroutine with index id.
 func (p *packedDIEs) die(id int32) Subroutine {
-	w := p.where[id]
-	if w&callBit != 0 {
-		c := &p.calls[w&^callBit]
+	if int(id) >= len(p.subs) {
+		c := &p.calls[int(id)-len(p.subs)]
 		return Subroutine{Name: NoStr, Linkage: NoStr, Origin: c.origin, LowPC: c.lowPC, DeclFile: -1, DeclLine: -1,
 			CallFile: c.callFile, CallLine: c.callLine, CallColumn: c.callColumn, Discriminator: c.discriminator,
 			HasLowPC: c.flags&rowHasLowPC != 0, Inlined: true, flags: c.flags &^ rowHasLowPC}
 	}
-	s := &p.subs[w]
+	s := &p.subs[id]
 	return Subroutine{Name: s.name, Linkage: s.linkage, Spec: s.spec, Origin: s.origin, LowPC: s.lowPC,
 		DeclFile: s.declFile, DeclLine: s.declLine, CallFile: -1,
 		HasLowPC: s.flags&rowHasLowPC != 0, flags: s.flags &^ rowHasLowPC}

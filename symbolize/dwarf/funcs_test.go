@@ -113,7 +113,7 @@ func TestCompactSizes(t *testing.T) {
 		{"funcRange", unsafe.Sizeof(funcRange{}), 16}, // and its begin, in FuncIndex.begins
 		{"inlineRange", unsafe.Sizeof(inlineRange{}), 8},
 		{"Subroutine", unsafe.Sizeof(Subroutine{}), 72},
-		{"callRow", unsafe.Sizeof(callRow{}), 40}, // and its place, in packedDIEs.where
+		{"callRow", unsafe.Sizeof(callRow{}), 40}, // and its offset, in FuncIndex.offs
 		{"subRow", unsafe.Sizeof(subRow{}), 56},
 	} {
 		if c.got != c.want {
@@ -153,8 +153,9 @@ func TestEntries(t *testing.T) {
 
 // TestPackedDIEs: a sealed index's DIEs, packed by kind, are the
 // Subroutines the DIEs' bytes decode to on their own (Data.Subroutine
-// from no index), on C, C++ and Go fixtures; and a DIE that does not fit
-// its kind's row keeps its unit's DIEs whole.
+// from no index), and IndexOf finds each by its offset, on C, C++ and Go
+// fixtures; a DIE that does not fit its kind's row keeps its unit's DIEs
+// whole.
 func TestPackedDIEs(t *testing.T) {
 	for _, name := range []string{"c-O2-dw5-pie", "cxx-O2-dw5", "cxx-O2-clang-dw4", "stl-O1-dw5-pie", "go-trimpath"} {
 		dw := openData(t, fx.ELF(t, name))
@@ -172,6 +173,9 @@ func TestPackedDIEs(t *testing.T) {
 				want, ok := dw.Subroutine(nil, fi.Offset(id))
 				if got := fi.DIE(id); !ok || got != want {
 					t.Fatalf("%s: DIE at 0x%x: index has %+v, its bytes %+v (%v)", name, fi.Offset(id), got, want, ok)
+				}
+				if back, ok := fi.IndexOf(fi.Offset(id)); !ok || back != id {
+					t.Fatalf("%s: DIE %d at 0x%x: IndexOf gives %d, %v", name, id, fi.Offset(id), back, ok)
 				}
 			}
 		}
@@ -195,7 +199,7 @@ func TestPackedDIEs(t *testing.T) {
 			t.Errorf("fitsRow(%+v) = %v, want %v", c.d, !c.fits, c.fits)
 		}
 		fi := &FuncIndex{dies: []Subroutine{c.d}, offs: []uint32{0}}
-		fi.store(nil, 1)
+		fi.store([]bool{true}, 1)
 		if (fi.dies == nil) != c.fits {
 			t.Errorf("%+v: packed %v, want %v", c.d, fi.dies == nil, c.fits)
 		}
