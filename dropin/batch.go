@@ -15,11 +15,16 @@ import (
 // Batch sizes: a batch is at most maxBatch stdin lines, cut into chunks of
 // batchChunk answers that the workers take in turn. Answers of big C++
 // binaries run to kilobytes: there a batch has fewer lines, so that its
-// answers come to about batchBytes (see batcher.limit).
+// answers come to about batchBytes (see batcher.limit). Two batches of
+// chunk buffers stay allocated at their largest: at 1 MB, cpp-heavy's
+// held 7.8 MB of its live heap at the end of 100,000 queries. At 512 KB
+// (114 of its lines, 8 chunks for the workers) its peak RSS is 3 MiB
+// lower for no more CPU; 256 KB saved 1.6 MiB more for about 5% more CPU
+// (twice the batches' hand-offs).
 const (
 	firstBatch    = 512
 	maxBatch      = 1024
-	batchBytes    = 1 << 20
+	batchBytes    = 512 << 10
 	batchChunk    = 16
 	minParallel   = 2 * batchChunk // smaller batches are answered inline
 	maxBatchProcs = 8
@@ -187,6 +192,7 @@ func (b *batcher) runJobs() {
 		}
 		return
 	}
+	b.s.startGC()
 	n := (len(jobs) + batchChunk - 1) / batchChunk
 	for len(b.chunks) < n {
 		b.chunks = append(b.chunks, bytes.Buffer{})

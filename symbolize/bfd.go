@@ -81,7 +81,8 @@ func (o *Object) gnuNames(pc uint64, frames []Frame, chain []int32, fi *dwarf.Fu
 		off := fi.Offset(id)
 		g, ok := o.gnu.funcs[off]
 		if !ok {
-			di := fi.DIE(id)
+			d := fi.DIE(id)
+			di := &d
 			r := o.resolve(fi, di, off) // once per function: o.gnu.funcs keeps the outcome
 			g = &gnuFunc{linkage: r.linkage != dwarf.NoStr || r.name(o, fi, di, off) != dwarf.NoStr && u != nil && cLikeLanguages[u.Lang()]}
 			o.gnu.funcs[off] = g

@@ -154,7 +154,8 @@ func (w *frameWalk) subprogramOf(off uint64) subprogram {
 		return sp
 	}
 	if isFuncTag(d.Tag()) {
-		if di, ok := w.o.dw.Subroutine(w.fi, off); ok {
+		if d, ok := w.o.dw.Subroutine(w.fi, off); ok {
+			di := &d
 			r := w.o.resolve(w.fi, di, off)
 			sp.name = w.o.dw.Str(r.name(w.o, w.fi, di, off))
 		}

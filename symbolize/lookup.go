@@ -269,8 +269,7 @@ func (o *Object) dwarfFrames(pc uint64, a *unitAnswer, chain []int32, p *Policy,
 			}
 		}
 	}
-	describe := func(f *Frame, id int32, opts LookupOptions) {
-		di := a.fi.DIE(id)
+	describe := func(f *Frame, id int32, di *dwarf.Subroutine, opts LookupOptions) {
 		r, name, declUnit := o.describeDIE(a.fi, id, opts)
 		f.Function = name
 		if r.declLine > 0 {
@@ -312,7 +311,8 @@ func (o *Object) dwarfFrames(pc uint64, a *unitAnswer, chain []int32, p *Policy,
 		// getLineInfoForAddress: the innermost subroutine's name and start,
 		// the line table's row.
 		var f Frame
-		describe(&f, chain[0], outerOpts)
+		di := a.fi.DIE(chain[0])
+		describe(&f, chain[0], &di, outerOpts)
 		setLine(&f)
 		frames = append(frames, f)
 	default:
@@ -324,9 +324,9 @@ func (o *Object) dwarfFrames(pc uint64, a *unitAnswer, chain []int32, p *Policy,
 			di := a.fi.DIE(id)
 			var f Frame
 			if i+1 < len(chain) {
-				describe(&f, id, opts)
+				describe(&f, id, &di, opts)
 			} else {
-				describe(&f, id, outerOpts)
+				describe(&f, id, &di, outerOpts)
 			}
 			if i == 0 {
 				setLine(&f)

@@ -79,12 +79,14 @@ func (o *Object) describeDIE(fi *dwarf.FuncIndex, id int32, opts LookupOptions) 
 	if n := slot.Load(); n != nil && cacheable && n.serves(k) {
 		return o.described(n, k)
 	}
-	di, off := fi.DIE(id), fi.Offset(id)
+	d := fi.DIE(id)
+	di, off := &d, fi.Offset(id)
 	if rid, depth, ok := originRoot(fi, di); ok && cacheable {
 		rslot := &slots[rid]
 		n := rslot.Load()
 		if n == nil || !n.serves(k) {
-			if n = o.describeNew(fi, fi.DIE(rid), fi.Offset(rid), k, opts); n != nil {
+			rd := fi.DIE(rid)
+			if n = o.describeNew(fi, &rd, fi.Offset(rid), k, opts); n != nil {
 				rslot.Store(n)
 			}
 		}
@@ -181,15 +183,16 @@ func (r *resolved) flags() uint8 {
 // complete within maxWalkSteps and finds the same attributes.
 func originRoot(fi *dwarf.FuncIndex, di *dwarf.Subroutine) (int32, int, bool) {
 	rid, depth := int32(-1), 0
-	for onlyOrigin(di) {
-		oid, ok := fi.IndexOf(di.Origin)
+	d := *di
+	for onlyOrigin(&d) {
+		oid, ok := fi.IndexOf(d.Origin)
 		if !ok {
 			break // R is di: its walk reads the origin from elsewhere
 		}
 		if depth++; depth >= maxWalkSteps {
 			return 0, 0, false // a cycle of references, or a chain past the walk's bound
 		}
-		rid, di = oid, fi.DIE(oid)
+		rid, d = oid, fi.DIE(oid)
 	}
 	return rid, depth, depth > 0
 }
@@ -232,7 +235,7 @@ func (o *Object) resolve(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64) 
 // when the walk was complete (see walkDIE), else 0.
 func (o *Object) resolveWalk(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64) (resolved, int) {
 	r := resolved{linkage: dwarf.NoStr, declFile: -1, declLine: -1}
-	visited := o.walkDIE(fi, di, off, func(d *dwarf.Subroutine, off uint64) {
+	visited := o.walkDIE(fi, di, off, func(d dwarf.Subroutine, off uint64) {
 		if d.Name != dwarf.NoStr {
 			if int(r.nNames) < len(r.names) {
 				r.names[r.nNames] = d.Name
@@ -272,7 +275,7 @@ func (r *resolved) name(o *Object, fi *dwarf.FuncIndex, di *dwarf.Subroutine, of
 		return dwarf.NoStr
 	}
 	found := dwarf.NoStr
-	_ = o.walkDIE(fi, di, off, func(d *dwarf.Subroutine, _ uint64) {
+	_ = o.walkDIE(fi, di, off, func(d dwarf.Subroutine, _ uint64) {
 		if found == dwarf.NoStr && o.dw.NonEmpty(d.Name) {
 			found = d.Name
 		}
@@ -285,16 +288,17 @@ func (r *resolved) name(o *Object, fi *dwarf.FuncIndex, di *dwarf.Subroutine, of
 // offset, in llvm's findRecursively order, at most maxWalkSteps of them.
 // It returns how many it visited when that was all it reached (the walk
 // was complete), else 0.
-func (o *Object) walkDIE(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64, visit func(d *dwarf.Subroutine, off uint64)) int {
+func (o *Object) walkDIE(fi *dwarf.FuncIndex, di *dwarf.Subroutine, off uint64, visit func(d dwarf.Subroutine, off uint64)) int {
 	// The walk is short (a concrete DIE, its abstract origin, that one's
-	// declaration), so fixed arrays serve as stack and visited set.
+	// declaration), so fixed arrays serve as stack and visited set. The
+	// DIEs are copies: a FuncIndex packs its DIEs (dwarf.FuncIndex.DIE).
 	type step struct {
-		d   *dwarf.Subroutine
+		d   dwarf.Subroutine
 		off uint64
 	}
 	var workArr [8]step
 	var seenArr [33]uint64
-	work := append(workArr[:0], step{di, off})
+	work := append(workArr[:0], step{*di, off})
 	seen := append(seenArr[:0], off)
 	isSeen := func(off uint64) bool {
 		for _, s := range seen {

@@ -167,11 +167,12 @@ func TestDescribeSharedMatchesOwn(t *testing.T) {
 				}
 				for id := range int32(fi.Len()) {
 					n, name, du := o.describeDIE(fi, id, opts)
-					own := o.describeNew(fi, fi.DIE(id), fi.Offset(id), k, opts)
+					di := fi.DIE(id)
+					own := o.describeNew(fi, &di, fi.Offset(id), k, opts)
 					if own == nil {
 						continue
 					}
-					if _, _, ok := originRoot(fi, fi.DIE(id)); ok {
+					if _, _, ok := originRoot(fi, &di); ok {
 						sharedDIEs++
 					}
 					if name != own.name || n.declFile != own.declFile || n.declLine != own.declLine ||

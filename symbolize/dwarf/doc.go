@@ -15,7 +15,8 @@
 // (StrRef) into their sections until Str copies one. Every index is a
 // sorted table searched by binary search (UpperBound); the line table
 // keeps its rows packed in 12 bytes, the function index its inlined calls
-// bucketed by depth.
+// bucketed by depth and its DIEs packed by kind (an inlined call's row
+// holds no names, a subprogram's no call site).
 //
 // A unit, table or list that cannot be read costs itself, and the rest of
 // the file still answers: decoders return errors (naming the section and

@@ -40,10 +40,10 @@ const (
 
 // DeclFileImplicit reports whether DW_AT_decl_file is
 // DW_FORM_implicit_const: a value of the abbreviation, not of the DIE.
-func (s *Subroutine) DeclFileImplicit() bool { return s.flags&dieDeclFileImplicit != 0 }
+func (s Subroutine) DeclFileImplicit() bool { return s.flags&dieDeclFileImplicit != 0 }
 
 // RangesIndexed reports whether DW_AT_ranges is DW_FORM_rnglistx.
-func (s *Subroutine) RangesIndexed() bool { return s.flags&dieRangesIndexed != 0 }
+func (s Subroutine) RangesIndexed() bool { return s.flags&dieRangesIndexed != 0 }
 
 // addrRange maps [begin,end) to a DIE (an index into FuncIndex.dies) at a
 // given inline depth: an inlined call while its unit is indexed.
@@ -99,15 +99,20 @@ type funcSpan struct {
 
 // A FuncIndex is one unit's functions and their inlined calls, their
 // ranges sorted by begin address for Chain, and the Subroutine DIEs they
-// name, by index (in section order, so a DIE offset is found by binary
+// name, by index (in section order, or packed: the subprograms in section
+// order, then the inlined calls; so a DIE offset is found by binary
 // search: IndexOf).
 type FuncIndex struct {
-	h     *Header // the unit's header: DIEs outside the index are read through it
-	base  uint64  // offset of the unit: offs are relative to it
-	offs  []uint32
-	dies  []Subroutine
-	funcs []function // while indexing only; seal moves them to spans
-	spans []funcSpan // by function index
+	h    *Header // the unit's header: DIEs outside the index are read through it
+	base uint64  // offset of the unit: offs are relative to it
+	offs []uint32
+	// The DIEs: in dies while indexing, and then either packed (see
+	// packedDIEs; dies nil) or, when one of them does not fit its kind's
+	// row, still in dies.
+	dies   []Subroutine
+	packed packedDIEs
+	funcs  []function // while indexing only; seal moves them to spans
+	spans  []funcSpan // by function index
 	// The functions' ranges: begins[i] is where addrs[i] begins.
 	begins []uint64
 	addrs  []funcRange
@@ -128,10 +133,15 @@ type FuncIndex struct {
 }
 
 // Len returns the number of DIEs in the index.
-func (fi *FuncIndex) Len() int { return len(fi.dies) }
+func (fi *FuncIndex) Len() int { return len(fi.offs) }
 
 // DIE returns the Subroutine with index id.
-func (fi *FuncIndex) DIE(id int32) *Subroutine { return &fi.dies[id] }
+func (fi *FuncIndex) DIE(id int32) Subroutine {
+	if fi.dies != nil {
+		return fi.dies[id]
+	}
+	return fi.packed.die(id)
+}
 
 // Offset returns the .debug_info offset of the DIE with index id.
 func (fi *FuncIndex) Offset(id int32) uint64 { return fi.dieOff(id) }
@@ -155,8 +165,14 @@ func (fi *FuncIndex) byOff(off uint64) (int, bool) {
 		return 0, false
 	}
 	rel := uint32(off - fi.base)
-	i, ok := slices.BinarySearch(fi.offs, rel)
-	return i, ok
+	// A packed index numbers its subprograms first (packedDIEs): two
+	// sorted runs of offsets.
+	split := len(fi.packed.subs)
+	if i, ok := slices.BinarySearch(fi.offs[:split], rel); ok {
+		return i, true
+	}
+	i, ok := slices.BinarySearch(fi.offs[split:], rel)
+	return split + i, ok
 }
 
 func isFuncTag(tag uint32) bool { return tag == TagSubprogram || tag == TagInlinedSubroutine }
@@ -321,8 +337,8 @@ func (fi *FuncIndex) wideHolds(i uint32, d uint64) bool {
 // prune drops the DIEs no lookup can reach: declarations (most member
 // functions of a C++ class are never defined in a given unit) that are
 // neither code nor the abstract origin or specification of a DIE that is.
-// A big C++ unit loses about 40% of its DIEs; the slice is also reallocated
-// to its exact size.
+// A big C++ unit loses about 40% of its DIEs. The rest are stored in
+// their final form (store).
 func (fi *FuncIndex) prune() {
 	keep := make([]bool, len(fi.dies))
 	work := make([]int32, 0, len(fi.addrs))
@@ -358,24 +374,7 @@ func (fi *FuncIndex) prune() {
 			n++
 		}
 	}
-	if n == len(fi.dies) {
-		// Nothing to drop (a Go unit declares nothing it does not
-		// define): the tables are only cut to size, every index stays.
-		fi.dies, fi.offs = slices.Clone(fi.dies), slices.Clone(fi.offs)
-		return
-	}
-	newID := make([]int32, len(fi.dies))
-	dies := make([]Subroutine, 0, n)
-	offs := make([]uint32, 0, n)
-	for i, k := range keep {
-		newID[i] = -1
-		if k {
-			newID[i] = int32(len(dies))
-			dies = append(dies, fi.dies[i])
-			offs = append(offs, fi.offs[i])
-		}
-	}
-	fi.dies, fi.offs = dies, offs
+	newID := fi.store(keep, n)
 	for i := range fi.addrs {
 		fi.addrs[i].die = newID[fi.addrs[i].die]
 	}
@@ -384,6 +383,129 @@ func (fi *FuncIndex) prune() {
 			f.inlines[i].die = newID[f.inlines[i].die]
 		}
 	}
+}
+
+// store replaces the DIEs being indexed by those keep marks, n of them,
+// and returns the new index of each (-1: dropped). They are packed when
+// every one fits its kind's row, the subprograms numbered first and the
+// inlined calls after them, each kind in section order; else they stay
+// Subroutines in section order, in a slice cut to size.
+func (fi *FuncIndex) store(keep []bool, n int) []int32 {
+	newID := make([]int32, len(fi.dies))
+	calls, fits := 0, true
+	for i := range fi.dies {
+		newID[i] = -1
+		if d := &fi.dies[i]; keep[i] {
+			if d.Inlined {
+				calls++
+			}
+			if fits = fitsRow(d); !fits {
+				break
+			}
+		}
+	}
+	offs := make([]uint32, n)
+	if !fits {
+		dies := make([]Subroutine, 0, n)
+		for i := range fi.dies {
+			newID[i] = -1
+			if keep[i] {
+				newID[i] = int32(len(dies))
+				offs[len(dies)] = fi.offs[i]
+				dies = append(dies, fi.dies[i])
+			}
+		}
+		fi.dies, fi.offs = dies, offs
+		return newID
+	}
+	p := packedDIEs{calls: make([]callRow, 0, calls), subs: make([]subRow, 0, n-calls)}
+	for i := range fi.dies {
+		if !keep[i] {
+			continue
+		}
+		id := p.add(&fi.dies[i], n-calls)
+		newID[i] = id
+		offs[id] = fi.offs[i]
+	}
+	fi.dies, fi.offs, fi.packed = nil, offs, p
+	return newID
+}
+
+// packedDIEs is a sealed FuncIndex's DIEs in two tables by kind: an
+// inlined call's row holds its origin and call site (40 bytes), a
+// subprogram's its names, references and declaration (56 bytes), rather
+// than every DIE all of a Subroutine's 72. The subprograms have the
+// indexes below len(subs), the inlined calls the rest, so the kind follows
+// from the index. Five DIEs in six of a big C++ unit are inlined calls, a
+// million of them in cppcheck's test runner: a third of that session's
+// live heap was Subroutines. A DIE whose attributes do not fit its kind's
+// row (a name on an inlined call, a call site on a subprogram: no
+// compiler here writes either) keeps its unit in Subroutines (fitsRow).
+type packedDIEs struct {
+	calls []callRow
+	subs  []subRow
+}
+
+// callRow is an inlined call's Subroutine (Inlined): no names, no
+// specification, no declaration.
+type callRow struct {
+	origin, lowPC                                 uint64
+	callFile, callLine, callColumn, discriminator int32
+	flags                                         uint8 // a Subroutine's flags and rowHasLowPC
+}
+
+// subRow is a subprogram's Subroutine: no call site.
+type subRow struct {
+	name, linkage       StrRef
+	spec, origin, lowPC uint64
+	declFile, declLine  int32
+	flags               uint8 // a Subroutine's flags and rowHasLowPC
+}
+
+const rowHasLowPC uint8 = 1 << 7
+
+// fitsRow reports whether d is exactly what its kind's row gives back
+// (die): the fields the row leaves out hold what readDieInfo writes when
+// their attributes are absent.
+func fitsRow(d *Subroutine) bool {
+	if d.flags&rowHasLowPC != 0 {
+		return false
+	}
+	if d.Inlined {
+		return d.Name == NoStr && d.Linkage == NoStr && d.Spec == 0 && d.DeclFile == -1 && d.DeclLine == -1
+	}
+	return d.CallFile == -1 && d.CallLine == 0 && d.CallColumn == 0 && d.Discriminator == 0
+}
+
+// add appends d to its kind's table and returns its index, the inlined
+// calls' counted from nSubs, the number of subprograms.
+func (p *packedDIEs) add(d *Subroutine, nSubs int) int32 {
+	flags := d.flags
+	if d.HasLowPC {
+		flags |= rowHasLowPC
+	}
+	if d.Inlined {
+		p.calls = append(p.calls, callRow{origin: d.Origin, lowPC: d.LowPC, callFile: d.CallFile, callLine: d.CallLine,
+			callColumn: d.CallColumn, discriminator: d.Discriminator, flags: flags})
+		return int32(nSubs + len(p.calls) - 1)
+	}
+	p.subs = append(p.subs, subRow{name: d.Name, linkage: d.Linkage, spec: d.Spec, origin: d.Origin, lowPC: d.LowPC,
+		declFile: d.DeclFile, declLine: d.DeclLine, flags: flags})
+	return int32(len(p.subs) - 1)
+}
+
+// die returns the Subroutine with index id.
+func (p *packedDIEs) die(id int32) Subroutine {
+	if int(id) >= len(p.subs) {
+		c := &p.calls[int(id)-len(p.subs)]
+		return Subroutine{Name: NoStr, Linkage: NoStr, Origin: c.origin, LowPC: c.lowPC, DeclFile: -1, DeclLine: -1,
+			CallFile: c.callFile, CallLine: c.callLine, CallColumn: c.callColumn, Discriminator: c.discriminator,
+			HasLowPC: c.flags&rowHasLowPC != 0, Inlined: true, flags: c.flags &^ rowHasLowPC}
+	}
+	s := &p.subs[id]
+	return Subroutine{Name: s.name, Linkage: s.linkage, Spec: s.spec, Origin: s.origin, LowPC: s.lowPC,
+		DeclFile: s.declFile, DeclLine: s.declLine, CallFile: -1,
+		HasLowPC: s.flags&rowHasLowPC != 0, flags: s.flags &^ rowHasLowPC}
 }
 
 // Functions returns u's function index, decoding it on first use. After

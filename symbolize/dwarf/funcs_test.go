@@ -113,6 +113,8 @@ func TestCompactSizes(t *testing.T) {
 		{"funcRange", unsafe.Sizeof(funcRange{}), 16}, // and its begin, in FuncIndex.begins
 		{"inlineRange", unsafe.Sizeof(inlineRange{}), 8},
 		{"Subroutine", unsafe.Sizeof(Subroutine{}), 72},
+		{"callRow", unsafe.Sizeof(callRow{}), 40}, // and its offset, in FuncIndex.offs
+		{"subRow", unsafe.Sizeof(subRow{}), 56},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s is %d bytes, want %d", c.what, c.got, c.want)
@@ -145,6 +147,64 @@ func TestEntries(t *testing.T) {
 		})
 		if err != nil || !slices.Equal(walked, flat) {
 			t.Fatalf("unit at 0x%x: %d DIEs walked (%v), %d read one by one", u.Offset(), len(walked), err, len(flat))
+		}
+	}
+}
+
+// TestPackedDIEs: a sealed index's DIEs, packed by kind, are the
+// Subroutines the DIEs' bytes decode to on their own (Data.Subroutine
+// from no index), and IndexOf finds each by its offset, on C, C++ and Go
+// fixtures; a DIE that does not fit its kind's row keeps its unit's DIEs
+// whole.
+func TestPackedDIEs(t *testing.T) {
+	for _, name := range []string{"c-O2-dw5-pie", "cxx-O2-dw5", "cxx-O2-clang-dw4", "stl-O1-dw5-pie", "go-trimpath"} {
+		dw := openData(t, fx.ELF(t, name))
+		packed, dies := 0, 0
+		for _, u := range dw.Units() {
+			fi, err := dw.Functions(u)
+			if err != nil || fi == nil {
+				continue
+			}
+			if fi.dies == nil {
+				packed++
+			}
+			for id := range int32(fi.Len()) {
+				dies++
+				want, ok := dw.Subroutine(nil, fi.Offset(id))
+				if got := fi.DIE(id); !ok || got != want {
+					t.Fatalf("%s: DIE at 0x%x: index has %+v, its bytes %+v (%v)", name, fi.Offset(id), got, want, ok)
+				}
+				if back, ok := fi.IndexOf(fi.Offset(id)); !ok || back != id {
+					t.Fatalf("%s: DIE %d at 0x%x: IndexOf gives %d, %v", name, id, fi.Offset(id), back, ok)
+				}
+			}
+		}
+		if packed == 0 || dies == 0 {
+			t.Errorf("%s: %d units packed, %d DIEs", name, packed, dies)
+		}
+	}
+
+	inlined := Subroutine{Name: NoStr, Linkage: NoStr, Origin: 0x40, LowPC: 0x1000, HasLowPC: true, DeclFile: -1, DeclLine: -1,
+		CallFile: 3, CallLine: 7, CallColumn: 9, Discriminator: 2, Inlined: true, flags: dieRangesIndexed}
+	sub := Subroutine{Name: 5, Linkage: 9, Spec: 0x30, DeclFile: 1, DeclLine: 12, CallFile: -1, flags: dieDeclFileImplicit}
+	named := inlined
+	named.Name = 5
+	called := sub
+	called.CallLine = 4
+	for _, c := range []struct {
+		d    Subroutine
+		fits bool
+	}{{inlined, true}, {sub, true}, {named, false}, {called, false}} {
+		if fitsRow(&c.d) != c.fits {
+			t.Errorf("fitsRow(%+v) = %v, want %v", c.d, !c.fits, c.fits)
+		}
+		fi := &FuncIndex{dies: []Subroutine{c.d}, offs: []uint32{0}}
+		fi.store([]bool{true}, 1)
+		if (fi.dies == nil) != c.fits {
+			t.Errorf("%+v: packed %v, want %v", c.d, fi.dies == nil, c.fits)
+		}
+		if got := fi.DIE(0); got != c.d {
+			t.Errorf("stored %+v, got back %+v", c.d, got)
 		}
 	}
 }

@@ -726,10 +726,10 @@ func (dw *Data) secOf(h *Header) *debugSections {
 // to the DIE at off: from fi when it holds it, else by decoding that one
 // DIE (a DW_FORM_ref_addr into another unit, the supplementary file, or a
 // DIE a probe left out).
-func (dw *Data) Subroutine(fi *FuncIndex, off uint64) (*Subroutine, bool) {
+func (dw *Data) Subroutine(fi *FuncIndex, off uint64) (Subroutine, bool) {
 	if fi != nil {
 		if i, ok := fi.byOff(off); ok {
-			return &fi.dies[i], true
+			return fi.DIE(int32(i)), true
 		}
 	}
 	var h *Header
@@ -737,33 +737,33 @@ func (dw *Data) Subroutine(fi *FuncIndex, off uint64) (*Subroutine, bool) {
 	case off&supBit != 0:
 		u := dw.UnitOfDIE(off)
 		if u == nil {
-			return nil, false
+			return Subroutine{}, false
 		}
 		h = &u.h
 	case fi != nil && fi.h != nil && fi.h.dwo != nil:
 		// A split unit's references stay within its .dwo unit.
 		if off < fi.h.dieOff || off >= fi.h.end {
-			return nil, false
+			return Subroutine{}, false
 		}
 		h = fi.h
 	default:
 		u := dw.units.unitAt(off)
 		if u == nil {
-			return nil, false
+			return Subroutine{}, false
 		}
 		h = &u.h
 	}
 	r, err := dw.newDIEReader(h)
 	if err != nil {
-		return nil, false
+		return Subroutine{}, false
 	}
 	r.seek(off &^ supBit)
 	_, a, _ := r.next(func(uint32) bool { return true })
 	if a == nil || r.b.Err() != nil {
-		return nil, false
+		return Subroutine{}, false
 	}
 	di, _, _, _ := dw.readDieInfo(h, a, r.vals)
-	return &di, true
+	return di, true
 }
 
 // readDieInfo extracts a DIE's naming and call-site attributes from its
