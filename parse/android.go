@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -37,6 +38,7 @@ var androidFormat = format{
 	start:    androidStart,
 	frame:    ParseTombstoneFrame,
 	telltale: anyFrame,
+	lost:     lostTombstoneFrame,
 	prefix:   logcatLen,
 	// Behind logcat every line carries its prefix: one without it right
 	// after one a wrapper may have broken is its rest.
@@ -51,6 +53,22 @@ var androidFormat = format{
 		words: []string{"fingerprint", "tid"},
 		marks: []mark{{text: "#"}, {text: " signal ", from: 3}, {text: " >>> ", last: '<'}, {text: "Abort message: '", last: '\''}},
 	},
+}
+
+// lostTombstoneFrame reads a tombstone's frame line outside a report
+// ("#05 pc 0004f3b4  /system/lib64/libc.so"), after any prefix: Android
+// Studio's logcat columns are none splitKnownPrefix knows.
+func lostTombstoneFrame(line, _ []byte) (report.Frame, int, bool) {
+	i := bytes.Index(line, []byte(" pc "))
+	if i <= 0 {
+		return report.Frame{}, 0, false
+	}
+	h := bytes.LastIndexByte(line[:i], '#')
+	if h < 0 {
+		return report.Frame{}, 0, false
+	}
+	f, ok := ParseTombstoneFrame(string(line[h:]))
+	return f, 0, ok
 }
 
 type androidGrammar struct {
