@@ -102,17 +102,28 @@ func kernelWrapRest(l, n string, _ bool) bool {
 			return !whole
 		}
 	}
-	i := strings.Index(l, " (")
-	if i <= 0 || strings.Count(l, "(") != strings.Count(l, ")")+1 {
+	var list string
+	if i := strings.Index(l, " ("); i > 0 && strings.Count(l, "(") == strings.Count(l, ")")+1 {
+		list = l[i+2:] + " " + n
+	} else if kernelIdent(strings.TrimPrefix(l, "? ")) && strings.HasPrefix(n, "(") && !strings.HasPrefix(n, "(discriminator") {
+		// A decoded frame broken after its function, behind a long
+		// prefix (dmesg -x): "? __fget_light" and its
+		// "(include/linux/atomic/atomic-arch-fallback.h:479" (or the
+		// whole list).
+		list = n[1:]
+	} else {
 		return false
 	}
-	for _, t := range strings.Fields(l[i+2:] + " " + n) {
+	locs := 0
+	for _, t := range strings.Fields(list) {
 		t = strings.TrimRight(t, ")")
-		if _, ln, _ := parseLoc(t); ln == 0 && t != "(discriminator" && strings.Trim(t, "0123456789") != "" {
+		if _, ln, _ := parseLoc(t); ln > 0 {
+			locs++
+		} else if t != "(discriminator" && strings.Trim(t, "0123456789") != "" {
 			return false
 		}
 	}
-	return true
+	return locs > 0
 }
 
 type kernelGrammar struct {
