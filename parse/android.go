@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -37,10 +38,9 @@ var androidFormat = format{
 	start:    androidStart,
 	frame:    ParseTombstoneFrame,
 	telltale: anyFrame,
+	lost:     lostTombstoneFrame,
 	prefix:   logcatLen,
-	// Behind logcat every line carries its prefix: one without it right
-	// after one a wrapper may have broken is its rest.
-	wrapRest: func(_, _ string, carries bool) bool { return !carries },
+	wrapRest: tombstoneWrapRest,
 	// "Build fingerprint: '...'", "pid: 1, tid: 1, name: x  >>> x <<<",
 	// "Abort message: '...'", "Fatal signal 11 (SIGSEGV)" and "signal 6
 	// (SIGABRT), code -1" (behind a logcat prefix), the frames' "#00 pc".
@@ -51,6 +51,22 @@ var androidFormat = format{
 		words: []string{"fingerprint", "tid"},
 		marks: []mark{{text: "#"}, {text: " signal ", from: 3}, {text: " >>> ", last: '<'}, {text: "Abort message: '", last: '\''}},
 	},
+}
+
+// lostTombstoneFrame reads a tombstone's frame line outside a report
+// ("#05 pc 0004f3b4  /system/lib64/libc.so"), after any prefix: Android
+// Studio's logcat columns are none splitKnownPrefix knows.
+func lostTombstoneFrame(line, _ []byte) (report.Frame, int, bool) {
+	i := bytes.Index(line, []byte(" pc "))
+	if i <= 0 {
+		return report.Frame{}, 0, false
+	}
+	h := bytes.LastIndexByte(line[:i], '#')
+	if h < 0 {
+		return report.Frame{}, 0, false
+	}
+	f, ok := ParseTombstoneFrame(string(line[h:]))
+	return f, 0, ok
 }
 
 type androidGrammar struct {
@@ -219,6 +235,19 @@ func (g *androidGrammar) line(b *builder, t string) verdict {
 		}
 	}
 	return vUnknown
+}
+
+// tombstoneWrapRest reports whether n is the wrapped rest of l, a line
+// of a tombstone that is no frame: behind logcat every line carries its
+// prefix, so one without it right after one a wrapper may have broken is
+// its rest; raw, a register row broken before a value ("x0
+// 0000000600000000 ... x3" and its "000000005e688911").
+func tombstoneWrapRest(l, n string, carries bool) bool {
+	if !carries {
+		return true
+	}
+	fs := strings.Fields(l)
+	return len(fs)%2 == 1 && len(fs[len(fs)-1]) <= 6 && registerLine(l+" "+n)
 }
 
 // registerLine reports whether s is a line of the register dump: pairs of

@@ -85,6 +85,16 @@ type recentLines struct {
 	n       int // lines added in all
 }
 
+// at is line no when the ring still holds it, else nil.
+func (r *recentLines) at(no int) []byte {
+	for k := 1; k <= recentMax && k <= r.n; k++ {
+		if i := (r.n - k) % recentMax; r.no[i] == no {
+			return r.text[i]
+		}
+	}
+	return nil
+}
+
 func (r *recentLines) add(line []byte, no int, damaged bool) []byte {
 	i := r.n % recentMax
 	r.text[i] = append(r.text[i][:0], line...)
@@ -119,7 +129,7 @@ const orphanKeep = 512
 // the report of a damaged header before it, or joins a lost run. It
 // reports false for any other line.
 func (s *Scanner) orphanFrame(line []byte, no int) bool {
-	f, ok := orphanFrameOf(line)
+	f, back, ok := orphanFrameOf(line, s.prevIdle(no))
 	if !ok {
 		return false
 	}
@@ -135,8 +145,8 @@ func (s *Scanner) orphanFrame(line []byte, no int) bool {
 	if s.repairBefore(line, no) {
 		return true
 	}
-	s.orphans = orphanRun{first: no, last: no, frames: 1}
-	if t, at := s.leadTitle(no); t != "" {
+	s.orphans = orphanRun{first: no - back, last: no, frames: 1}
+	if t, at := s.leadTitle(no - back); t != "" {
 		s.orphans.title, s.orphans.leadNo = t, at
 	}
 	s.orphans.keep(f, line, no)
@@ -155,27 +165,36 @@ func (o *orphanRun) keep(f report.Frame, line []byte, no int) {
 	}
 }
 
-// orphanFrameOf reads a frame line outside reports: a tombstone's ("#05
-// pc 0004f3b4  /system/lib64/libc.so", after any prefix: Android Studio's
-// logcat columns are none splitKnownPrefix knows) or a sanitizer's after a
-// known prefix.
-func orphanFrameOf(line []byte) (report.Frame, bool) {
-	if i := bytes.Index(line, []byte(" pc ")); i > 0 {
-		if h := bytes.LastIndexByte(line[:i], '#'); h >= 0 {
-			if f, ok := ParseTombstoneFrame(string(line[h:])); ok {
-				return f, true
-			}
+// orphanFrameOf reads a frame line outside reports: a sanitizer's after a
+// known prefix, or one a format reads as a lost frame of its own
+// (format.lost: a tombstone's, the kernel's).
+// prev is the line right before it outside reports, nil when none; back
+// is 1 when the frame began on prev.
+func orphanFrameOf(line, prev []byte) (f report.Frame, back int, ok bool) {
+	t := bytes.TrimLeft(line[splitKnownPrefix(line):], " \t")
+	if len(t) >= 3 && t[0] == '#' {
+		if f, ok := ParseFrame(string(t)); ok && printedFrame(f) {
+			return f, 0, true
 		}
 	}
-	t := bytes.TrimLeft(line[splitKnownPrefix(line):], " \t")
-	if len(t) < 3 || t[0] != '#' {
-		return report.Frame{}, false
+	for _, fm := range formats {
+		if fm.lost == nil {
+			continue
+		}
+		if f, back, ok := fm.lost(line, prev); ok {
+			return f, back, true
+		}
 	}
-	f, ok := ParseFrame(string(t))
-	if !ok || !printedFrame(f) {
-		return report.Frame{}, false
+	return report.Frame{}, 0, false
+}
+
+// prevIdle is the line right before line no when it was read outside
+// reports, else nil: the first line of a lost frame of two (Go's).
+func (s *Scanner) prevIdle(no int) []byte {
+	if s.lastIdleNo != no-1 || s.lastIdleNo <= s.lastReportEnd || s.lastIdleNo <= s.reportLine {
+		return nil
 	}
-	return f, true
+	return s.lastIdle
 }
 
 // continuesOrphans reports whether line is the next frame of the run of
@@ -186,7 +205,7 @@ func (s *Scanner) continuesOrphans(line []byte, no int) bool {
 	if o.frames == 0 || no-o.last > orphanGapMax || len(o.stack) == 0 {
 		return false
 	}
-	f, ok := orphanFrameOf(line)
+	f, _, ok := orphanFrameOf(line, nil)
 	if !ok {
 		f, ok = openOrphanFrame(line)
 	}
@@ -413,6 +432,9 @@ func (o *orphanRun) joinRest(line []byte, no int) bool {
 		return false
 	}
 	l := strings.TrimSpace(h.text[splitKnownPrefix([]byte(h.text)):])
+	if !strings.HasPrefix(l, "#") {
+		return false // only numbered frames (a sanitizer's, a tombstone's) are joined
+	}
 	b := &builder{kind: kindSanitizer, stack: -1}
 	if !mayWrapLen(last, n) && !b.moduleRest([]byte(l), n) {
 		return false
@@ -422,7 +444,7 @@ func (o *orphanRun) joinRest(line []byte, no int) bool {
 		return false
 	}
 	joined := h.text + " " + rest
-	f, ok := orphanFrameOf([]byte(joined))
+	f, _, ok := orphanFrameOf([]byte(joined), nil)
 	if !ok {
 		// still open ("#12 0x... in f(a," before the rest of its list)
 		if f, ok = openOrphanFrame([]byte(joined)); !ok {

@@ -35,6 +35,20 @@ type format struct {
 	// (unreported.go); nil where a format's frame lines are too plain
 	// for that ("main.main()", "  3: f").
 	telltale func(report.Frame) bool
+	// lost, when set, reads one of the format's frame lines standing
+	// outside every report (line as read, prefixes and all; prev, the
+	// line right before it outside reports, nil when there is none): a
+	// frame of an unattached fragment, which damage.go's run of lost
+	// frames gathers. back is 1 when the frame began on prev (Go's
+	// function line before its location). nil where the format's frames
+	// are too plain to be told from program output. A frame without a
+	// number has Index -1.
+	lost func(line, prev []byte) (f report.Frame, back int, ok bool)
+	// title, when set, reads a line outside reports that titles the
+	// stack after it (the race detector's "Goroutine 41 (running) created
+	// at:"): an unattached fragment's stack titles, besides the
+	// sanitizers' (classifyTitle).
+	title func(t string) (role, detail string, ok bool)
 	// prefix, when set, measures a line prefix the format's logs carry
 	// that the common ones (noise.go) do not cover: logcat's before a
 	// tombstone. It returns the length of one piece at the start of s, 0

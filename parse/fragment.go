@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
@@ -24,7 +25,7 @@ func (s *Scanner) OnFragment(fn func(*report.Fragment)) { s.onFragment = fn }
 // ends the report the run is the tail of, and noteIdle reports true.
 func (o *orphanRun) noteIdle(line []byte, no int) bool {
 	t := titleText(line)
-	if _, _, ok := classifyTitle(t); ok {
+	if _, _, ok := fragmentTitle(t); ok {
 		o.title = t
 		return false
 	}
@@ -42,17 +43,39 @@ func titleText(line []byte) string {
 	return strings.TrimSpace(string(line[splitKnownPrefix(line):]))
 }
 
-// leadTitle is the title of a run's first stack: the last line before its
-// first frame (line no) when that line is a stack title.
+// leadTitle is the title of a run's first stack: the line before its
+// first frame (which starts on line no), or the one before that after a
+// blank, when it is a stack title.
 func (s *Scanner) leadTitle(no int) (string, int) {
-	if s.lastIdleNo == 0 || no-s.lastIdleNo > 2 || s.lastIdleNo <= s.lastReportEnd {
-		return "", 0
+	for at := no - 1; at >= no-2 && at > s.lastReportEnd && at > 0; at-- {
+		l := s.recent.at(at)
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		t := titleText(l)
+		if _, _, ok := fragmentTitle(t); !ok {
+			return "", 0
+		}
+		return t, at
 	}
-	t := titleText(s.lastIdle)
-	if _, _, ok := classifyTitle(t); !ok {
-		return "", 0
+	return "", 0
+}
+
+// fragmentTitle reads t as the title of a fragment's stack: a
+// sanitizer's (classifyTitle) or another format's (format.title).
+func fragmentTitle(t string) (role, detail string, ok bool) {
+	if role, detail, ok = classifyTitle(t); ok {
+		return role, detail, ok
 	}
-	return t, s.lastIdleNo
+	for _, f := range formats {
+		if f.title == nil {
+			continue
+		}
+		if role, detail, ok = f.title(t); ok {
+			return role, detail, ok
+		}
+	}
+	return "", "", false
 }
 
 // fragment is the run as a Fragment of input name.
@@ -71,7 +94,7 @@ func (o *orphanRun) fragment(name string) *report.Fragment {
 			end = o.starts[k+1]
 		}
 		st := report.Stack{Title: o.titles[k], Role: "other", RoleDetail: "other", Frames: o.stack[start:end]}
-		if role, detail, ok := classifyTitle(st.Title); ok {
+		if role, detail, ok := fragmentTitle(st.Title); ok {
 			st.Role, st.RoleDetail = role, detail
 		}
 		markInlined(st.Frames)
@@ -81,11 +104,11 @@ func (o *orphanRun) fragment(name string) *report.Fragment {
 }
 
 // startsStack reports whether frame f begins a new stack of the run: the
-// first frame, a number that does not go up, or a title read since the
-// last frame.
+// first frame, a number that does not go up (frames without one, the
+// kernel's, go on), or a title read since the last frame.
 func (o *orphanRun) startsStack(f report.Frame) bool {
 	n := len(o.stack)
-	return n == 0 || o.title != "" || f.Index <= o.stack[n-1].Index
+	return n == 0 || o.title != "" || f.Index >= 0 && f.Index <= o.stack[n-1].Index
 }
 
 // endFragment hands the run to OnFragment, or names it on OnDamage.

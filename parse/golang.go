@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -21,10 +22,13 @@ var goFormat = format{
 	// the "=====" ruler before "WARNING: DATA RACE"
 	lead:      func(_, t []byte) bool { return isSeparator(t, '=') },
 	leadLines: 1,
+	lost:      lostGoFrame,
+	title:     goRaceTitle,
 	cues: cues{
 		// "WARNING: DATA RACE", "panic:", "fatal error:", "SIGSEGV: segmentation
-		// violation", "goroutine 1 [running]:"
-		words:  []string{"WARNING", "panic", "error", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGQUIT", "SIGTRAP"},
+		// violation", "goroutine 1 [running]:"; a frame's location line
+		// "/src/main.go:12 +0x8f" (lostGoFrame)
+		words:  []string{"WARNING", "panic", "error", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGQUIT", "SIGTRAP", "go"},
 		before: "]",
 	},
 }
@@ -184,6 +188,27 @@ func (g *goGrammar) line(b *builder, t string) verdict {
 		return vOwn
 	}
 	return vUnknown
+}
+
+// lostGoFrame reads a Go frame outside a report from its two lines: prev,
+// the function ("popstellar/cli.TestOrganizerAndWitnessWithoutPK()",
+// "created by main.main in goroutine 1"), and line, its indented
+// location ("      /src/pop_test.go:77 +0x628"): a race report's stack
+// whose headline is not in the paste.
+func lostGoFrame(line, prev []byte) (report.Frame, int, bool) {
+	if prev == nil {
+		return report.Frame{}, 0, false
+	}
+	body := line[splitKnownPrefix(line):]
+	if len(body) == 0 || body[0] != '\t' && body[0] != ' ' {
+		return report.Frame{}, 0, false // a location is indented
+	}
+	f, ok := parseGoFunc(string(bytes.TrimSpace(prev[splitKnownPrefix(prev):])))
+	if !ok || !goLocation(&f, string(bytes.TrimSpace(body))) {
+		return report.Frame{}, 0, false
+	}
+	f.Index = -1
+	return f, 1, true
 }
 
 // goRaceTitle recognises the race detector's stack titles.

@@ -25,6 +25,8 @@ var kernelFormat = format{
 	frame:    ParseKernelFrame,
 	// "f+0x1c/0x60" or "[<ffffffff81000000>] f": a bare "f" is any word.
 	telltale:   func(f report.Frame) bool { return f.HasPC || f.HasSymbolSize },
+	lost:       lostKernelFrame,
+	title:      kernelTitle,
 	lead:       kernelLead,
 	leadLines:  1,
 	unfinished: kernelInlinedCut,
@@ -37,6 +39,23 @@ var kernelFormat = format{
 		// the never-silently-clean check (unreported.go).
 		starts: []string{"[<"},
 	},
+}
+
+// lostKernelFrame reads a kernel frame line outside a report, with its
+// address or "+0x1c/0x60" (a telltale frame: a bare word is no frame):
+// "[<ffffffff81158fda>] cpu_stop_signal_done+0x4a/0x70
+// kernel/stop_machine.c:67", a paste of one stack of a report whose
+// headline is not in it.
+func lostKernelFrame(line, _ []byte) (report.Frame, int, bool) {
+	t := bytes.TrimSpace(line[splitKnownPrefix(line):])
+	if len(t) == 0 {
+		return report.Frame{}, 0, false
+	}
+	f, ok := ParseKernelFrame(string(t))
+	if !ok || !f.HasPC && !f.HasSymbolSize {
+		return report.Frame{}, 0, false
+	}
+	return f, 0, true
 }
 
 // kernelLead reports whether line may be the first line of a kernel
@@ -83,17 +102,28 @@ func kernelWrapRest(l, n string, _ bool) bool {
 			return !whole
 		}
 	}
-	i := strings.Index(l, " (")
-	if i <= 0 || strings.Count(l, "(") != strings.Count(l, ")")+1 {
+	var list string
+	if i := strings.Index(l, " ("); i > 0 && strings.Count(l, "(") == strings.Count(l, ")")+1 {
+		list = l[i+2:] + " " + n
+	} else if kernelIdent(strings.TrimPrefix(l, "? ")) && strings.HasPrefix(n, "(") && !strings.HasPrefix(n, "(discriminator") {
+		// A decoded frame broken after its function, behind a long
+		// prefix (dmesg -x): "? __fget_light" and its
+		// "(include/linux/atomic/atomic-arch-fallback.h:479" (or the
+		// whole list).
+		list = n[1:]
+	} else {
 		return false
 	}
-	for _, t := range strings.Fields(l[i+2:] + " " + n) {
+	locs := 0
+	for _, t := range strings.Fields(list) {
 		t = strings.TrimRight(t, ")")
-		if _, ln, _ := parseLoc(t); ln == 0 && t != "(discriminator" && strings.Trim(t, "0123456789") != "" {
+		if _, ln, _ := parseLoc(t); ln > 0 {
+			locs++
+		} else if t != "(discriminator" && strings.Trim(t, "0123456789") != "" {
 			return false
 		}
 	}
-	return true
+	return locs > 0
 }
 
 type kernelGrammar struct {

@@ -37,13 +37,8 @@ type truthStack struct {
 
 // pastesWrong are the pastes the parser does not read right yet, each
 // with what is missing; TestPasteTruth fails when one of them comes out
-// right (take it off) or another goes wrong.
-var pastesWrong = map[string]string{
-	// Fragments are read from runs of sanitizer and tombstone frame lines
-	// only; these are other formats' frames outside a report.
-	"public-go-race-failed-restore-gotest.log":    "Go race frames outside a race report are no fragment",
-	"public-ktsan-discriminator-source-lines.log": "kernel frames outside a kernel report are no fragment",
-}
+// right (take it off) or another goes wrong. None today.
+var pastesWrong = map[string]string{}
 
 // TestPasteTruth holds the parser to the truth of the issue-25 pastes:
 // the number of reports, and per report its stacks, their frame counts

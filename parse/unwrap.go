@@ -59,14 +59,16 @@ func mayWrapLen[T string | []byte](n int, next T) bool {
 // held is a raw line of the open report, next the raw line after it.
 func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) {
 	q := pasteLen(held, next)
-	carries := true
+	carries, bracketed := true, false
 	if b.pfx.text != "" {
 		// (After a lone "SUMMARY:", "UndefinedBehaviorSanitizer: ..." is
 		// its rest, not a writer's "name: "; in a report that is not
 		// quoted, "> >::f()" is the rest of a C++ name, not a quote.)
 		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next[q:]) > 0 &&
 			!bytes.HasSuffix(held, []byte(" SUMMARY:")) && quoteLen(next[q:]) == 0 {
-			return "", false // another writer's line ("db_1  | ..."), not a rest
+			if bracketed = b.frameRest(held, next[q:]); !bracketed {
+				return "", false // another writer's line ("db_1  | ..."), not a rest
+			}
 		}
 	}
 	// The wrapper counted the blanks before the one it broke at: a frame
@@ -80,6 +82,9 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 	}
 	// Most lines fail on length: tested before next is copied to a string.
 	nb := bytes.TrimSpace(b.bodyBytes(next))
+	if bracketed {
+		nb = bytes.TrimSpace(next[q:]) // its "[module]" is no prefix
+	}
 	if len(nb) > 0 && b.kind == kindDump && b.f.unfinished != nil {
 		if l := strings.TrimSpace(b.bodyOf(held)); b.f.unfinished(l) {
 			if _, ok := b.f.frame(l + " " + string(nb)); ok {
@@ -111,7 +116,7 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 		// a wrap, is the rest, even when it reads as a line of its own (a
 		// lock's "at:" and its frame), unless a program's report starts
 		// there.
-		if userStart(n) {
+		if userStart(n) || !kernelRestKeeps(b, string(lb), n) {
 			return "", false
 		}
 		return string(bytes.TrimRight(held, " \t")) + " " + n, true
@@ -134,20 +139,61 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 	return string(held) + " " + n, true
 }
 
+// frameRest reports whether n, which reads as another writer's prefixed
+// line, is the rest of held, a frame of the report: a tombstone frame
+// broken before its "[anon_shmem:dalvik-jit-code-cache]" module.
+func (b *builder) frameRest(held, n []byte) bool {
+	l := strings.TrimSpace(b.bodyOf(held))
+	lf, ok := lineFrame(b, l)
+	if !ok {
+		return false
+	}
+	jf, ok := lineFrame(b, l+" "+string(bytes.TrimSpace(n)))
+	return ok && frameGains(lf, jf)
+}
+
+// kernelRestKeeps reports whether n, a stamp-less line after l, a kernel
+// line, can be its rest as the frame l is: a frame stays a frame with its
+// rest (a paste's closing "```" after the last frame is no rest of it).
+func kernelRestKeeps(b *builder, l, n string) bool {
+	lf, ok := lineFrame(b, l)
+	if !ok || !lf.HasPC && !lf.HasSymbolSize {
+		return true
+	}
+	j := l + " " + n
+	if _, ok = lineFrame(b, j); ok {
+		return true
+	}
+	// 2015 KASan's "[<  inlined  >] f+0x1/0x2" and its inlined function,
+	// whose file is the next piece
+	return b.f.unfinished != nil && b.f.unfinished(j)
+}
+
 // moduleRest reports whether n, a line that is only a sanitizer frame's
 // "(module+0xoff)", is the rest of held, a frame of the report without its
 // module: a wrapper wider than any mayWrapLen knows broke it there
 // ("#0 f /long/path/file.cc:1246" and "(exe+0x20ac959)"), which no line
 // on its own is.
+//
+// The same holds for a line that is only a source location
+// ("v8/src/objects.cc:10993:5") after a frame with neither file nor
+// module: no runtime prints one alone.
 func (b *builder) moduleRest(held, n []byte) bool {
-	if b.kind == kindDump || len(n) < 6 || n[0] != '(' || n[len(n)-1] != ')' || bytes.IndexByte(n, ' ') >= 0 {
+	if b.kind == kindDump || len(n) < 6 || bytes.IndexByte(n, ' ') >= 0 {
 		return false
 	}
-	if _, _, _, hasOff, ok := cutModule(" " + string(n)); !ok || !hasOff {
+	if n[0] == '(' && n[len(n)-1] == ')' {
+		if _, _, _, hasOff, ok := cutModule(" " + string(n)); !ok || !hasOff {
+			return false
+		}
+		f, ok := ParseFrame(strings.TrimSpace(b.bodyOf(held)))
+		return ok && f.Module == "" && !f.HasOffset
+	}
+	if _, ln, _ := parseLoc(string(n)); ln == 0 {
 		return false
 	}
 	f, ok := ParseFrame(strings.TrimSpace(b.bodyOf(held)))
-	return ok && f.Module == "" && !f.HasOffset
+	return ok && f.File == "" && f.Module == "" && !f.HasOffset
 }
 
 // carries reports whether line carries the report's prefix.
@@ -279,7 +325,8 @@ func (b *builder) standsAlone(t string) bool {
 		if _, ok := kernelHeadline(t); ok {
 			return true
 		}
-		return strings.HasSuffix(t, ":") || (len(t) > 2 && t[0] == '<' && t[len(t)-1] == '>') ||
+		// (A frame's piece broken after "(BuildId:" is no title.)
+		return strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "(BuildId:") || (len(t) > 2 && t[0] == '<' && t[len(t)-1] == '>') ||
 			strings.HasPrefix(t, "goroutine ") || strings.HasPrefix(t, "at ") && !isGDB(b) || isSeparator(t, '=') || isSeparator(t, '-')
 	}
 	if strings.HasPrefix(t, "'") && strings.Contains(t, "' is ascii string '") {
@@ -376,6 +423,11 @@ func wrapExtends(b *builder, l, joined string, carries bool) bool {
 		// Rust's "  7: <T as" and boost's " 0# f(int," broken inside the name
 		_, ok := lineFrame(b, joined)
 		return ok
+	}
+	if b.kind != kindDump && strings.HasPrefix(l, "0x") && strings.HasSuffix(l, " in") && strings.IndexByte(n, ' ') < 0 {
+		// A frame line that lost its "#N" (msan_joined_frame_lines_public):
+		// "0x7ff96110a852 in" and its function
+		return strings.Count(l, " ") == 1
 	}
 	if len(l) > 1 && l[0] == '#' || l == "at" || l == "from" {
 		// "#6 0x55ae1b341418 in" and its function on the next line;
@@ -513,7 +565,9 @@ func frameGains(lf, jf report.Frame) bool {
 	// A longer function is more only when the line did not end with the
 	// argument list: gdb's "f ()" takes no "[0x...]" after it.
 	longer := len(jf.Function) > len(lf.Function) && !strings.HasSuffix(strings.TrimSpace(lf.Raw), ")")
-	if jf.Line > 0 && lf.Line == 0 || jf.HasOffset && !lf.HasOffset || longer ||
+	// A function where there was none is more: a tombstone frame's
+	// "(art_jni_trampoline+144)" after its "(offset 0x2000000)".
+	if jf.Line > 0 && lf.Line == 0 || jf.HasOffset && !lf.HasOffset || longer || lf.Function == "" && jf.Function != "" ||
 		!balanced(lf.Function) && balanced(jf.Function) {
 		more++
 	}
@@ -554,6 +608,12 @@ func brokenHead(line []byte) bool {
 		if (bytes.HasSuffix(line, markGDBAt) || bytes.HasSuffix(line, markGDBFrom)) && firstFrameGoesOn(string(line)) {
 			return true
 		}
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		// libc's "Fatal signal 11" before its "(SIGSEGV), code 1 ..."
+		// behind a long logcat prefix
+		if fatalSignalCut(line) {
+			return true
+		}
 	case '#':
 		// boost::stacktrace's " 0#" before a name longer than the width
 		if bytes.HasSuffix(line, markBoostFirst) && string(bytes.TrimSpace(line[splitKnownPrefix(line):])) == "0#" {
@@ -563,7 +623,18 @@ func brokenHead(line []byte) bool {
 	return bytes.IndexByte(line, '#') >= 0 && openFirstFrame(line)
 }
 
+// fatalSignalCut reports whether line ends in libc's "Fatal signal N",
+// which the runtime never prints without its "(SIGSEGV), code ...".
+func fatalSignalCut(line []byte) bool {
+	i := len(line)
+	for i > 0 && isDigit(line[i-1]) {
+		i--
+	}
+	return i < len(line) && bytes.HasSuffix(line[:i], markFatalSignal)
+}
+
 var (
+	markFatalSignal  = []byte("Fatal signal ")
 	markRuntime      = []byte(" runtime")
 	markUBSanEnd     = []byte(": runtime error:")
 	markSanitizerEnd = []byte("Sanitizer:")
@@ -656,6 +727,10 @@ func joinIdleHead(h *qline, line []byte) (string, bool) {
 		f, ok := ParseBoostFrame(strings.TrimSpace(j[splitKnownPrefix([]byte(j)):]))
 		return j, ok && f.Index == 0
 	}
+	if fatalSignalCut([]byte(held)) {
+		st, ok := dumpStart([]byte(j), "")
+		return j, ok && st.f == &androidFormat
+	}
 	return j, sanitizerStart([]byte(j)) != nil
 }
 
@@ -696,7 +771,9 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 	carries := true
 	if b.pfx.text != "" {
 		_, carries = b.pfx.strip(line)
-		if !carries && splitKnownPrefix(line[q:]) > 0 && !ubsanCompletes(b.rep, n) {
+		if m := strings.TrimSpace(string(line[q:])); !carries && kernelModuleRest(b, b.rep.Raw[hl], m) {
+			n = m // "[test_kasan] at addr ...": no writer's "[name] "
+		} else if !carries && splitKnownPrefix(line[q:]) > 0 && !ubsanCompletes(b.rep, n) {
 			return false // another writer's "name: " line
 		}
 	}
@@ -785,6 +862,18 @@ func (s *Scanner) joinHeadline(line []byte) bool {
 		b.headSeg = len(line)
 		return true
 	}
+}
+
+// kernelModuleRest reports whether n, which reads as a writer's "[name]"
+// prefix, is the rest of a kernel headline broken after its function:
+// "... in kasan_stack_oob+0xbf/0xe8" and its "[test_kasan] at addr ...".
+func kernelModuleRest(b *builder, first, n string) bool {
+	if !b.is(report.ProducerKernel) || !strings.HasPrefix(n, "[") {
+		return false
+	}
+	mod, _, ok := strings.Cut(n[1:], "]")
+	last := first[strings.LastIndexByte(first, ' ')+1:]
+	return ok && kernelIdent(mod) && strings.Contains(last, "+0x") && strings.Contains(last, "/0x")
 }
 
 // decodedLoc reports whether n is a location decode_stacktrace.sh appends

@@ -1,10 +1,13 @@
 package parse
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // unwrapCases are logs a 72- or 80-column wrapper broke where "⏎" stands
@@ -388,5 +391,44 @@ func TestJoinBounded(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLostRunWrappedNoGDB: a piece of a wrapped lost frame run that reads
+// as a gdb frame ("#13 0x... in fuzzer::FuzzerDriver(int*, char***, int",
+// after a "#12 0x... in" broken before its function) is the run's, no gdb
+// backtrace, and every frame keeps its wrapped rest; a gdb frame standing
+// alone (a bt pasted from its #1) still is one. made-libfuzzer-cut-clang14's
+// stack without its SUMMARY (a fragment), wrapped at 72 columns, and
+// gdb_bt.log's last two frames.
+func TestLostRunWrappedNoGDB(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "samples", "pastes", "made-libfuzzer-cut-clang14.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stack, _, _ := strings.Cut(string(data), "\n\n")
+	run := strings.Join(wrapLines(strings.Split(stack, "\n"), 72), "\n") + "\n"
+	if !strings.Contains(run, "\n    #12 0x55d8bb80eea5 in\n") {
+		t.Fatalf("the wrap is not the one this test is about:\n%s", run)
+	}
+	sc := NewScanner(strings.NewReader(run), "run")
+	var frags []*report.Fragment
+	sc.OnFragment(func(f *report.Fragment) { frags = append(frags, f) })
+	if reps := allReports(t, sc); len(reps) != 0 {
+		t.Fatalf("%d reports (%s), want none", len(reps), reps[0].Tool)
+	}
+	if len(frags) != 1 || len(frags[0].Stacks) != 1 || len(frags[0].Stacks[0].Frames) != 18 {
+		t.Fatalf("%d fragments, want 1 of one stack of 18 frames", len(frags))
+	}
+	for _, f := range frags[0].Stacks[0].Frames {
+		if f.Unparsed || f.Module == "" && f.File == "" {
+			t.Errorf("frame #%d lost its rest: %q", f.Index, f.Raw)
+		}
+	}
+
+	lone := "#1  0x0000555555555161 in measure (s=0x0) at g.c:3\n#2  0x000055555555518f in main (argc=1, argv=0x7fffffffe7d8) at g.c:4\n"
+	reps := parseAll(t, strings.NewReader(lone), "lone")
+	if len(reps) != 1 || reps[0].Tool != report.ProducerGDB.Tool() || len(reps[0].Stacks) != 1 || len(reps[0].Stacks[0].Frames) != 2 {
+		t.Errorf("a bt from its #1: %d reports, want one gdb report of 2 frames", len(reps))
 	}
 }

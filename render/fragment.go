@@ -62,11 +62,17 @@ func (t *Text) Fragment(f *report.Fragment) error {
 func (t *Text) fragmentStack(s report.Stack) {
 	for i, f := range s.Frames {
 		if f.Symbolized != report.SymbolizedSanitrace && f.Raw != "" {
-			l := frameIndent + t.paintFrame(f, strings.TrimSpace(f.Raw))
+			// A Go frame is two lines: its location goes under its
+			// function, indented further, as the runtime prints it.
+			raw, loc, two := strings.Cut(f.Raw, "\n")
+			l := frameIndent + t.paintFrame(f, strings.TrimSpace(raw))
 			if f.Unparsed {
 				l += t.pal.marker.Sprint(UnparsedMarker)
 			}
 			t.line(l)
+			if two {
+				t.line(frameIndent + "    " + strings.TrimSpace(loc))
+			}
 			continue
 		}
 		t.line(t.frame(frameNumber(s.Frames, i), &s.Frames[i]))

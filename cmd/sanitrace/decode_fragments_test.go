@@ -247,3 +247,45 @@ func TestDecodeUnparsedFrame(t *testing.T) {
 		t.Errorf("JSON frames: %+v", fs)
 	}
 }
+
+// TestDecodeOtherFormatsFragments: Go race frames and kernel frames
+// outside a report (public pastes that begin inside a report, or hold
+// one stack of it) are one unattached fragment each, in the producer's
+// own lines, never a report.
+func TestDecodeOtherFormatsFragments(t *testing.T) {
+	pastes := filepath.Join(repoRoot, "testdata", "samples", "pastes")
+	for _, c := range []struct {
+		log     string
+		reports int
+		head    string
+		lines   []string
+	}{
+		{"public-go-race-failed-restore-gotest.log", 1, " (lines 1-7): 3 frame lines outside any report", []string{
+			"  Goroutine 41 (running) created at:\n",
+			"    testing.tRunner()\n        /nix/store/vwkz5x8x1k82s6y7br5i5lf2x9adjrr9-go-1.17.10/share/go/src/testing/testing.go:1259 +0x22f\n",
+		}},
+		{"public-ktsan-discriminator-source-lines.log", 0, " (lines 1-5): 3 frame lines outside any report", []string{
+			"  Write at 0xffff8804865cfd1c of size 1 by thread 9 on CPU 0:\n",
+			"    [<ffffffff811595c6>] cpu_stopper_thread+0x56/0x1f0 kernel/stop_machine.c:452 (discriminator 8)\n",
+		}},
+	} {
+		log := filepath.Join(pastes, c.log)
+		out, errs, code := runCLI(t, "", "decode", "--color=never", "--symbolize=false", log)
+		if code != exitFound {
+			t.Errorf("%s: exit %d; stderr:\n%s", c.log, code, errs)
+		}
+		if n := strings.Count(out, render.FragmentHead); n != 1 || !strings.HasPrefix(out, render.FragmentHead+c.head) {
+			t.Errorf("%s: %d fragment heads, want 1 first with %q:\n%s", c.log, n, c.head, out)
+		}
+		for _, l := range c.lines {
+			if !strings.Contains(out, l) {
+				t.Errorf("%s: no %q in\n%s", c.log, l, out)
+			}
+		}
+		out, _, _ = runCLI(t, "", "decode", "--format=json", "--symbolize=false", log)
+		doc := parseDecodeJSON(t, out)
+		if len(doc.Reports) != c.reports || len(doc.Fragments) != 1 || len(doc.Fragments[0].Stacks) != 1 || len(doc.Fragments[0].Stacks[0].Frames) != 3 {
+			t.Errorf("%s: JSON has %d reports and %d fragments, want %d and one of one stack of 3 frames", c.log, len(doc.Reports), len(doc.Fragments), c.reports)
+		}
+	}
+}
