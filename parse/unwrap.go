@@ -335,6 +335,9 @@ func (b *builder) standsAlone(t string) bool {
 	if strings.HasPrefix(t, "Invalid access starting at offset ") {
 		return true // HWASan's line after the access, not its rest
 	}
+	if strings.HasPrefix(t, "READ of size ") || strings.HasPrefix(t, "WRITE of size ") {
+		return true // the access line after a headline, even broken itself
+	}
 	if b.isGrammar(t) || isLocation(t) || strings.HasPrefix(t, "==") || t == "Exiting" || strings.Contains(t, ": note: ") {
 		return true
 	}
@@ -591,10 +594,15 @@ func brokenHead(line []byte) bool {
 		if bytes.HasSuffix(line, markRuntime) {
 			return true
 		}
+	case ' ':
+		// A wrapper that kept the blank it broke at.
+		return pidErrorCut(line)
 	case ':':
 		switch {
 		case bytes.HasSuffix(line, markUBSanEnd), bytes.HasSuffix(line, markCheckEnd):
 			return true
+		case bytes.HasSuffix(line, markPIDError):
+			return pidErrorCut(line)
 		case bytes.HasSuffix(line, markSanitizerEnd), bytes.HasSuffix(line, markFuzzerEnd):
 			return bytes.Contains(line, []byte("ERROR: ")) || bytes.Contains(line, []byte("WARNING: "))
 		}
@@ -623,6 +631,22 @@ func brokenHead(line []byte) bool {
 	return bytes.IndexByte(line, '#') >= 0 && openFirstFrame(line)
 }
 
+// pidErrorCut reports whether line ends in a sanitizer's "==PID==ERROR:",
+// which the runtime never prints without its "AddressSanitizer: ..." (a
+// long logcat prefix pushes the tool's name past 80 columns).
+func pidErrorCut(line []byte) bool {
+	t := bytes.TrimRight(line, " \t")
+	if !bytes.HasSuffix(t, markPIDError) {
+		return false
+	}
+	i := len(t) - len(markPIDError)
+	j := i
+	for j > 0 && isDigit(t[j-1]) {
+		j--
+	}
+	return j < i && j >= 2 && t[j-1] == '=' && t[j-2] == '='
+}
+
 // fatalSignalCut reports whether line ends in libc's "Fatal signal N",
 // which the runtime never prints without its "(SIGSEGV), code ...".
 func fatalSignalCut(line []byte) bool {
@@ -635,6 +659,7 @@ func fatalSignalCut(line []byte) bool {
 
 var (
 	markFatalSignal  = []byte("Fatal signal ")
+	markPIDError     = []byte("==ERROR:")
 	markRuntime      = []byte(" runtime")
 	markUBSanEnd     = []byte(": runtime error:")
 	markSanitizerEnd = []byte("Sanitizer:")
@@ -699,7 +724,7 @@ func firstFrameGoesOn(j string) bool {
 // joinIdleHead returns h, a line brokenHead accepted, and line as one
 // headline when line is its rest.
 func joinIdleHead(h *qline, line []byte) (string, bool) {
-	held := h.text
+	held := strings.TrimRight(h.text, " \t") // a wrapper may keep the blank it broke at
 	q := pasteLen(held, line)
 	t := bytes.TrimLeft(line[q:], " ")
 	if strings.HasSuffix(held, " runtime") {

@@ -432,3 +432,33 @@ func TestLostRunWrappedNoGDB(t *testing.T) {
 		t.Errorf("a bt from its #1: %d reports, want one gdb report of 2 frames", len(reps))
 	}
 }
+
+// TestPIDErrorCut holds a sanitizer headline broken right after its
+// "==PID==ERROR:" (a logcat prefix pushes the tool's name past 80
+// columns: public-hwasan-chromium-android-symbolized-arrow.log wrapped)
+// to one report whose access line stays its own line.
+func TestPIDErrorCut(t *testing.T) {
+	for _, brk := range []string{"", " "} { // with and without the blank broken at
+		log := "07-09 23:43:51.333  1181  1181 I app_process64: ==1181==ERROR:" + brk + "\n" +
+			"HWAddressSanitizer: tag-mismatch on address 0x0039862dbca0 at pc 0x006caee73e54\n" +
+			"07-09 23:43:51.334  1181  1181 I app_process64: READ of size 1 at\n" +
+			"0x0039862dbca0 tags: cd/10 (ptr/mem) in thread T0\n" +
+			"07-09 23:43:51.364  1181  1181 I app_process64:     #0 0x6caee73e54  (/data/app/lib/arm64/libchrome.so+0x6873e54) (BuildId: f70b4ed1a4f72e94)\n"
+		reps := parseAll(t, strings.NewReader(log), "hwasan-wrapped.log")
+		if len(reps) != 1 {
+			t.Fatalf("break %q: %d reports, want 1", brk, len(reps))
+		}
+		r := reps[0]
+		if r.Kind != "tag-mismatch" || r.Access == nil || r.Access.Size != 1 {
+			t.Errorf("break %q: kind %q, access %+v", brk, r.Kind, r.Access)
+		}
+		if len(r.Stacks) != 1 || len(r.Stacks[0].Frames) != 1 {
+			t.Errorf("break %q: stacks %+v", brk, r.Stacks)
+		}
+	}
+	for _, l := range []string{"x ==ERROR:", "==abc==ERROR:", "=1==ERROR:"} {
+		if pidErrorCut([]byte(l)) {
+			t.Errorf("pidErrorCut(%q) = true", l)
+		}
+	}
+}
