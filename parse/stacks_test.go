@@ -248,9 +248,11 @@ func TestPasted(t *testing.T) {
 // headline's rest behind a quote); TestPasted skips them until they are.
 var pastedWrong = map[string]bool{
 	// Frames of up to 2,000 bytes behind a logcat prefix, wrapped into
-	// dozens of pieces, read right; the report is found (its headline was
-	// broken after "==1181==ERROR:"), but its location line, wrapped before
-	// its "[0x…,0x…)" range, is not read as a location yet.
+	// dozens of pieces: the report, its stacks, frame counts and location
+	// read right after every wrap (its headline broken after
+	// "==1181==ERROR:", its location before "located" and before its
+	// "[0x…,0x…)"), but a frame's "-> function at file:line" tail, broken
+	// into dozens of pieces, is not joined yet.
 	"public-hwasan-chromium-android-symbolized-arrow.log": true,
 }
 

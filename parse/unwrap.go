@@ -65,7 +65,7 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 		// its rest, not a writer's "name: "; in a report that is not
 		// quoted, "> >::f()" is the rest of a C++ name, not a quote.)
 		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next[q:]) > 0 &&
-			!bytes.HasSuffix(held, []byte(" SUMMARY:")) && quoteLen(next[q:]) == 0 {
+			!bytes.HasSuffix(held, []byte(" SUMMARY:")) && quoteLen(next[q:]) == 0 && !addrRange(next[q:]) {
 			if bracketed = b.frameRest(held, next[q:]); !bracketed {
 				return "", false // another writer's line ("db_1  | ..."), not a rest
 			}
@@ -491,6 +491,9 @@ func wrapExtends(b *builder, l, joined string, carries bool) bool {
 			return true // "... at offset 36 in" + "frame"
 		}
 	}
+	if strings.HasPrefix(l, "0x") && !isLocation(l) && isLocation(joined) {
+		return true // "0x... is" and its "located 32 bytes inside ..."
+	}
 	switch {
 	case l == "SUMMARY:":
 		// "SUMMARY:" and its "UndefinedBehaviorSanitizer: ..."
@@ -629,6 +632,31 @@ func brokenHead(line []byte) bool {
 		}
 	}
 	return bytes.IndexByte(line, '#') >= 0 && openFirstFrame(line)
+}
+
+// addrRange reports whether t is only an address range, "[0x10,0x20)":
+// the end of a location line ("... 120-byte region [0x..,0x..)") that a
+// wrapper moved to a line of its own, not a writer's "[name]" prefix.
+func addrRange(t []byte) bool {
+	t = bytes.TrimSpace(t)
+	if len(t) < 9 || t[0] != '[' || t[len(t)-1] != ')' {
+		return false
+	}
+	lo, hi, ok := bytes.Cut(t[1:len(t)-1], []byte(","))
+	return ok && isHexAddr(lo) && isHexAddr(hi)
+}
+
+// isHexAddr reports whether t is "0x" and hex digits.
+func isHexAddr(t []byte) bool {
+	if len(t) < 3 || t[0] != '0' || t[1] != 'x' {
+		return false
+	}
+	for _, c := range t[2:] {
+		if !isHex(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // pidErrorCut reports whether line ends in a sanitizer's "==PID==ERROR:",

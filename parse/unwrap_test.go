@@ -462,3 +462,38 @@ func TestPIDErrorCut(t *testing.T) {
 		}
 	}
 }
+
+// TestLocationWrapped holds HWASan's location line, broken by a wrapper
+// after "0x... is" and before its "[0x...,0x...)" behind a logcat prefix
+// (public-hwasan-chromium-android-symbolized-arrow.log wrapped at 72
+// columns), to one location; a bracketed range is no writer's "[name]".
+func TestLocationWrapped(t *testing.T) {
+	p := "07-09 23:43:51.365  1181  1181 I app_process64: "
+	log := p + "==1181==ERROR: HWAddressSanitizer: tag-mismatch on address 0x0039862dbca0 at pc 0x006caee73e54\n" +
+		p + "READ of size 1 at 0x0039862dbca0 tags: cd/10 (ptr/mem) in thread T0\n" +
+		p + "    #0 0x6caee73e54  (/data/app/lib/arm64/libchrome.so+0x6873e54) (BuildId: f70b4ed1a4f72e94)\n" +
+		p + "\n" +
+		p + "0x0039862dbca0 is\n" +
+		"located 32 bytes inside a 120-byte region\n" +
+		"[0x0039862dbc80,0x0039862dbcf8)\n" +
+		p + "freed by thread T0 here:\n" +
+		p + "    #0 0x6caee73e54  (/data/app/lib/arm64/libchrome.so+0x6873e54) (BuildId: f70b4ed1a4f72e94)\n"
+	reps := parseAll(t, strings.NewReader(log), "hwasan-location-wrapped.log")
+	if len(reps) != 1 {
+		t.Fatalf("%d reports, want 1", len(reps))
+	}
+	want := "0x0039862dbca0 is located 32 bytes inside a 120-byte region [0x0039862dbc80,0x0039862dbcf8)"
+	if locs := reps[0].Location; len(locs) != 1 || locs[0].Text != want {
+		t.Errorf("locations %+v, want one %q", locs, want)
+	}
+	for _, s := range []string{"[0x10,0x20)", " [0x0039862dbc80,0x0039862dbcf8) "} {
+		if !addrRange([]byte(s)) {
+			t.Errorf("addrRange(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"[0x10,0x20) is a small unallocated heap chunk", "[kworker]", "[0x10]", "[0x,0x1)"} {
+		if addrRange([]byte(s)) {
+			t.Errorf("addrRange(%q) = true", s)
+		}
+	}
+}
