@@ -155,3 +155,22 @@ func TestHugeLog(t *testing.T) {
 		t.Errorf("heap grew to %d MB", maxHeap>>20)
 	}
 }
+
+// TestProgramLogLinesNoCue holds the prefilter to the lines of programs
+// that log as they run: a Go program with log.Lshortfile writes
+// "main.go:12:" on every line, which a cue word "go" brought to every
+// format's starter (decode 10x slower on such a log), while a lost Go
+// frame's location line still gets through.
+func TestProgramLogLinesNoCue(t *testing.T) {
+	for _, l := range []string{
+		"2026/11/29 12:00:07 main.go:123: processing item 42 from queue worker-3",
+		"I1129 12:00:07.123456   42 server.go:88] listening on :8080",
+	} {
+		if maybeReport([]byte(l)) {
+			t.Errorf("maybeReport(%q) = true: every line of such a log would be tried", l)
+		}
+	}
+	if l := "      /src/pop_test.go:77 +0x628"; !maybeReport([]byte(l)) {
+		t.Errorf("maybeReport(%q) = false: a lost Go frame would not be read", l)
+	}
+}
