@@ -55,8 +55,8 @@ func TestLogsInARow(t *testing.T) {
 	}
 }
 
-// TestSeedsInARow: the FuzzScanner seeds of the campaign's findings F1
-// and F2, each a log (cut down) after another, give the reports of both,
+// TestSeedsInARow: the FuzzScanner seeds of the campaign's findings F1,
+// F2 and F5, each a log (cut down) after another, give the reports of both,
 // in order. Each failed before its fix.
 func TestSeedsInARow(t *testing.T) {
 	for _, c := range []struct {
@@ -79,6 +79,10 @@ func TestSeedsInARow(t *testing.T) {
 		{"campaign-F2-asan-check-then-chromium", []string{"AddressSanitizer", "Chromium"}},
 		// another process's "==PID==" lines are not the report's
 		{"campaign-F2-libfuzzer-then-valgrind", []string{"libFuzzer", "Valgrind"}},
+		// F5: a report behind ctest's "368: " prefix, then a dmesg log
+		// without it: the kernel's headline ends the report, not a
+		// writer's line inside it
+		{"campaign-F5-prefixed-tsan-then-kasan", []string{"ThreadSanitizer", "Kernel"}},
 	} {
 		t.Run(c.seed, func(t *testing.T) {
 			data := fuzzSeed(t, filepath.Join("testdata", "fuzz", "FuzzScanner", c.seed))

@@ -669,6 +669,13 @@ func (s *Scanner) inReport(line []byte, no int) {
 		str, t = rest, strings.TrimSpace(rest)
 	}
 	if !carries && !b.isGrammar(t) {
+		if s.endsOpen(line) {
+			// Another format's headline without the report's prefix: a
+			// log pasted after a prefixed one (finding F5), not a writer's
+			// line in the middle of the report.
+			s.finish(false, &qline{text: string(line), no: no})
+			return
+		}
 		s.noteForeign(no)
 		return // another writer's line
 	}
