@@ -380,7 +380,7 @@ func isHex(c byte) bool {
 func isIdent(c byte) bool {
 	return c == '_' || isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 }
-func allHex(s string) bool {
+func allHex[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if !isHex(s[i]) {
 			return false

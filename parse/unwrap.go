@@ -648,15 +648,7 @@ func addrRange(t []byte) bool {
 
 // isHexAddr reports whether t is "0x" and hex digits.
 func isHexAddr(t []byte) bool {
-	if len(t) < 3 || t[0] != '0' || t[1] != 'x' {
-		return false
-	}
-	for _, c := range t[2:] {
-		if !isHex(c) {
-			return false
-		}
-	}
-	return true
+	return len(t) > 2 && t[0] == '0' && t[1] == 'x' && allHex(t[2:])
 }
 
 // pidErrorCut reports whether line ends in a sanitizer's "==PID==ERROR:",
