@@ -532,15 +532,18 @@ func openAngles(t string) bool {
 // numbered reports whether t starts as a numbered frame does: "#12 ",
 // "# 3 " (a space after "#" in old runtimes).
 func numbered(t string) bool {
+	if len(t) < 2 || t[0] != '#' {
+		return false // (an empty t: a lost frame's line that is only a prefix)
+	}
 	i := 1
-	if len(t) > 2 && t[0] == '#' && t[1] == ' ' {
+	if len(t) > 2 && t[1] == ' ' {
 		i = 2
 	}
 	j := i
 	for j < len(t) && isDigit(t[j]) {
 		j++
 	}
-	return t[0] == '#' && j > i && j < len(t) && t[j] == ' '
+	return j > i && j < len(t) && t[j] == ' '
 }
 
 // startsArgs reports whether n opens an argument list it does not close:

@@ -208,6 +208,10 @@ var reportNoise = []struct {
 	{regexp.MustCompile(`tid=\d+`), "tid=TID"},
 	{regexp.MustCompile(`\(pid=PID, tid=TID\)`), "(ids)"},
 	{regexp.MustCompile(`thread T\d+ \(tid=TID`), "thread T (tid=TID"},
+	// Whether TSan's worker thread has returned when the race is reported
+	// depends on the scheduler, not on the symbolizer (a CI run saw
+	// "running" under one and "finished" under the other).
+	{regexp.MustCompile(`\(tid=TID, (running|finished)\)`), "(tid=TID, STATE)"},
 }
 
 // normalizeReport removes what legitimately differs between two runs.
