@@ -132,11 +132,20 @@ type cues struct {
 	before string
 	// marks are texts anywhere in the line.
 	marks []mark
+	// located are words before a colon that are cues only where a line
+	// number and a text follow them: a file name's extension in a
+	// location ("go" in "/src/main.go:12 +0x8f"), which many ordinary
+	// lines have without that text ("main.go:12: ..."). Looked up as the
+	// words are, they cost other lines nothing.
+	located []locatedWord
 	// starts are texts that begin the line's text, after its blanks and a
 	// dmesg stamp ("[  397.649006] "): the "[<" of a kernel frame before
 	// 4.x, whose line has no cue word and no mark a search could afford.
 	starts []string
 }
+
+// locatedWord is a cues.located word and the text after its line number.
+type locatedWord struct{ word, after string }
 
 // mark is a text maybeReport searches a line for.
 type mark struct {
@@ -161,9 +170,11 @@ type prefilter struct {
 	second      [256]bool
 	// The exact words, in a hash table by length and first and last byte
 	// (wordHash): slot[h] is 1 + the index in words of the first word of
-	// hash h, next[i] 1 + that of the next one.
+	// hash h, next[i] 1 + that of the next one; after[i] is the text a
+	// located word needs after its line number, "" for the others.
 	slot     [wordSlots]uint8
 	words    []string
+	after    []string
 	next     []uint8
 	suffixes []string // "*Sanitizer"
 	prefixes []string // "0x*"
@@ -241,6 +252,9 @@ func newPrefilter(all []cues) *prefilter {
 	pf := &prefilter{}
 	seen := map[string]bool{}
 	for _, c := range all {
+		for _, lw := range c.located {
+			pf.addWord(lw.word, lw.after)
+		}
 		for _, w := range c.words {
 			if seen[w] {
 				continue
@@ -260,14 +274,8 @@ func newPrefilter(all []cues) *prefilter {
 						pf.second[i] = true
 					}
 				}
-			case w == "" || len(pf.words) == 255:
-				panic("parse: bad cue word or too many: " + w)
 			default:
-				h := wordHash(len(w), w[0], w[len(w)-1])
-				pf.words = append(pf.words, w)
-				pf.next = append(pf.next, pf.slot[h])
-				pf.slot[h] = uint8(len(pf.words))
-				pf.first[w[0]] |= cueExact
+				pf.addWord(w, "")
 			}
 		}
 		for i := 0; i < len(c.before); i++ {
@@ -303,6 +311,19 @@ func newPrefilter(all []cues) *prefilter {
 	}
 	pf.more = len(pf.anyMore)+len(pf.markMore) > 0
 	return pf
+}
+
+// addWord adds an exact cue word, located when after is not "".
+func (pf *prefilter) addWord(w, after string) {
+	if w == "" || len(pf.words) == 255 {
+		panic("parse: bad cue word or too many: " + w)
+	}
+	h := wordHash(len(w), w[0], w[len(w)-1])
+	pf.words = append(pf.words, w)
+	pf.after = append(pf.after, after)
+	pf.next = append(pf.next, pf.slot[h])
+	pf.slot[h] = uint8(len(pf.words))
+	pf.first[w[0]] |= cueExact
 }
 
 // maybeReport is the cheap test run on every line outside a report: could
@@ -401,6 +422,15 @@ func (pf *prefilter) moreMarks(b []byte) bool {
 	return false
 }
 
+// lineThen reports whether b starts with a line number and then text.
+func lineThen(b []byte, text string) bool {
+	i := 0
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i > 0 && startsWith(b[i:], text)
+}
+
 // colonWord reports whether the word before the colon at b[c] is a cue.
 func (pf *prefilter) colonWord(b []byte, c int) bool {
 	j := c
@@ -418,16 +448,18 @@ func (pf *prefilter) colonWord(b []byte, c int) bool {
 	if f|l == 0 || f == cuePrefix && l == 0 && len(w) > 1 && !pf.second[w[1]] {
 		return false
 	}
-	return pf.isCue(w)
+	return pf.isCue(w, b[c+1:])
 }
 
-// isCue reports whether w is a cue word, exact or by its prefix or suffix.
-func (pf *prefilter) isCue(w []byte) bool {
+// isCue reports whether w, before a colon and rest, is a cue word: exact
+// (located: rest is its line number and text), or by its prefix or
+// suffix.
+func (pf *prefilter) isCue(w, rest []byte) bool {
 	first, last := pf.first[w[0]], pf.last[w[len(w)-1]]
 	if first&cueExact != 0 {
 		for i := pf.slot[wordHash(len(w), w[0], w[len(w)-1])]; i != 0; i = pf.next[i-1] {
 			if pf.words[i-1] == string(w) {
-				return true
+				return pf.after[i-1] == "" || lineThen(rest, pf.after[i-1])
 			}
 		}
 	}
