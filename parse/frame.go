@@ -448,3 +448,18 @@ func lastParsed(fs []report.Frame) (report.Frame, bool) {
 	}
 	return report.Frame{}, false
 }
+
+// tsanUnnumbered reads a TSan stack's frame printed without its "#N", as a
+// stack_trace_format without "#%n" prints it ("%f %L (%m+%o)": "bump
+// /src/t.c:9:9 (t+0xd018f)"): t is the line without its indent, which
+// must be a frame's (four blanks, under a stack's title). It must name a
+// module and offset, or a file and line, to be read as one: TSan's other
+// lines under a title are not frames, and Index is -1 (none printed).
+func tsanUnnumbered(t string) (report.Frame, bool) {
+	f, ok := ParseFrame("#0 " + t)
+	if !ok || f.Unparsed || !(f.Module != "" && f.HasOffset || f.File != "" && f.Line > 0) {
+		return report.Frame{}, false
+	}
+	f.Index, f.Raw = -1, t
+	return f, true
+}

@@ -731,6 +731,12 @@ func (s *Scanner) inReport(line []byte, no int) {
 	case b.stack >= 0 && t[0] == '0' && b.unparsedFrame(t):
 		b.confirm(str, no)
 		return
+	case b.kind == kindTSan && (b.titleKnown || b.stack >= 0) && strings.HasPrefix(str, "    "):
+		if f, ok := tsanUnnumbered(t); ok {
+			b.confirm(str, no)
+			b.addFrame(f)
+			return
+		}
 	case strings.HasPrefix(t, "SUMMARY: "):
 		b.confirm(str, no)
 		b.closeStack()
@@ -938,7 +944,8 @@ func (b *builder) needsAbort() bool {
 func (b *builder) addFrame(f report.Frame) {
 	if b.stack >= 0 && !f.Unparsed {
 		st := &b.rep.Stacks[b.stack]
-		if last, ok := lastParsed(st.Frames); ok && f.Index <= last.Index {
+		// (A frame without a printed number goes on its stack.)
+		if last, ok := lastParsed(st.Frames); ok && f.Index >= 0 && f.Index <= last.Index {
 			b.closeStack()
 		}
 	}

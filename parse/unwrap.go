@@ -131,6 +131,17 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 	if strings.HasPrefix(l, "SUMMARY: ") && bytes.HasSuffix(held, []byte(" ")) {
 		return "", false // "... in " ends UBSan's line: not broken there
 	}
+	if b.kind == kindTSan && l[0] != '#' && bytes.HasPrefix(b.bodyBytes(held), []byte("    ")) {
+		// A TSan frame printed without its number (a stack_trace_format
+		// without "#%n"), at a frame's indent: joined when the rest adds
+		// to it.
+		lf, lok := tsanUnnumbered(l)
+		jf, jok := tsanUnnumbered(joined)
+		if !jok || lok && !frameGains(lf, jf) {
+			return "", false
+		}
+		return string(held) + " " + n, true
+	}
 	if !wrapExtends(b, l, joined, carries) {
 		return "", false
 	}

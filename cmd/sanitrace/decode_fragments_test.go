@@ -289,3 +289,28 @@ func TestDecodeOtherFormatsFragments(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeTSanUnnumbered: TSan frames printed without "#N" (the real
+// runtime with a stack_trace_format that leaves out "#%n") are read into
+// their stacks, in JSON and text, from the CLI.
+func TestDecodeTSanUnnumbered(t *testing.T) {
+	log := filepath.Join(repoRoot, "testdata", "samples", "pastes", "made-tsan-unnumbered-clang14.log")
+	out, errs, code := runCLI(t, "", "decode", "--format=json", "--symbolize=false", log)
+	if code != exitFound {
+		t.Fatalf("exit %d; stderr:\n%s", code, errs)
+	}
+	doc := parseDecodeJSON(t, out)
+	if len(doc.Reports) != 1 || len(doc.Reports[0].Stacks) != 3 {
+		t.Fatalf("want one report of 3 stacks:\n%s", out)
+	}
+	for i, want := range []string{"bump", "bump", "pthread_create"} {
+		s := doc.Reports[0].Stacks[i]
+		if len(s.Frames) != 2 || s.Frames[0].Function == nil || *s.Frames[0].Function != want || s.Frames[0].Module == nil || *s.Frames[0].Module != "race-tsan14" {
+			t.Errorf("stack %d (%s): %+v; want 2 frames from %s in race-tsan14", i, s.Title, s.Frames, want)
+		}
+	}
+	text, _, _ := runCLI(t, "", "decode", "--color=never", "--symbolize=false", log)
+	if !strings.Contains(text, " worker /build/ci/samples/src/valgrind/race.c:16:2 (race-tsan14+0xd015f)") {
+		t.Errorf("text output lacks the worker frame:\n%s", text)
+	}
+}
