@@ -246,15 +246,7 @@ func TestPasted(t *testing.T) {
 // after every paste of pasteKinds (wrapping most often: a tombstone frame
 // broken before its module, a frame wrapped after a long prefix, a
 // headline's rest behind a quote); TestPasted skips them until they are.
-var pastedWrong = map[string]bool{
-	// Frames of up to 2,000 bytes behind a logcat prefix, wrapped into
-	// dozens of pieces: the report, its stacks, frame counts and location
-	// read right after every wrap (its headline broken after
-	// "==1181==ERROR:", its location before "located" and before its
-	// "[0x…,0x…)"), but a frame's "-> function at file:line" tail, broken
-	// into dozens of pieces, is not joined yet.
-	"public-hwasan-chromium-android-symbolized-arrow.log": true,
-}
+var pastedWrong = map[string]bool{}
 
 func checkPasted(t *testing.T, logs []string) {
 	for _, path := range logs {

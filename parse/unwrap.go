@@ -65,7 +65,7 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 		// its rest, not a writer's "name: "; in a report that is not
 		// quoted, "> >::f()" is the rest of a C++ name, not a quote.)
 		if _, carries = b.pfx.strip(next); !carries && splitKnownPrefix(next[q:]) > 0 &&
-			!bytes.HasSuffix(held, []byte(" SUMMARY:")) && quoteLen(next[q:]) == 0 && !addrRange(next[q:]) {
+			!bytes.HasSuffix(held, []byte(" SUMMARY:")) && quoteLen(next[q:]) == 0 && !addrRange(next[q:]) && !hwasanTags(next[q:]) {
 			if bracketed = b.frameRest(held, next[q:]); !bracketed {
 				return "", false // another writer's line ("db_1  | ..."), not a rest
 			}
@@ -91,6 +91,9 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 				return string(bytes.TrimRight(held, " \t")) + " " + string(nb), true
 			}
 		}
+	}
+	if len(nb) > 0 && len(held)+1+len(nb) <= wrapJoinMax && b.arrowRest(held, nb) {
+		return string(held) + " " + string(nb), true
 	}
 	if len(nb) == 0 || !mayWrapLen(last, nb) && !b.moduleRest(held, nb) || len(held)+1+len(nb) > wrapJoinMax {
 		return "", false
@@ -148,6 +151,57 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 	// The wrapper dropped one blank at the break; blanks before it are
 	// the line's own ("#7 0x7fd6318d44a2  (module+0x...)").
 	return string(held) + " " + n, true
+}
+
+var markArrow = []byte("->")
+
+// hwasanTags reports whether t is the rest of HWASan's access line broken
+// before its tags ("tags: cd/10 (ptr/mem) in thread T0"), which reads as
+// a writer's "name: " prefix.
+func hwasanTags(t []byte) bool {
+	rest, ok := bytes.CutPrefix(bytes.TrimSpace(t), []byte("tags: "))
+	return ok && bytes.Contains(rest, []byte(" (ptr/mem)"))
+}
+
+// arrowRest reports whether n is the rest of held, a frame line of the
+// report, in a symbolizer's "-> f at file:line" tail after the frame
+// (Chromium's HWASan reports): the tail's start ("(BuildId: ...) ->",
+// "->") after a frame without one, or any piece after a tail that has
+// not reached its file and line. A wrapper breaks such a function's name,
+// thousands of bytes of template arguments, into pieces of any length.
+func (b *builder) arrowRest(held, n []byte) bool {
+	if b.kind == kindDump || n[0] == '#' || !bytes.Contains(held, markArrow) && !bytes.Contains(n, markArrow) {
+		return false // (every line of a report is asked: the cheap test first)
+	}
+	l := strings.TrimSpace(b.bodyOf(held))
+	if !numbered(l) {
+		return false
+	}
+	if k := strings.Index(l, ") -> "); k > 0 {
+		_, _, line, _ := cutArrow(l[k+len(") -> "):])
+		return line == 0
+	}
+	if strings.HasSuffix(l, ") ->") {
+		return true
+	}
+	// The tail's start: "->" after the frame or its build id.
+	rest := string(n)
+	if head, ok := strings.CutSuffix(rest, " ->"); ok {
+		rest = head
+	} else if rest == "->" {
+		rest = ""
+	} else if i := strings.Index(rest, ") -> "); i > 0 {
+		rest = rest[:i+1]
+	} else {
+		return false
+	}
+	if rest != "" {
+		if _, id := cutBuildID(" " + rest); id == "" {
+			return false
+		}
+	}
+	f, ok := ParseFrame(strings.TrimSpace(l + " " + rest))
+	return ok && f.Module != "" && f.Function == ""
 }
 
 // frameRest reports whether n, which reads as another writer's prefixed
@@ -527,7 +581,7 @@ func wrapExtends(b *builder, l, joined string, carries bool) bool {
 		// "... 32-byte region [0x..,0x..)" and "(module+0x..)" end the line.
 		return !strings.HasSuffix(l, ")") && !strings.Contains(joined[len(l):], ": ") && isLocation(joined)
 	}
-	if role, _, ok := classifyTitle(l); ok && !strings.HasSuffix(l, ":") && !strings.Contains(joined[len(l):], ": ") {
+	if role, _, ok := classifyTitle(l); ok && !strings.HasSuffix(l, ":") && (!strings.Contains(joined[len(l):], ": ") || hwasanTags([]byte(n))) {
 		r2, _, ok2 := classifyTitle(joined)
 		return ok2 && r2 == role
 	}
