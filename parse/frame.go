@@ -389,6 +389,15 @@ func allHex[T string | []byte](s T) bool {
 	return true
 }
 
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // cutArch removes the architecture Darwin runtimes add to a module
 // ("a.out:x86_64", "libfoo.dylib:arm64e").
 func cutArch(mod string) string {

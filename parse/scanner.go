@@ -669,6 +669,13 @@ func (s *Scanner) inReport(line []byte, no int) {
 		str, t = rest, strings.TrimSpace(rest)
 	}
 	if !carries && !b.isGrammar(t) {
+		if f, ok := b.gluedFrame(t); ok {
+			// The frame behind another writer's text, and a wrapper that
+			// broke that text took the report's prefix off its pieces.
+			b.confirm(str, no)
+			b.addFrame(f)
+			return
+		}
 		if s.endsOpen(line) {
 			// Another format's headline without the report's prefix: a
 			// log pasted after a prefixed one (finding F5), not a writer's
@@ -837,9 +844,58 @@ func (s *Scanner) inReport(line []byte, no int) {
 		s.finish(false, &qline{text: string(line), no: no})
 		return
 	}
+	if f, ok := b.gluedFrame(t); ok {
+		b.confirm(str, no)
+		b.addFrame(f)
+		return
+	}
 	b.noteUnknown(t)
 	b.pend(str, no)
 	s.checkPending()
+}
+
+// gluedFrame reads the frame at the end of t when another writer's text
+// without a newline stands in front of it ("progress: 24%     #0 0x...
+// in f ..."): a numbered frame with a pc after a blank, the one the open
+// stack expects next (#0 where none is open), so text that merely holds
+// a "#1" is not read as one.
+func (b *builder) gluedFrame(t string) (report.Frame, bool) {
+	want := 0
+	if b.stack >= 0 {
+		if last, ok := lastParsed(b.rep.Stacks[b.stack].Frames); ok {
+			want = last.Index + 1
+		}
+	}
+	for i := gluedAt(t, 0, false); i >= 0; i = gluedAt(t, i, false) {
+		if f, ok := ParseFrame(t[i:]); ok && f.HasPC && !f.Unparsed && f.Index == want {
+			return f, true
+		}
+	}
+	return report.Frame{}, false
+}
+
+// gluedAt is where the first numbered frame line with a pc ("#12 0x")
+// starts in t after a blank, past byte from; -1 when none does. With
+// broken, a number alone at t's end counts too (a wrapper broke the line
+// right after it).
+func gluedAt(t string, from int, broken bool) int {
+	for from < len(t) {
+		i := strings.Index(t[from:], " #")
+		if i < 0 {
+			return -1
+		}
+		at := from + i + 1
+		rest := t[at:]
+		if numbered(rest) {
+			if _, after, _ := strings.Cut(rest, " "); strings.HasPrefix(after, "0x") {
+				return at
+			}
+		} else if broken && len(rest) > 1 && allDigits(rest[1:]) {
+			return at
+		}
+		from = at
+	}
+	return -1
 }
 
 // isRuntimeStats reports whether t is one of the lines a sanitizer runtime

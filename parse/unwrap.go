@@ -130,6 +130,11 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 		return "", false
 	}
 	l := string(lb) // most lines stand alone: made only past that test
+	if l[0] != '#' {
+		if k := gluedAt(l, 0, true); k > 0 {
+			l = l[k:] // a frame behind another writer's text (gluedFrame)
+		}
+	}
 	joined := l + " " + n
 	if strings.HasPrefix(l, "SUMMARY: ") && bytes.HasSuffix(held, []byte(" ")) {
 		return "", false // "... in " ends UBSan's line: not broken there
