@@ -314,3 +314,31 @@ func TestDecodeTSanUnnumbered(t *testing.T) {
 		t.Errorf("text output lacks the worker frame:\n%s", text)
 	}
 }
+
+// TestDecodeGluedFrame: a frame behind another writer's text on its line
+// (a real ASan report beside a progress printer) is in its stack, in text
+// and JSON, from the CLI.
+func TestDecodeGluedFrame(t *testing.T) {
+	log := filepath.Join(repoRoot, "testdata", "samples", "pastes", "made-asan-glued-frames-clang14.log")
+	out, errs, code := runCLI(t, "", "decode", "--format=json", "--symbolize=false", log)
+	if code != exitFound {
+		t.Fatalf("exit %d; stderr:\n%s", code, errs)
+	}
+	doc := parseDecodeJSON(t, out)
+	if len(doc.Reports) != 1 || len(doc.Reports[0].Stacks) != 3 {
+		t.Fatalf("want one report of 3 stacks:\n%s", out)
+	}
+	for i, want := range []struct {
+		frames int
+		first  string
+	}{{5, "use"}, {2, "free"}, {2, "__interceptor_malloc"}} {
+		s := doc.Reports[0].Stacks[i]
+		if len(s.Frames) != want.frames || s.Frames[0].Function == nil || *s.Frames[0].Function != want.first {
+			t.Errorf("stack %d (%s): %d frames %+v; want %d from %s", i, s.Title, len(s.Frames), s.Frames, want.frames, want.first)
+		}
+	}
+	text, _, _ := runCLI(t, "", "decode", "--color=never", "--symbolize=false", log)
+	if !strings.Contains(text, "    #0 0x5652f3858eea in use /build/ci/samples/src/c/uafglue.c:8:9\n") {
+		t.Errorf("text output lacks the glued #0:\n%s", text)
+	}
+}
