@@ -20,7 +20,11 @@ PARTS=${*:-symbolize decode batch modules}
 export SANITRACE_BENCH_DIR=$CACHE
 [[ -x $SANITRACE ]] || { echo "bench/run.sh: no sanitrace at $SANITRACE (make build)" >&2; exit 1; }
 [[ ${SKIP_BUILD:-0} == 1 ]] || bash "$HERE/build.sh" >&2
-go build -o "$CACHE/tools/benchrun" ./internal/cmd/benchrun
+# The harness is built for this run only: two checkouts benchmarking at
+# once must not run each other's harness from the shared cache.
+TOOLS=$(mktemp -d)
+trap 'rm -rf "$TOOLS"' EXIT
+go build -o "$TOOLS/benchrun" ./internal/cmd/benchrun
 mkdir -p "$OUT"
 for part in $PARTS; do
 	flags=()
@@ -31,7 +35,7 @@ for part in $PARTS; do
 	modules) read -r -a flags <<<"${MODULES_FLAGS:-}" ;;
 	*) echo "bench/run.sh: unknown part $part" >&2; exit 2 ;;
 	esac
-	"$CACHE/tools/benchrun" "$part" -dir "$CACHE" -sanitrace "$SANITRACE" "${flags[@]}" | tee -a "$OUT/report.md"
+	"$TOOLS/benchrun" "$part" -dir "$CACHE" -sanitrace "$SANITRACE" "${flags[@]}" | tee -a "$OUT/report.md"
 	echo | tee -a "$OUT/report.md"
 done
 echo "bench/run.sh: report in $OUT/report.md" >&2
