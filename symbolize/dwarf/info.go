@@ -286,13 +286,22 @@ func (dw *Data) abbrevs(h *Header) (*abbrevTable, error) {
 	k := abbrevKey{h.dwo, h.abbrevOff, h.addrSize, h.dwarf64, h.version}
 	c := &dw.abbrevCache
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t, ok := c.m[k]; ok {
+	t, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
 		return t, nil
 	}
-	t, err := parseAbbrevs(dw.secOf(h).abbrev, h, dw.byteOrder)
+	// Parsed outside the lock: the lookup workers find their units' tables
+	// as they first read them, and one parsing must not hold up the other
+	// (two parsing one table at once keep the first).
+	t, err := parseAbbrevs(dw.secOf(h).abbrev, h, dw.byteOrder, 0)
 	if err != nil {
 		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if had, ok := c.m[k]; ok {
+		return had, nil
 	}
 	if c.m == nil {
 		c.m = map[abbrevKey]*abbrevTable{}
@@ -301,7 +310,28 @@ func (dw *Data) abbrevs(h *Header) (*abbrevTable, error) {
 	return t, nil
 }
 
-func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder) (*abbrevTable, error) {
+// rootAbbrevs is a table that serves unit h's root DIE, whose code is
+// code: the unit's whole table when it is parsed already, else the table
+// read up to that code only, not kept. An index of every unit reads each
+// unit's root alone (buildUnitIndex), and gcc and clang give every unit a
+// table of its own (libc's debug file: 1,700 units, each table of dozens of
+// codes): parsing them whole there was half of a core file's start-up.
+func (dw *Data) rootAbbrevs(h *Header, code uint64) (*abbrevTable, error) {
+	k := abbrevKey{h.dwo, h.abbrevOff, h.addrSize, h.dwarf64, h.version}
+	c := &dw.abbrevCache
+	c.mu.Lock()
+	t, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	return parseAbbrevs(dw.secOf(h).abbrev, h, dw.byteOrder, code)
+}
+
+// parseAbbrevs parses the abbreviation table of unit h; with until > 0, it
+// stops after the code until (the table then serves only codes up to it,
+// in the order the table lists them).
+func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder, until uint64) (*abbrevTable, error) {
 	if h.abbrevOff >= uint64(len(sec)) {
 		return nil, fmt.Errorf("abbreviation offset 0x%x beyond .debug_abbrev (size 0x%x)", h.abbrevOff, len(sec))
 	}
@@ -342,12 +372,15 @@ func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder) (*abbrevTable, err
 		}
 		if code == uint64(len(t.dense))+1 && t.sparse == nil {
 			t.dense = append(t.dense, a)
-			continue
+		} else {
+			if t.sparse == nil {
+				t.sparse = map[uint64]*abbrev{}
+			}
+			t.sparse[code] = &a
 		}
-		if t.sparse == nil {
-			t.sparse = map[uint64]*abbrev{}
+		if code == until {
+			break
 		}
-		t.sparse[code] = &a
 	}
 	if b.Err() != nil {
 		return nil, b.Err()
@@ -577,10 +610,33 @@ func (dw *Data) newDIEReader(h *Header) (*dieReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unit at 0x%x: %w", h.off, err)
 	}
+	return dw.dieReaderWith(h, tab), nil
+}
+
+// newRootReader is newDIEReader for reading unit h's root DIE only.
+func (dw *Data) newRootReader(h *Header) (*dieReader, error) {
+	r := dw.dieReaderWith(h, nil)
+	code, ok := r.b.Uleb1()
+	if !ok {
+		code = r.b.Uleb()
+	}
+	if r.b.Err() != nil || code == 0 {
+		return dw.newDIEReader(h) // no root: as any reader finds it
+	}
+	r.b.Seek(int(h.dieOff - h.off))
+	tab, err := dw.rootAbbrevs(h, code)
+	if err != nil {
+		return nil, fmt.Errorf("unit at 0x%x: %w", h.off, err)
+	}
+	r.tab = tab
+	return r, nil
+}
+
+func (dw *Data) dieReaderWith(h *Header, tab *abbrevTable) *dieReader {
 	r := &dieReader{h: h, tab: tab, big: dw.byteOrder == binary.BigEndian}
 	r.b = dwarfbuf.NewReader(".debug_info", h.off, dw.secOf(h).info[h.off:h.end], dw.byteOrder)
 	r.b.Seek(int(h.dieOff - h.off))
-	return r, nil
+	return r
 }
 
 // seek positions the reader at the DIE at section offset off.

@@ -53,3 +53,30 @@ func TestSkipValues(t *testing.T) {
 		}
 	}
 }
+
+// TestParseAbbrevsUntil: a table read up to a unit's root code serves that
+// code without reading the entries after it, which a whole read rejects
+// (here a table cut off inside its second entry).
+func TestParseAbbrevsUntil(t *testing.T) {
+	sec := []byte{
+		1, byte(TagCompileUnit), 1, // code 1, DW_TAG_compile_unit, children
+		byte(AttrName), byte(FormString), 0, 0,
+		2, byte(TagSubprogram), 0, // code 2, its attributes cut off
+		byte(AttrLowpc),
+	}
+	h := &Header{version: 4, addrSize: 8}
+	if _, err := parseAbbrevs(sec, h, binary.LittleEndian, 0); err == nil {
+		t.Fatal("the whole cut-off table parsed")
+	}
+	tab, err := parseAbbrevs(sec, h, binary.LittleEndian, 1)
+	if err != nil {
+		t.Fatalf("up to code 1: %v", err)
+	}
+	a := tab.get(1)
+	if a == nil || a.tag != TagCompileUnit || !a.children || len(a.attrs) != 1 || a.attrs[0].attr != AttrName {
+		t.Fatalf("code 1: %+v", a)
+	}
+	if tab.get(2) != nil {
+		t.Error("code 2 served from a table read up to code 1")
+	}
+}

@@ -216,7 +216,7 @@ func (r *UnitRanges) UnitFor(pc uint64) *Unit { return r.idx.unitFor(pc) }
 // values, to be resolved once the bases are known.
 func (dw *Data) readUnitRoot(h Header) (*Unit, [3]Value, error) {
 	var ranges [3]Value
-	r, err := dw.newDIEReader(&h)
+	r, err := dw.newRootReader(&h)
 	if err != nil {
 		return nil, ranges, err
 	}
