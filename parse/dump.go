@@ -136,6 +136,13 @@ func dumpStart(line []byte, prev string) (dumpStarted, bool) {
 // (a nested "panic:", an "Oops" after a "BUG:"), and sanitizer headlines
 // end every report before any grammar sees them.
 func (s *Scanner) endsOpen(line []byte) bool {
+	if s.cur.f != &valgrindFormat && valgrindMessage(line) {
+		// Valgrind's message has no cue word (its starter finds a report
+		// at the first frame and reads back to it): without this, a
+		// report open before it took the message and its frames as another
+		// writer's lines (finding F6).
+		return true
+	}
 	if !maybeReport(line) {
 		return false
 	}

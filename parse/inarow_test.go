@@ -83,6 +83,10 @@ func TestSeedsInARow(t *testing.T) {
 		// without it: the kernel's headline ends the report, not a
 		// writer's line inside it
 		{"campaign-F5-prefixed-tsan-then-kasan", []string{"ThreadSanitizer", "Kernel"}},
+		// F6: a logcat-prefixed HWASan report pasted inside a Valgrind
+		// log: Valgrind's next message ends it (no cue word; its frames
+		// were another writer's lines to the open report)
+		{"campaign-F6-logcat-hwasan-inside-valgrind", []string{"Valgrind", "HWAddressSanitizer", "Valgrind"}},
 	} {
 		t.Run(c.seed, func(t *testing.T) {
 			data := fuzzSeed(t, filepath.Join("testdata", "fuzz", "FuzzScanner", c.seed))

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -139,6 +140,21 @@ func valgrindBack(line []byte, before func(k int) ([]byte, bool)) (k, pfx int, g
 		return k, e + 1, g, r
 	}
 	return 0, 0, nil, nil
+}
+
+// valgrindMessage reports whether line is a Valgrind report's message:
+// the mark, then, at the margin, a message valgrindKind reads as a
+// report's.
+func valgrindMessage(line []byte) bool {
+	if bytes.IndexByte(line, '=') < 0 {
+		return false
+	}
+	_, end, _, ok := valgrindMark(line)
+	if !ok || end+1 >= len(line) || line[end+1] == ' ' {
+		return false // no text, or not at the margin (a frame, a detail)
+	}
+	_, _, ok = valgrindKind(strings.TrimRight(string(line[end+1:]), " \t"))
+	return ok
 }
 
 // valgrindAside reports whether t, a line at the margin, is one of the
