@@ -328,10 +328,11 @@ func (dw *Data) rootAbbrevs(h *Header, code uint64) (*abbrevTable, error) {
 	return parseAbbrevs(dw.secOf(h).abbrev, h, dw.byteOrder, code)
 }
 
-// parseAbbrevs parses the abbreviation table of unit h; with until > 0, it
-// stops after the code until (the table then serves only codes up to it,
-// in the order the table lists them).
-func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder, until uint64) (*abbrevTable, error) {
+// parseAbbrevs parses the abbreviation table of unit h; with only > 0,
+// only the entry of that code: the others are stepped over without being
+// built (gcc numbers a table's codes by use, so a unit's root, used once,
+// comes near the end of its table).
+func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder, only uint64) (*abbrevTable, error) {
 	if h.abbrevOff >= uint64(len(sec)) {
 		return nil, fmt.Errorf("abbreviation offset 0x%x beyond .debug_abbrev (size 0x%x)", h.abbrevOff, len(sec))
 	}
@@ -342,34 +343,11 @@ func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder, until uint64) (*ab
 		if code == 0 {
 			break
 		}
-		a := abbrev{tag: uint32(b.Uleb()), children: b.U8() != 0}
-		for b.Err() == nil {
-			at, form := b.Uleb(), b.Uleb()
-			if at == 0 && form == 0 {
-				break
-			}
-			s := attrSpec{attr: uint32(at), form: uint32(form), size: int32(fixedFormSize(uint32(form), h))}
-			if form == FormImplicitConst {
-				s.implicit = b.Sleb()
-			}
-			switch s.attr {
-			case AttrLowpc, AttrHighpc, AttrRanges:
-				a.hasRanges = true
-			}
-			a.attrs = append(a.attrs, s)
+		if only > 0 && code != only {
+			skipAbbrev(&b)
+			continue
 		}
-		a.size = 0
-		for _, s := range a.attrs {
-			n := fixedFormSize(s.form, h)
-			if n < 0 {
-				a.size = -1
-				break
-			}
-			a.size += n
-		}
-		if a.size < 0 {
-			a.skip = skipPlan(a.attrs, h)
-		}
+		a := readAbbrev(&b, h)
 		if code == uint64(len(t.dense))+1 && t.sparse == nil {
 			t.dense = append(t.dense, a)
 		} else {
@@ -378,7 +356,7 @@ func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder, until uint64) (*ab
 			}
 			t.sparse[code] = &a
 		}
-		if code == until {
+		if code == only {
 			break
 		}
 	}
@@ -386,6 +364,55 @@ func parseAbbrevs(sec []byte, h *Header, bo binary.ByteOrder, until uint64) (*ab
 		return nil, b.Err()
 	}
 	return t, nil
+}
+
+// readAbbrev reads an abbreviation after its code: its tag, children flag
+// and attribute specifications.
+func readAbbrev(b *dwarfbuf.Reader, h *Header) abbrev {
+	a := abbrev{tag: uint32(b.Uleb()), children: b.U8() != 0}
+	for b.Err() == nil {
+		at, form := b.Uleb(), b.Uleb()
+		if at == 0 && form == 0 {
+			break
+		}
+		s := attrSpec{attr: uint32(at), form: uint32(form), size: int32(fixedFormSize(uint32(form), h))}
+		if form == FormImplicitConst {
+			s.implicit = b.Sleb()
+		}
+		switch s.attr {
+		case AttrLowpc, AttrHighpc, AttrRanges:
+			a.hasRanges = true
+		}
+		a.attrs = append(a.attrs, s)
+	}
+	a.size = 0
+	for _, s := range a.attrs {
+		n := fixedFormSize(s.form, h)
+		if n < 0 {
+			a.size = -1
+			break
+		}
+		a.size += n
+	}
+	if a.size < 0 {
+		a.skip = skipPlan(a.attrs, h)
+	}
+	return a
+}
+
+// skipAbbrev steps over an abbreviation after its code.
+func skipAbbrev(b *dwarfbuf.Reader) {
+	b.Uleb() // tag
+	b.U8()   // children
+	for b.Err() == nil {
+		at, form := b.Uleb(), b.Uleb()
+		if at == 0 && form == 0 {
+			return
+		}
+		if form == FormImplicitConst {
+			b.Sleb()
+		}
+	}
 }
 
 // fixedFormSize is the encoded size of form in unit h, -1 when it varies.

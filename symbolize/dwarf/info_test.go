@@ -54,29 +54,36 @@ func TestSkipValues(t *testing.T) {
 	}
 }
 
-// TestParseAbbrevsUntil: a table read up to a unit's root code serves that
-// code without reading the entries after it, which a whole read rejects
-// (here a table cut off inside its second entry).
-func TestParseAbbrevsUntil(t *testing.T) {
+// TestParseAbbrevsOnly: a unit's root read through its table's one entry
+// (gcc lists a root's code near the end): the entries before it are
+// stepped over unbuilt, those after it are not read, so a table cut off
+// after the root's entry still serves the root, which a whole read
+// rejects.
+func TestParseAbbrevsOnly(t *testing.T) {
 	sec := []byte{
-		1, byte(TagCompileUnit), 1, // code 1, DW_TAG_compile_unit, children
+		1, byte(TagSubprogram), 0, // code 1, DW_TAG_subprogram, no children
+		byte(AttrName), byte(FormString), byte(AttrDeclLine), byte(FormImplicitConst), 7, 0, 0,
+		2, byte(TagCompileUnit), 1, // code 2, DW_TAG_compile_unit, children
 		byte(AttrName), byte(FormString), 0, 0,
-		2, byte(TagSubprogram), 0, // code 2, its attributes cut off
+		3, byte(TagVariable), 0, // code 3, its attributes cut off
 		byte(AttrLowpc),
 	}
-	h := &Header{version: 4, addrSize: 8}
+	h := &Header{version: 5, addrSize: 8}
 	if _, err := parseAbbrevs(sec, h, binary.LittleEndian, 0); err == nil {
 		t.Fatal("the whole cut-off table parsed")
 	}
-	tab, err := parseAbbrevs(sec, h, binary.LittleEndian, 1)
+	tab, err := parseAbbrevs(sec, h, binary.LittleEndian, 2)
 	if err != nil {
-		t.Fatalf("up to code 1: %v", err)
+		t.Fatalf("only code 2: %v", err)
 	}
-	a := tab.get(1)
+	a := tab.get(2)
 	if a == nil || a.tag != TagCompileUnit || !a.children || len(a.attrs) != 1 || a.attrs[0].attr != AttrName {
-		t.Fatalf("code 1: %+v", a)
+		t.Fatalf("code 2: %+v", a)
 	}
-	if tab.get(2) != nil {
-		t.Error("code 2 served from a table read up to code 1")
+	if tab.get(1) != nil || tab.get(3) != nil {
+		t.Error("codes other than 2 served from a table read for code 2")
+	}
+	if tab, err := parseAbbrevs(sec, h, binary.LittleEndian, 1); err != nil || tab.get(1) == nil || tab.get(1).attrs[1].implicit != 7 {
+		t.Errorf("only code 1: %v", err)
 	}
 }
