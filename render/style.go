@@ -25,11 +25,15 @@ type palette struct {
 	blue     ink
 	cyan     ink
 	yellow   ink
+	// colored: the inks are not all empty. Without colors a frame's class
+	// (the program's own or not) changes nothing on its line.
+	colored bool
 }
 
 func newPalette(enabled bool) *palette {
 	in := func(attrs ...color.Attribute) ink { return newInk(enabled, attrs...) }
 	return &palette{
+		colored:  enabled,
 		headline: in(color.Bold, color.FgRed),
 		access:   in(color.Bold, color.FgBlue),
 		title:    in(color.Bold, color.FgMagenta),
