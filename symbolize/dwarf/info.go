@@ -282,13 +282,19 @@ type abbrevCache struct {
 	m  map[abbrevKey]*abbrevTable
 }
 
-func (dw *Data) abbrevs(h *Header) (*abbrevTable, error) {
+// lookup returns the table of unit h's abbreviations if it is parsed,
+// and its key.
+func (c *abbrevCache) lookup(h *Header) (abbrevKey, *abbrevTable) {
 	k := abbrevKey{h.dwo, h.abbrevOff, h.addrSize, h.dwarf64, h.version}
-	c := &dw.abbrevCache
 	c.mu.Lock()
-	t, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
+	defer c.mu.Unlock()
+	return k, c.m[k]
+}
+
+func (dw *Data) abbrevs(h *Header) (*abbrevTable, error) {
+	c := &dw.abbrevCache
+	k, t := c.lookup(h)
+	if t != nil {
 		return t, nil
 	}
 	// Parsed outside the lock: the lookup workers find their units' tables
@@ -311,18 +317,13 @@ func (dw *Data) abbrevs(h *Header) (*abbrevTable, error) {
 }
 
 // rootAbbrevs is a table that serves unit h's root DIE, whose code is
-// code: the unit's whole table when it is parsed already, else the table
-// read up to that code only, not kept. An index of every unit reads each
-// unit's root alone (buildUnitIndex), and gcc and clang give every unit a
-// table of its own (libc's debug file: 1,700 units, each table of dozens of
-// codes): parsing them whole there was half of a core file's start-up.
+// code: the unit's whole table when it is parsed already, else that
+// code's entry alone, not kept. An index of every unit reads each unit's
+// root alone (buildUnitIndex), and gcc and clang give every unit a table
+// of its own (libc's debug file: 1,700 units, each table of dozens of
+// codes): building them whole there was half of a core file's start-up.
 func (dw *Data) rootAbbrevs(h *Header, code uint64) (*abbrevTable, error) {
-	k := abbrevKey{h.dwo, h.abbrevOff, h.addrSize, h.dwarf64, h.version}
-	c := &dw.abbrevCache
-	c.mu.Lock()
-	t, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
+	if _, t := dw.abbrevCache.lookup(h); t != nil {
 		return t, nil
 	}
 	return parseAbbrevs(dw.secOf(h).abbrev, h, dw.byteOrder, code)
