@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -101,6 +102,9 @@ type module struct {
 	exec    bool
 	usable  bool  // the cache has an object for path
 	err     error // why it cannot be used; with usable, a warning
+	// pie: 1 when path is a position-independent executable (ET_DYN with
+	// an interpreter), -1 when it is not or cannot be read, 0 not asked.
+	pie int8
 }
 
 // New returns a Resolver; Close it to release the modules.
@@ -205,6 +209,7 @@ func (r *Resolver) Report(rep *report.Report) {
 	r.prefetch(rep, ctx)
 	batches := make(map[*module][]job)
 	var order []batch // deterministic batch order
+	valgrind := rep.Producer() == report.ProducerValgrind
 	for si := range rep.Stacks {
 		for fi := range rep.Stacks[si].Frames {
 			f := &rep.Stacks[si].Frames[fi]
@@ -235,6 +240,9 @@ func (r *Resolver) Report(rep *report.Report) {
 				}
 			}
 			addr, ok := address(f, m.exec)
+			if !ok && valgrind && f.HasPC && !f.HasOffset && m.isPIE() {
+				addr, ok = valgrindPIEAddress(f)
+			}
 			if !ok {
 				continue
 			}
@@ -319,6 +327,42 @@ func address(f *report.Frame, exec bool) (uint64, bool) {
 		return 0, false
 	}
 	return a - f.Adjust, true
+}
+
+// valgrindPIEBase is where Valgrind (3.x, amd64) maps a position-
+// independent executable: its loader puts an ET_DYN executable at two
+// thirds of its client range, and anything below 1 MiB, as that comes out
+// on amd64, at 0x108000 (coregrind/m_ume/elf.c). Its "??? (in /path/prog)"
+// frames of a PIE are placed with it; shared libraries' bases are not in
+// the log and their frames stay as printed.
+const valgrindPIEBase = 0x108000
+
+// valgrindPIEAddress is the ELF address of Valgrind frame f in a PIE main
+// executable mapped at valgrindPIEBase.
+func valgrindPIEAddress(f *report.Frame) (uint64, bool) {
+	if f.PC < valgrindPIEBase+f.Adjust {
+		return 0, false
+	}
+	return f.PC - valgrindPIEBase - f.Adjust, true
+}
+
+// isPIE reports whether m's file is a position-independent executable,
+// read from its ELF header once.
+func (m *module) isPIE() bool {
+	if m.pie == 0 {
+		m.pie = -1
+		if f, err := elf.Open(m.path); err == nil {
+			if f.Type == elf.ET_DYN {
+				for _, p := range f.Progs {
+					if p.Type == elf.PT_INTERP {
+						m.pie = 1
+					}
+				}
+			}
+			f.Close()
+		}
+	}
+	return m.pie == 1
 }
 
 // known reports whether an answer says anything at all.
