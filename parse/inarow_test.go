@@ -87,6 +87,9 @@ func TestSeedsInARow(t *testing.T) {
 		// log: Valgrind's next message ends it (no cue word; its frames
 		// were another writer's lines to the open report)
 		{"campaign-F6-logcat-hwasan-inside-valgrind", []string{"Valgrind", "HWAddressSanitizer", "Valgrind"}},
+		// F7: a UBSan report (no PID) took a Valgrind log's "==PID==" lines
+		// for its own
+		{"campaign-F7-ubsan-then-valgrind", []string{"UndefinedBehaviorSanitizer", "Valgrind", "Valgrind"}},
 	} {
 		t.Run(c.seed, func(t *testing.T) {
 			data := fuzzSeed(t, filepath.Join("testdata", "fuzz", "FuzzScanner", c.seed))

@@ -698,6 +698,13 @@ func (s *Scanner) inReport(line []byte, no int) {
 		s.finish(false, nil)
 		return
 	case strings.HasPrefix(t, "=="):
+		if valgrindMessage(line) {
+			// Valgrind's report starts here, whatever the open report's
+			// PID (a UBSan report has none and took every "==PID==" line
+			// for its own: finding F7).
+			s.finish(false, &qline{text: string(line), no: no})
+			return
+		}
 		// Another process's "==PID==" line (Valgrind's, the next test
 		// binary's) is not the report's: held back like any unknown line.
 		if msg, ok := cutPIDPrefix(t); ok && (b.rep.PID == 0 || linePID(t) == b.rep.PID) {

@@ -143,8 +143,9 @@ func valgrindBack(line []byte, before func(k int) ([]byte, bool)) (k, pfx int, g
 }
 
 // valgrindMessage reports whether line is a Valgrind report's message:
-// the mark, then, at the margin, a message valgrindKind reads as a
-// report's.
+// the mark, then, at the margin, a message of a kind only Valgrind prints
+// (valgrindKind reads any line at the margin before a frame as one; here
+// no frame has been seen yet, so the kind must be one of Valgrind's own).
 func valgrindMessage(line []byte) bool {
 	if bytes.IndexByte(line, '=') < 0 {
 		return false
@@ -153,9 +154,27 @@ func valgrindMessage(line []byte) bool {
 	if !ok || end+1 >= len(line) || line[end+1] == ' ' {
 		return false // no text, or not at the margin (a frame, a detail)
 	}
-	_, _, ok = valgrindKind(strings.TrimRight(string(line[end+1:]), " \t"))
-	return ok
+	t := strings.TrimRight(string(line[end+1:]), " \t")
+	kind, _, ok := valgrindKind(t)
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(t, "Thread #") || strings.HasSuffix(kind, " lost") || kind == "lost" {
+		return true // Helgrind's thread messages, a loss record
+	}
+	for _, p := range valgrindMessageKinds {
+		if strings.HasPrefix(kind, p) {
+			return true
+		}
+	}
+	return false
 }
+
+// valgrindMessageKinds begin the kinds of Memcheck's, Helgrind's and DRD's
+// messages (docs/json.md).
+var valgrindMessageKinds = []string{"Invalid ", "Mismatched ", "Conditional jump ", "Use of uninitialised ",
+	"Syscall param ", "Source and destination overlap", "Argument '", "Process terminating ",
+	"Jump to the invalid address", "Possible data race", "Conflicting ", "Mutex ", "Illegal memory pool"}
 
 // valgrindAside reports whether t, a line at the margin, is one of the
 // lines of a report after its message that the margin holds: Helgrind's
