@@ -20,6 +20,7 @@ type shippedBinary struct {
 	data    []byte   // the bytes of an archive member
 	buildID string
 	exec    bool
+	pie     bool
 	dwarf   bool // has DWARF of its own (a separate debug file does)
 	order   int
 }
@@ -63,7 +64,7 @@ func (x *shippedIndex) add(e *artifact.Entry) {
 	if err != nil {
 		return
 	}
-	b.buildID, b.exec, b.dwarf = hex.EncodeToString(f.BuildID), f.Exec(), f.HasDWARF()
+	b.buildID, b.exec, b.pie, b.dwarf = hex.EncodeToString(f.BuildID), f.Exec(), f.PIE(), f.HasDWARF()
 	f.Close()
 	x.byKey[b.key] = b
 	base := b.logical[len(b.logical)-1]
@@ -126,11 +127,11 @@ func (x *shippedIndex) find(module, buildID, logName string) (resolve.Shipped, b
 		// it, addresses being the same.
 		for _, d := range x.byID[best.buildID] {
 			if d.dwarf {
-				return resolve.Shipped{Key: d.key, BuildID: best.buildID, Exec: best.exec}, true
+				return resolve.Shipped{Key: d.key, BuildID: best.buildID, Exec: best.exec, PIE: best.pie}, true
 			}
 		}
 	}
-	return resolve.Shipped{Key: best.key, BuildID: best.buildID, Exec: best.exec}, true
+	return resolve.Shipped{Key: best.key, BuildID: best.buildID, Exec: best.exec, PIE: best.pie}, true
 }
 
 func better(a, b [3]int) bool {

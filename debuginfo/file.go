@@ -75,6 +75,21 @@ func (f *File) Mapped() *dwarfbuf.File { return f.data }
 // are absolute: a module offset is then the pc itself.
 func (f *File) Exec() bool { return f.ELF.Type == elf.ET_EXEC }
 
+// PIE reports whether the file is a position-independent executable
+// (ET_DYN with an interpreter): a loader chose its base, which a log may
+// not say (Valgrind's "??? (in prog)" frames, resolve).
+func (f *File) PIE() bool {
+	if f.ELF.Type != elf.ET_DYN {
+		return false
+	}
+	for _, p := range f.ELF.Progs {
+		if p.Type == elf.PT_INTERP {
+			return true
+		}
+	}
+	return false
+}
+
 // HasDWARF reports whether the file holds DWARF (.debug_info or the legacy
 // compressed .zdebug_info).
 func (f *File) HasDWARF() bool {

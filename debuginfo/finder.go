@@ -55,6 +55,7 @@ type Finder struct {
 type probe struct {
 	buildID string // lower-case hex; "" when the file has none
 	exec    bool
+	pie     bool
 	err     error
 	opened  bool   // a regular file was there; err is then why it cannot be read
 	id      string // the file's identity (identityOf); "" when unknown
@@ -140,7 +141,7 @@ func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
 			file, p.err = Open(path)
 		}
 		if file != nil {
-			p.buildID, p.exec = hex.EncodeToString(file.BuildID), file.Exec()
+			p.buildID, p.exec, p.pie = hex.EncodeToString(file.BuildID), file.Exec(), file.PIE()
 		}
 		match := p.err == nil && (want == "" || p.buildID == want)
 		if keep && match {

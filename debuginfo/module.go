@@ -63,6 +63,7 @@ type Module struct {
 	Path    string // the local file; Open hands over the File the search opened
 	BuildID string // lower-case hex; "" when the file has none
 	Exec    bool   // ET_EXEC: addresses are absolute, the module offset is the pc
+	PIE     bool   // a position-independent executable (File.PIE)
 }
 
 // Module finds the local file for q: its candidates in order (Candidates),
@@ -81,7 +82,7 @@ func (f *Finder) Module(q Query) (Module, error) {
 	for _, c := range cands {
 		p, ok := f.look(c, buildID, true)
 		if ok {
-			return Module{Path: c, BuildID: p.buildID, Exec: p.exec}, nil
+			return Module{Path: c, BuildID: p.buildID, Exec: p.exec, PIE: p.pie}, nil
 		}
 		switch {
 		case p.err == nil && mismatch == nil:
@@ -189,7 +190,7 @@ func (f *Finder) moduleByID(id string) (Module, bool) {
 				f.Keep(file)
 			}
 		}
-		return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec}, true
+		return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec, PIE: pr.pie}, true
 	}
 	if len(id) > 2 {
 		// The binary where distributions link it next to its debug
@@ -200,7 +201,7 @@ func (f *Finder) moduleByID(id string) (Module, bool) {
 			for _, d := range f.debugDirs() {
 				p := filepath.Join(d, ".build-id", id[:2], id[2:]+suffix)
 				if pr, ok := f.look(p, id, true); ok {
-					return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec}, true
+					return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec, PIE: pr.pie}, true
 				}
 			}
 		}
@@ -216,7 +217,7 @@ func (f *Finder) moduleByID(id string) (Module, bool) {
 		}
 	}
 	f.Keep(file)
-	return Module{Path: file.Path, BuildID: id, Exec: file.Exec()}, true
+	return Module{Path: file.Path, BuildID: id, Exec: file.Exec(), PIE: file.PIE()}, true
 }
 
 // Keep hands file, opened outside a search, to the next Open of its path,
@@ -229,7 +230,7 @@ func (f *Finder) Keep(file *File) {
 	}
 	p := f.probes[file.Path]
 	if p == nil {
-		p = &probe{buildID: hex.EncodeToString(file.BuildID), exec: file.Exec()}
+		p = &probe{buildID: hex.EncodeToString(file.BuildID), exec: file.Exec(), pie: file.PIE()}
 		f.probes[file.Path] = p
 	}
 	if p.file != nil {

@@ -459,7 +459,7 @@ func lastParsed(fs []report.Frame) (report.Frame, bool) {
 }
 
 // tsanUnnumbered reads a TSan stack's frame printed without its "#N", as a
-// stack_trace_format without "#%n" prints it ("%f %L (%m+%o)": "bump
+// stack_trace_format without "#%n" prints it ("%f %S %M": "bump
 // /src/t.c:9:9 (t+0xd018f)"): t is the line without its indent, which
 // must be a frame's (four blanks, under a stack's title). It must name a
 // module and offset, or a file and line, to be read as one: TSan's other

@@ -32,6 +32,7 @@ type located struct {
 type elfInfo struct {
 	buildID string // lower-case hex; "" when the file has none
 	exec    bool   // ET_EXEC: addresses are absolute, the module offset is the pc
+	pie     bool   // a position-independent executable: its base is the loader's
 }
 
 // locate finds module, verifying buildID (hex, may be empty) when given.
@@ -53,5 +54,5 @@ func (l *locator) locate(module, buildID string, ctx context) (located, error) {
 	if err != nil {
 		return located{}, err
 	}
-	return located{path: m.Path, logPath: logPath, info: elfInfo{buildID: m.BuildID, exec: m.Exec}}, nil
+	return located{path: m.Path, logPath: logPath, info: elfInfo{buildID: m.BuildID, exec: m.Exec, pie: m.PIE}}, nil
 }

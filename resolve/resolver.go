@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -102,9 +101,7 @@ type module struct {
 	exec    bool
 	usable  bool  // the cache has an object for path
 	err     error // why it cannot be used; with usable, a warning
-	// pie: 1 when path is a position-independent executable (ET_DYN with
-	// an interpreter), -1 when it is not or cannot be read, 0 not asked.
-	pie int8
+	pie     bool  // a position-independent executable (Valgrind's frames)
 }
 
 // New returns a Resolver; Close it to release the modules.
@@ -240,7 +237,7 @@ func (r *Resolver) Report(rep *report.Report) {
 				}
 			}
 			addr, ok := address(f, m.exec)
-			if !ok && valgrind && f.HasPC && !f.HasOffset && m.isPIE() {
+			if !ok && valgrind && f.HasPC && !f.HasOffset && m.pie {
 				addr, ok = valgrindPIEAddress(f)
 			}
 			if !ok {
@@ -344,25 +341,6 @@ func valgrindPIEAddress(f *report.Frame) (uint64, bool) {
 		return 0, false
 	}
 	return f.PC - valgrindPIEBase - f.Adjust, true
-}
-
-// isPIE reports whether m's file is a position-independent executable,
-// read from its ELF header once.
-func (m *module) isPIE() bool {
-	if m.pie == 0 {
-		m.pie = -1
-		if f, err := elf.Open(m.path); err == nil {
-			if f.Type == elf.ET_DYN {
-				for _, p := range f.Progs {
-					if p.Type == elf.PT_INTERP {
-						m.pie = 1
-					}
-				}
-			}
-			f.Close()
-		}
-	}
-	return m.pie == 1
 }
 
 // known reports whether an answer says anything at all.
@@ -540,7 +518,7 @@ func (r *Resolver) record(o opening) *module {
 		r.held[path] = o.lease
 	}
 	obj := o.lease.Obj
-	return &module{path: path, logPath: o.loc.logPath, exec: o.loc.info.exec, usable: obj != nil, err: openError(path, obj, o.lease.Err)}
+	return &module{path: path, logPath: o.loc.logPath, exec: o.loc.info.exec, pie: o.loc.info.pie, usable: obj != nil, err: openError(path, obj, o.lease.Err)}
 }
 
 // openError is what to say about the module file at path as the cache

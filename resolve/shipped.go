@@ -8,6 +8,7 @@ type Shipped struct {
 	Key     string // handed to Options.Cache; names the module in warnings
 	BuildID string // lower-case hex; "" when the binary has none
 	Exec    bool   // ET_EXEC: the module offset is the pc
+	PIE     bool   // a position-independent executable (debuginfo.File.PIE)
 }
 
 // fromShipped asks Options.Shipped for module (and for its sibling path
@@ -26,7 +27,7 @@ func (l *locator) fromShipped(module, name, buildID, logPath string, ctx context
 		if !ok || (buildID != "" && strings.ToLower(s.BuildID) != buildID) {
 			continue
 		}
-		return located{path: s.Key, logPath: logPath, info: elfInfo{buildID: strings.ToLower(s.BuildID), exec: s.Exec}}, true
+		return located{path: s.Key, logPath: logPath, info: elfInfo{buildID: strings.ToLower(s.BuildID), exec: s.Exec, pie: s.PIE}}, true
 	}
 	return located{}, false
 }
