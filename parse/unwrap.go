@@ -143,7 +143,13 @@ func (b *builder) joinWrapped(held []byte, seg int, next []byte) (string, bool) 
 		// A TSan frame printed without its number (a stack_trace_format
 		// without "#%n"), at a frame's indent: joined when the rest adds
 		// to it.
+		// A frame that has its file and line or its module goes on only
+		// with what TSan prints after them, "(module+0x...)" or
+		// "(BuildId: ...)": the next frame line would read as more of it.
 		lf, lok := tsanUnnumbered(l)
+		if lok && (lf.Line > 0 || lf.HasOffset) && n[0] != '(' {
+			return "", false
+		}
 		jf, jok := tsanUnnumbered(joined)
 		if !jok || lok && !frameGains(lf, jf) {
 			return "", false
