@@ -177,6 +177,12 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 	case vNotMine:
 		s.finish(false, &qline{text: string(line), no: no})
 	case vForeign:
+		if s.endsOpen(line) {
+			// Another format's headline amid the report's block: a log
+			// pasted into it (finding F8), not a writer's line.
+			s.finish(false, &qline{text: string(line), no: no})
+			return
+		}
 		s.noteForeign(no)
 	case vUnknown:
 		if s.endsOpen(line) {

@@ -56,7 +56,7 @@ func TestLogsInARow(t *testing.T) {
 }
 
 // TestSeedsInARow: the FuzzScanner seeds of the campaign's findings F1,
-// F2 and F5, each a log (cut down) after another, give the reports of both,
+// F2 and F5 to F8, each a log (cut down) after another, give the reports of both,
 // in order. Each failed before its fix.
 func TestSeedsInARow(t *testing.T) {
 	for _, c := range []struct {
@@ -90,6 +90,12 @@ func TestSeedsInARow(t *testing.T) {
 		// F7: a UBSan report (no PID) took a Valgrind log's "==PID==" lines
 		// for its own
 		{"campaign-F7-ubsan-then-valgrind", []string{"UndefinedBehaviorSanitizer", "Valgrind", "Valgrind"}},
+		// F8: a kernel report inside a Valgrind report's block (no
+		// Valgrind prefix, so the block took it for another writer's)
+		{"campaign-F8-kasan-inside-valgrind-block", []string{"Valgrind", "Valgrind", "Kernel"}},
+		// F8: a libFuzzer report cut before its headline, right after an
+		// LSan report's SUMMARY: its stack was read as the LSan report's
+		{"campaign-F8-lsan-then-cut-libfuzzer", []string{"LeakSanitizer", "libFuzzer"}},
 	} {
 		t.Run(c.seed, func(t *testing.T) {
 			data := fuzzSeed(t, filepath.Join("testdata", "fuzz", "FuzzScanner", c.seed))

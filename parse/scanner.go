@@ -734,6 +734,13 @@ func (s *Scanner) inReport(line []byte, no int) {
 		return
 	case t[0] == '#':
 		if f, ok := ParseFrame(t); ok {
+			if b.summary && f.Index == 0 {
+				// A stack after the report's SUMMARY line is no stack of
+				// it (the runtimes print none there): another report's,
+				// as a libFuzzer report cut before its headline (F8).
+				s.finish(false, &qline{text: string(line), no: no})
+				return
+			}
 			b.confirm(str, no)
 			b.addFrame(f)
 			return
