@@ -183,7 +183,7 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 			s.finish(false, &qline{text: string(line), no: no})
 			return
 		}
-		s.noteForeign(no)
+		s.foreignLine(line, no)
 	case vUnknown:
 		if s.endsOpen(line) {
 			s.finish(false, &qline{text: string(line), no: no})

@@ -56,7 +56,7 @@ func TestLogsInARow(t *testing.T) {
 }
 
 // TestSeedsInARow: the FuzzScanner seeds of the campaign's findings F1,
-// F2 and F5 to F8, each a log (cut down) after another, give the reports of both,
+// F2 and F5 to F9, each a log (cut down) after another, give the reports of both,
 // in order. Each failed before its fix.
 func TestSeedsInARow(t *testing.T) {
 	for _, c := range []struct {
@@ -96,6 +96,13 @@ func TestSeedsInARow(t *testing.T) {
 		// F8: a libFuzzer report cut before its headline, right after an
 		// LSan report's SUMMARY: its stack was read as the LSan report's
 		{"campaign-F8-lsan-then-cut-libfuzzer", []string{"LeakSanitizer", "libFuzzer"}},
+		// F9: a ctest-prefixed TSan report cut short, then a glibc abort
+		// without the prefix: the report's foreign lines after its last
+		// own line are read again when it ends
+		{"campaign-F9-prefixed-tsan-then-glibc", []string{"ThreadSanitizer", "glibc"}},
+		// F9: a stack after a UBSan report's one stack is the next
+		// report's (a libFuzzer report cut before its headline)
+		{"campaign-F9-ubsan-then-cut-libfuzzer", []string{"UndefinedBehaviorSanitizer", "libFuzzer"}},
 	} {
 		t.Run(c.seed, func(t *testing.T) {
 			data := fuzzSeed(t, filepath.Join("testdata", "fuzz", "FuzzScanner", c.seed))

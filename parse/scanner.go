@@ -3,10 +3,12 @@ package parse
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +28,11 @@ const (
 	// pendingMaxTail is the same limit where the report may end at any
 	// line (after an LSan SUMMARY, in a UBSan report).
 	pendingMaxTail = 2
+	// maxForeignTail is how many of another writer's lines after a
+	// report's last own line are kept to be read again should the report
+	// end there (builder.foreignTail): enough for the start of whatever
+	// follows, which is what holds another report's headline.
+	maxForeignTail = 64
 )
 
 // Scanner finds the reports in a log stream, one at a time. Memory is
@@ -616,6 +623,11 @@ type builder struct {
 
 	pending  []qline // unrecognised lines not yet known to be the report's
 	lastLine int
+	// foreignTail: the first maxForeignTail of another writer's lines
+	// (without the report's prefix) since its last own line. If the
+	// report ends before another own line, they came after it and are
+	// read again: they may hold a report of their own (finding F9).
+	foreignTail []qline
 
 	// keepUnshown: the Scanner keeps foreign lines (KeepForeign), so the
 	// report's lines that no model field holds are kept in unshown.
@@ -683,7 +695,7 @@ func (s *Scanner) inReport(line []byte, no int) {
 			s.finish(false, &qline{text: string(line), no: no})
 			return
 		}
-		s.noteForeign(no)
+		s.foreignLine(line, no)
 		return // another writer's line
 	}
 	switch {
@@ -734,10 +746,11 @@ func (s *Scanner) inReport(line []byte, no int) {
 		return
 	case t[0] == '#':
 		if f, ok := ParseFrame(t); ok {
-			if b.summary && f.Index == 0 {
-				// A stack after the report's SUMMARY line is no stack of
-				// it (the runtimes print none there): another report's,
-				// as a libFuzzer report cut before its headline (F8).
+			if f.Index == 0 && (b.summary || b.ubsanStackDone) {
+				// A stack after the report's SUMMARY line, or after a
+				// UBSan report's one stack, is no stack of it (the
+				// runtimes print none there): another report's, as a
+				// libFuzzer report cut before its headline (F8, F9).
 				s.finish(false, &qline{text: string(line), no: no})
 				return
 			}
@@ -990,8 +1003,17 @@ func (b *builder) confirm(str string, no int) {
 		}
 	}
 	b.pending = b.pending[:0]
+	b.foreignTail = b.foreignTail[:0]
 	b.rep.Raw = append(b.rep.Raw, str)
 	b.lastLine = no
+}
+
+// foreignLine notes line, inside the open report, as another writer's.
+func (s *Scanner) foreignLine(line []byte, no int) {
+	s.noteForeign(no)
+	if b := s.cur; len(b.foreignTail) < maxForeignTail {
+		b.foreignTail = append(b.foreignTail, qline{text: string(line), no: no})
+	}
 }
 
 func (s *Scanner) checkPending() {
@@ -1096,6 +1118,15 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 	}
 	var redo []qline
 	redo = append(redo, b.pending...)
+	if len(b.foreignTail) > 0 {
+		// After the report's last line: read again, in the log's order
+		// among the pending lines, and no longer another writer's.
+		for _, q := range b.foreignTail {
+			delete(s.foreign, q.no)
+		}
+		redo = append(redo, b.foreignTail...)
+		slices.SortStableFunc(redo, func(x, y qline) int { return cmp.Compare(x.no, y.no) })
+	}
 	if extra != nil {
 		redo = append(redo, *extra)
 	}
