@@ -74,7 +74,11 @@ fi
 command -v go >/dev/null || die "Go is needed (the harness, the SQLite source, go-large)"
 
 # ------------------------------------------------------------ the harness
-(cd "$REPO" && go build -o "$CACHE/tools/benchrun" ./internal/cmd/benchrun) || die "building benchrun failed"
+# Built for this script's run only, as run.sh does: two checkouts
+# building at once must not run each other's harness from the shared cache.
+HARNESS=$(mktemp -d)
+trap 'rm -rf "$HARNESS"' EXIT
+(cd "$REPO" && go build -o "$HARNESS/benchrun" ./internal/cmd/benchrun) || die "building benchrun failed"
 
 # ------------------------------------------------------------ targets
 timed() { # timed NAME CMD...: runs CMD, records its wall and CPU time in corpus/NAME/BUILD
@@ -234,11 +238,11 @@ for name in $TARGETS; do
 	[[ -f $bin ]] || continue
 	for n in "$N_BATCH" "$N_SMALL"; do
 		f=$CACHE/corpus/$name/addrs-$n-seed$SEED.txt
-		[[ -s $f && $f -nt $bin ]] || "$CACHE/tools/benchrun" addrs -o "$f" "$bin" "$n" "$SEED"
+		[[ -s $f && $f -nt $bin ]] || "$HARNESS/benchrun" addrs -o "$f" "$bin" "$n" "$SEED"
 	done
 	built+=("$bin")
 done
 log "done in $(($(date +%s) - T0)) s; corpus in $CACHE/corpus"
-((${#built[@]})) && "$CACHE/tools/benchrun" sections "${built[@]}"
+((${#built[@]})) && "$HARNESS/benchrun" sections "${built[@]}"
 for b in "${built[@]}"; do [[ -f ${b%/*}/BUILD ]] && echo "$(basename "$b"): $(cat "${b%/*}/BUILD")"; done
 exit 0
