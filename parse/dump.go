@@ -167,7 +167,15 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 	}
 	str := string(bytes.TrimRight(body, " \t"))
 	b.carried = ok
-	switch b.g.line(b, str) {
+	v := b.g.line(b, str)
+	if (v == vForeign || v == vUnknown) && s.endsOpen(line) {
+		// Another format's headline, which the grammar does not know or
+		// takes for another writer's line amid its block: a log pasted
+		// after or into the report (finding F8).
+		s.finish(false, &qline{text: string(line), no: no})
+		return
+	}
+	switch v {
 	case vOwn:
 		b.confirm(str, no)
 	case vLast:
@@ -177,18 +185,8 @@ func (s *Scanner) inGrammar(line []byte, no int) {
 	case vNotMine:
 		s.finish(false, &qline{text: string(line), no: no})
 	case vForeign:
-		if s.endsOpen(line) {
-			// Another format's headline amid the report's block: a log
-			// pasted into it (finding F8), not a writer's line.
-			s.finish(false, &qline{text: string(line), no: no})
-			return
-		}
 		s.foreignLine(line, no)
 	case vUnknown:
-		if s.endsOpen(line) {
-			s.finish(false, &qline{text: string(line), no: no})
-			return
-		}
 		b.pend(str, no)
 		if len(b.pending) > b.g.pendingLimit(b) || len(b.rep.Raw)+len(b.pending) > maxReportLines {
 			s.finish(false, nil)
