@@ -8,5 +8,5 @@ package symbolize
 func DemangleLLVM(name string) string { return demangleName(name, LLVM14.demangle) }
 
 // DemangleLLVM19 is DemangleLLVM in llvm-symbolizer 19's spelling (">>"
-// between template closers).
+// between template closers, expressions parenthesised by precedence).
 func DemangleLLVM19(name string) string { return demangleName(name, LLVM19.demangle) }

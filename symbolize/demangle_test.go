@@ -114,6 +114,8 @@ func compareDemangling(t *testing.T, set map[string]bool, allowLLVM, allowGNU in
 		allow int
 	}{
 		{demangleLLVM14, filterAll(t, reftool.Need(t, "llvm-cxxfilt-14"), names), "llvm-cxxfilt-14", allowLLVM},
+		// 19 differs from 14 on the same names as 14.
+		{demangleLLVM19, filterAll(t, reftool.Need(t, "llvm-cxxfilt-19"), names), "llvm-cxxfilt-19", allowLLVM},
 		{demangleGNU, filterAll(t, reftool.Need(t, "c++filt"), names, gnuFilterArgs...), "c++filt -i", allowGNU},
 	} {
 		bad := 0
@@ -133,14 +135,16 @@ func compareDemangling(t *testing.T, set map[string]bool, allowLLVM, allowGNU in
 }
 
 // demangleCase is one line of demangleCorpus: a real mangled
-// name and what llvm-cxxfilt 14 and binutils 2.40 c++filt -i (addr2line -C) print for it.
+// name and what llvm-cxxfilt 14, binutils 2.40 c++filt -i (addr2line -C)
+// and llvm-cxxfilt 19 print for it.
 type demangleCase struct {
-	name, llvm, gnu string
+	name, llvm, gnu, llvm19 string
 }
 
 // demangleCorpus is a golden recorded from the reference tools: with
 // -update its reference columns are rewritten from the installed
-// llvm-cxxfilt-14 and c++filt -i, never from our own output.
+// llvm-cxxfilt-14, c++filt -i and llvm-cxxfilt-19, never from our own
+// output.
 var demangleCorpus = filepath.Join(golden.Dir("symbolize"), "demangle-names.txt")
 
 // readDemangleCorpus reads the committed corpus; "#" lines are comments.
@@ -159,10 +163,10 @@ func readDemangleCorpus(tb testing.TB) (header []string, cases []demangleCase) {
 			continue
 		}
 		parts := strings.Split(sc.Text(), "\t")
-		if len(parts) != 3 {
-			tb.Fatalf("%s:%d: %d fields, want 3 (mangled, llvm, gnu)", demangleCorpus, line, len(parts))
+		if len(parts) != 4 {
+			tb.Fatalf("%s:%d: %d fields, want 4 (mangled, llvm 14, gnu, llvm 19)", demangleCorpus, line, len(parts))
 		}
-		cases = append(cases, demangleCase{parts[0], parts[1], parts[2]})
+		cases = append(cases, demangleCase{parts[0], parts[1], parts[2], parts[3]})
 	}
 	if err := sc.Err(); err != nil {
 		tb.Fatalf("read %s: %v", demangleCorpus, err)
@@ -184,13 +188,14 @@ func TestDemangleCorpus(t *testing.T) {
 		}
 		llvm := filterAll(t, reftool.Need(t, "llvm-cxxfilt-14"), names)
 		gnu := filterAll(t, reftool.Need(t, "c++filt"), names, gnuFilterArgs...)
+		llvm19 := filterAll(t, reftool.Need(t, "llvm-cxxfilt-19"), names)
 		var b strings.Builder
 		for _, h := range header {
 			b.WriteString(h + "\n")
 		}
 		for i, c := range cases {
-			cases[i] = demangleCase{c.name, llvm[i], gnu[i]}
-			b.WriteString(c.name + "\t" + llvm[i] + "\t" + gnu[i] + "\n")
+			cases[i] = demangleCase{c.name, llvm[i], gnu[i], llvm19[i]}
+			b.WriteString(c.name + "\t" + llvm[i] + "\t" + gnu[i] + "\t" + llvm19[i] + "\n")
 		}
 		if err := os.WriteFile(demangleCorpus, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
@@ -204,6 +209,7 @@ func TestDemangleCorpus(t *testing.T) {
 	}{
 		{demangleLLVM14, "llvm-cxxfilt 14", func(d demangleCase) string { return d.llvm }},
 		{demangleGNU, "c++filt -i 2.40", func(d demangleCase) string { return d.gnu }},
+		{demangleLLVM19, "llvm-cxxfilt 19", func(d demangleCase) string { return d.llvm19 }},
 	} {
 		bad := 0
 		for _, d := range cases {
@@ -238,8 +244,8 @@ func BenchmarkDemangle(b *testing.B) {
 	}
 }
 
-// TestDemangleLargeCorpus compares both styles with llvm-cxxfilt-14 and
-// c++filt -i on every mangled name of the ELF files listed in
+// TestDemangleLargeCorpus compares the styles with llvm-cxxfilt-14 and 19
+// and c++filt -i on every mangled name of the ELF files listed in
 // SANITRACE_DEMANGLE_FILES (colon-separated; scripts/demangle-corpus.sh
 // lists the bench binary and the system's C++ libraries, 191,329 names).
 // It allows the differences docs/differences.md lists: 34 names in the

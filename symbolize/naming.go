@@ -388,7 +388,7 @@ func demangleName(name string, style demangler) string {
 	case demangleLLVM14:
 		return cxxfilt.Demangle(name, cxxfilt.LLVM)
 	case demangleLLVM19:
-		out := cxxfilt.Demangle(name, cxxfilt.LLVM)
+		out := cxxfilt.Demangle(name, cxxfilt.LLVM19)
 		if out == name {
 			return out
 		}
@@ -450,8 +450,8 @@ func (o *Object) demangleSym(s *symbol, style demangler) string {
 // joinClosers respells LLVM 14's demangled name as LLVM 19 prints it: 14
 // writes a space between a template's closing '>' and the '>' that ends
 // its last argument, 19 does not. In a demangled name "> >" is only ever
-// that space (an operator> is printed "operator>", and expressions in
-// template arguments are parenthesised).
+// that space (an operator> is printed "operator>", and a '>' operator in a
+// template argument is parenthesised, by both LLVMs).
 func joinClosers(s string) string {
 	if !strings.Contains(s, "> >") {
 		return s

@@ -124,7 +124,8 @@ const (
 	demangleGDB
 	// demangleLLVM19: llvm-cxxfilt 19's, which is 14's but for the space
 	// 14 writes between two template closers (">>", not "> >";
-	// TemplateArgs::printLeft).
+	// TemplateArgs::printLeft), its expressions (parenthesised by
+	// precedence) and an ABI-tagged class's constructors (cxxfilt.LLVM19).
 	demangleLLVM19
 )
 

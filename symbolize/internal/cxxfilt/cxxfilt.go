@@ -41,7 +41,15 @@ const (
 	LLVM Style = iota
 	// GNU is addr2line -C 2.40 and c++filt -i 2.40.
 	GNU
+	// LLVM19 is llvm-symbolizer 19 and llvm-cxxfilt 19 (Debian's 19.1.7):
+	// LLVM 14's rules but for its expressions, which 19 parenthesises by
+	// precedence as the module does, its constructors of unnamed classes,
+	// and ">>" between template closers.
+	LLVM19
 )
+
+// llvm reports whether s is one of LLVM's demanglers.
+func (s Style) llvm() bool { return s != GNU }
 
 // Demangle returns name as the style's tool prints it: demangled, or name
 // itself when the tool cannot demangle it.
@@ -49,8 +57,8 @@ func Demangle(name string, style Style) string {
 	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
 		return name
 	}
-	if style == LLVM {
-		return demangleLLVM14(name)
+	if style.llvm() {
+		return demangleLLVM(name, style)
 	}
 	out, err := ToString(name, GNU)
 	if err != nil {
@@ -140,7 +148,7 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 		return "", errNotDemangled
 	}
 	oi := 0 // cxxOptions' index: bit 0 LLVM, bit 1 no parameters
-	if style == LLVM {
+	if style.llvm() {
 		oi |= 1
 	}
 	if noParams {
@@ -167,7 +175,7 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 		return "", ErrTooLong
 	}
 	var suffix string
-	if style == LLVM {
+	if style.llvm() {
 		if llvm14Rejects(name, a) {
 			return "", errNotDemangled
 		}
@@ -206,25 +214,25 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 	return s, nil
 }
 
-// demangleLLVM14 is llvm-symbolizer 14's demangling of a "_Z" or "_R" name;
-// a name it cannot demangle is printed as is.
+// demangleLLVM is llvm-symbolizer 14's (or 19's, by style) demangling of
+// a "_Z" or "_R" name; a name it cannot demangle is printed as is.
 //
 // llvm-symbolizer 14 demangles "_Z" names with its Itanium demangler only,
 // so a legacy Rust name "_ZN3std2rt10lang_start17h<hash>E" stays an
 // Itanium name with its hash; Rust v0 names ("_R") go to its Rust
 // demangler.
-func demangleLLVM14(name string) string {
+func demangleLLVM(name string, style Style) string {
 	if strings.HasPrefix(name, "_Z") && llvm14CannotDemangle(name) {
 		return name
 	}
-	out, err := ToString(name, LLVM)
+	out, err := ToString(name, style)
 	if err != nil {
 		var ok bool
 		// (A v0 name's suffix is the v0 demangler's own.)
 		if !strings.HasPrefix(name, "_Z") {
 			return name
 		}
-		if out, ok = llvm14DotSuffix(name); !ok {
+		if out, ok = llvm14DotSuffix(name, style); !ok {
 			return name
 		}
 	}
@@ -241,7 +249,7 @@ func demangleLLVM14(name string) string {
 // encoding leaves a '.' in the prefix. Dots after an 'E' (the end of a
 // nested name) are tried first, and the tries are bounded, which bounds
 // the work on hostile names.
-func llvm14DotSuffix(name string) (string, bool) {
+func llvm14DotSuffix(name string, style Style) (string, bool) {
 	const maxTries = 16
 	tries := 0
 	for _, afterE := range [2]bool{true, false} {
@@ -250,7 +258,7 @@ func llvm14DotSuffix(name string) (string, bool) {
 				continue
 			}
 			tries++
-			if out, err := ToString(name[:i], LLVM); err == nil {
+			if out, err := ToString(name[:i], style); err == nil {
 				return out + " (" + name[i:] + ")", true
 			}
 		}

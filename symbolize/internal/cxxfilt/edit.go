@@ -52,7 +52,7 @@ var (
 
 // edit returns the edited tree.
 func (e *editor) edit(a demangle.AST) (demangle.AST, error) {
-	if e.style == LLVM {
+	if e.style.llvm() {
 		done, marked := e.markInPlace(a)
 		if done {
 			return a, nil
@@ -169,9 +169,9 @@ func (m *markVisit) visit(x demangle.AST) bool {
 	case *demangle.PackExpansion:
 		m.other = m.other || n.Pack == nil
 	case *demangle.ExprList:
-		m.other = m.other || soleEmpty(n)
+		m.other = m.other || soleEmpty(n) || nestedList(n) != nil
 	case *demangle.Qualified:
-		m.other = m.other || llvm14CDtor(n) != nil
+		m.other = m.other || llvm14CDtor(n, LLVM) != nil
 	case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
 		m.other = true
 	}
@@ -540,7 +540,7 @@ func (e *editor) replace(a demangle.AST) demangle.AST {
 	if soleEmpty(a) {
 		return emptyExprs
 	}
-	if e.style == LLVM {
+	if e.style.llvm() {
 		return e.llvm14(a)
 	}
 	return e.gnu(a)

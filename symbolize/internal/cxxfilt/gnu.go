@@ -60,7 +60,7 @@ func parse(name string, style Style, opts []demangle.Option, c *copier) (demangl
 		return demangle.ToAST(name, opts...)
 	}
 	var fixed string
-	if style == LLVM {
+	if style.llvm() {
 		fixed = constKeptApart(ciBaseFixed(srSubsFixed(name, true, opts), opts))
 	} else {
 		// libiberty reads "srN" as a type (gnuSrTypeFixed), the
@@ -75,7 +75,7 @@ func parse(name string, style Style, opts []demangle.Option, c *copier) (demangl
 			return demangle.ToAST(old, opts...)
 		}
 	}
-	if err != nil || style != LLVM {
+	if err != nil || !style.llvm() {
 		return a, err
 	}
 	if f := lambdaAutoFixed(fixed, a, opts); f != fixed {

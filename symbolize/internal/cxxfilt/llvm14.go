@@ -35,6 +35,10 @@ func (e *editor) llvm14(a demangle.AST) demangle.AST {
 		}
 	case *demangle.ArgumentPack:
 		return e.dropEmpty(a)
+	case *demangle.ExprList:
+		if l := nestedList(a); l != nil {
+			return l
+		}
 	case *demangle.PackExpansion:
 		// An expansion with no pack in it (a generic lambda's
 		// "auto..."): LLVM 14 writes the "...".
@@ -42,14 +46,23 @@ func (e *editor) llvm14(a demangle.AST) demangle.AST {
 			return seq(a.Base, "...")
 		}
 	case *demangle.Qualified:
-		if n := llvm14CDtor(a); n != nil {
+		if n := llvm14CDtor(a, e.style); n != nil {
 			return n
 		}
 	case *demangle.Unary:
+		if e.style == LLVM19 {
+			break
+		}
 		return llvm14Unary(a)
 	case *demangle.Binary:
+		if e.style == LLVM19 {
+			break
+		}
 		return llvm14Binary(a)
 	case *demangle.Trinary:
+		if e.style == LLVM19 {
+			break
+		}
 		if op, ok := a.Op.(*demangle.Operator); ok && op.Name == "?" {
 			return seq("(", a.First, ") ? (", a.Second, ") : (", a.Third, ")")
 		}
@@ -76,8 +89,9 @@ func endsInLess(a demangle.AST) bool {
 // llvm14CDtor returns a's replacement when a names a constructor or
 // destructor of a closure, an unnamed type or an ABI-tagged class: LLVM 14
 // names it after the class's base name, which such classes do not have
-// ("std::ios_base::failure[abi:cxx11]::~()").
-func llvm14CDtor(q *demangle.Qualified) demangle.AST {
+// ("std::ios_base::failure[abi:cxx11]::~()"). LLVM 19 does so for the
+// first two only: an ABI-tagged class's is named as the module names it.
+func llvm14CDtor(q *demangle.Qualified, style Style) demangle.AST {
 	var r demangle.AST
 	switch n := q.Name.(type) {
 	case *demangle.Constructor:
@@ -95,7 +109,12 @@ func llvm14CDtor(q *demangle.Qualified) demangle.AST {
 		case *demangle.Qualified:
 			scope = s.Name
 			continue
-		case *demangle.TaggedName, *demangle.Closure, *demangle.UnnamedType:
+		case *demangle.TaggedName:
+			if style == LLVM19 {
+				return nil
+			}
+			return &demangle.Qualified{Scope: q.Scope, Name: r, LocalName: q.LocalName}
+		case *demangle.Closure, *demangle.UnnamedType:
 			return &demangle.Qualified{Scope: q.Scope, Name: r, LocalName: q.LocalName}
 		}
 		return nil
@@ -215,4 +234,34 @@ func llvm14Clones(name string, a demangle.AST) (demangle.AST, string) {
 		return a, ""
 	}
 	return a, name[len(name)-n:]
+}
+
+// nestedList returns l with the elements of each list inside it spliced
+// in, or nil when it holds none. A pack expanded among a call's arguments
+// ("sp" in a decltype) is a list inside the list; the module prints it in
+// parentheses, as a list element of the comma's precedence, where LLVM 14
+// and 19 print its elements among the others
+// ("decltype(g(forward<int const&>(fp)))").
+func nestedList(l *demangle.ExprList) *demangle.ExprList {
+	size, nested := 0, false
+	for _, x := range l.Exprs {
+		if in, ok := x.(*demangle.ExprList); ok {
+			size += len(in.Exprs)
+			nested = true
+		} else {
+			size++
+		}
+	}
+	if !nested {
+		return nil
+	}
+	out := make([]demangle.AST, 0, size)
+	for _, x := range l.Exprs {
+		if in, ok := x.(*demangle.ExprList); ok {
+			out = append(out, in.Exprs...)
+		} else {
+			out = append(out, x)
+		}
+	}
+	return &demangle.ExprList{Exprs: out}
 }

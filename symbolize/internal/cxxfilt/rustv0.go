@@ -105,7 +105,7 @@ var (
 // where the style's tool prints it mangled.
 func rustV0(name string, style Style) (string, error) {
 	p := &gnu240V0
-	if style == LLVM {
+	if style.llvm() {
 		p = &llvm14V0
 	}
 	sym, suffix := name[2:], ""
