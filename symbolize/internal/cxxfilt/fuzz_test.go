@@ -30,7 +30,7 @@ func FuzzDemangle(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		for _, style := range []Style{LLVM, GNU} {
+		for _, style := range []Style{LLVM, GNU, LLVM19} {
 			out := Demangle(name, style)
 			if len(out) >= 1<<maxOutputPow && out != name {
 				t.Fatalf("%q: %d bytes", name, len(out))
