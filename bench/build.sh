@@ -2,7 +2,7 @@
 # Builds sanitrace's benchmark corpus, the gimli-rs addr2line front end and
 # the address files into the cache dir (never into the repository):
 #
-#   corpus/NAME/NAME         sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner
+#   corpus/NAME/NAME         sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner cppcheck-asan
 #   corpus/NAME/addrs-N-seedS.txt
 #   tools/gimli-addr2line
 #
@@ -12,7 +12,7 @@
 # A target whose inputs have not changed is skipped (a stamp beside it).
 #
 #   SANITRACE_BENCH_DIR  cache dir (default ~/.cache/sanitrace-bench-own)
-#   TARGETS              default "sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner gimli-addr2line"
+#   TARGETS              default "sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner cppcheck-asan gimli-addr2line"
 #   JOBS                 parallel compiles (default: nproc)
 #   INSTALL_DEPS         auto (default: apt-get install what is missing when root), 1, 0
 #   FORCE=1              rebuild even when the stamp matches
@@ -22,7 +22,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 CACHE=${SANITRACE_BENCH_DIR:-$HOME/.cache/sanitrace-bench-own}
-TARGETS=${TARGETS:-"sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner gimli-addr2line"}
+TARGETS=${TARGETS:-"sqlite3-gcc-O2 sqlite3-clang-O2 cpp-heavy go-large cppcheck-testrunner cppcheck-asan gimli-addr2line"}
 JOBS=${JOBS:-$(nproc)}
 INSTALL_DEPS=${INSTALL_DEPS:-auto}
 FORCE=${FORCE:-0}
@@ -55,7 +55,7 @@ need llvm-symbolizer-19 llvm-19; need llvm-addr2line-19 llvm-19; need llvm-symbo
 need taskset util-linux
 want sqlite3-clang-O2 && need clang-14 clang-14
 want cpp-heavy && { [[ -f /usr/include/boost/version.hpp ]] || pkgs+=(libboost-dev); }
-want cppcheck-testrunner && need dpkg-source dpkg-dev
+{ want cppcheck-testrunner || want cppcheck-asan; } && need dpkg-source dpkg-dev && need python3 python3
 if want gimli-addr2line; then
 	need /usr/bin/cargo cargo; need /usr/bin/rustc rustc
 	[[ -d /usr/share/cargo/registry/addr2line-0.19.0 ]] || pkgs+=(librust-addr2line-dev
@@ -156,26 +156,40 @@ build_go_large() {
 	echo "$st" >"$out.stamp"
 }
 
-# cppcheck-testrunner: the big binary, cppcheck's test runner (the whole
-# library, its command-line code and 66 test files in one program, as a
-# CI test binary is). Debian 12's cppcheck source package, fetched with
-# apt-get source through a private deb-src list (the machine's apt
-# configuration is left alone), built by its plain Makefile with -O2 -g.
-build_cppcheck() {
-	local name=cppcheck-testrunner out=$CACHE/corpus/cppcheck-testrunner/cppcheck-testrunner apt=$CACHE/apt st dir
-	mkdir -p "$CACHE/corpus/$name" "$apt"/{lists/partial,archives/partial}
-	st=$(stamp "$(g++ --version | head -1)" "$CPPCHECK_SRC" "-O2 -g")
-	fresh "$out" "$st" && { log "$name: up to date"; return 0; }
-	dir=$CACHE/src/cppcheck-2.10
-	if [[ ! -f $dir/Makefile ]]; then
-		log "$name: apt-get source $CPPCHECK_SRC"
-		local aptopts=(-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-			-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt" -o Dir::Cache::archives="$apt/archives")
+# cppcheck-testrunner: cppcheck's test runner (the whole library, its
+# command-line code and 66 test files in one program, as a CI test binary
+# is), built by its plain Makefile with -O2 -g. cppcheck-asan: the same
+# runner as cppcheck's own address-sanitizer CI job builds it
+# (.github/workflows/asan.yml: RelWithDebInfo, so -O2 -g -DNDEBUG, with
+# -fsanitize=address and the match compiler in its verifying mode), the
+# kind of binary whose crash reports sanitrace symbolizes, and the big one:
+# over 5x cpp-heavy's DWARF. Both come from Debian 12's cppcheck source
+# package, fetched with apt-get source through a private deb-src list (the
+# machine's apt configuration is left alone) and unpacked once per build,
+# since make writes its objects in the tree.
+cppcheck_src() { # DIR
+	local apt=$CACHE/apt dir=$1
+	[[ -f $dir/Makefile ]] && return 0
+	mkdir -p "$apt"/{lists/partial,archives/partial}
+	local aptopts=(-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+		-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt" -o Dir::Cache::archives="$apt/archives")
+	if [[ ! -f $CACHE/src/cppcheck_2.10-2.dsc ]]; then
+		log "apt-get source $CPPCHECK_SRC"
 		echo "deb-src http://deb.debian.org/debian bookworm main" >"$apt/sources.list"
-		{ apt-get "${aptopts[@]}" update && (cd "$CACHE/src" && apt-get "${aptopts[@]}" source --download-only "$CPPCHECK_SRC") &&
-			(cd "$CACHE/src" && dpkg-source -x cppcheck_2.10-2.dsc); } >"$CACHE/logs/$name-source.log" 2>&1 ||
-			die "$name: fetching the source failed, see $CACHE/logs/$name-source.log"
+		{ apt-get "${aptopts[@]}" update && (cd "$CACHE/src" && apt-get "${aptopts[@]}" source --download-only "$CPPCHECK_SRC"); } \
+			>"$CACHE/logs/cppcheck-source.log" 2>&1 || die "fetching $CPPCHECK_SRC failed, see $CACHE/logs/cppcheck-source.log"
 	fi
+	(cd "$CACHE/src" && dpkg-source -x cppcheck_2.10-2.dsc "$dir") >>"$CACHE/logs/cppcheck-source.log" 2>&1 ||
+		die "unpacking $CPPCHECK_SRC into $dir failed, see $CACHE/logs/cppcheck-source.log"
+}
+
+build_cppcheck() { # NAME DIR MAKE-ARGS...
+	local name=$1 dir=$2 out=$CACHE/corpus/$1/$1 st
+	shift 2
+	mkdir -p "$CACHE/corpus/$name"
+	st=$(stamp "$(g++ --version | head -1)" "$CPPCHECK_SRC" "$*")
+	fresh "$out" "$st" && { log "$name: up to date"; return 0; }
+	cppcheck_src "$dir"
 	# make writes each object in place: a compile killed with the session
 	# (SIGKILL, no clean-up by make) leaves an empty or cut-off object newer
 	# than its source, which make would take as built and the link reject
@@ -186,12 +200,12 @@ build_cppcheck() {
 			rm -f "$o"
 		fi
 	done < <(find "$dir" -name '*.o')
-	log "$name: make -j$JOBS testrunner, g++ -O2 -g (the longest build: 140 files)"
-	(cd "$dir" && timed "$name" $NICE make -j"$JOBS" testrunner MATCHCOMPILER=no HAVE_RULES=no CXXFLAGS="-O2 -g") \
+	log "$name: make -j$JOBS testrunner $* (the longest builds: 140 files)"
+	(cd "$dir" && timed "$name" $NICE make -j"$JOBS" testrunner "$@") \
 		>"$CACHE/logs/$name.log" 2>&1 || die "$name failed, see $CACHE/logs/$name.log"
-	(cd "$dir" && ./testrunner TestUtils >/dev/null) || die "$name does not run"
+	(cd "$dir" && ASAN_OPTIONS=detect_leaks=0 ./testrunner TestUtils >/dev/null) || die "$name does not run"
 	cp "$dir/testrunner" "$out" && echo "$st" >"$out.stamp"
-	echo "Debian source package $CPPCHECK_SRC, make testrunner MATCHCOMPILER=no HAVE_RULES=no CXXFLAGS='-O2 -g'" >"$CACHE/corpus/$name/SOURCE"
+	echo "Debian source package $CPPCHECK_SRC, make testrunner $*" >"$CACHE/corpus/$name/SOURCE"
 }
 
 build_gimli() {
@@ -230,7 +244,10 @@ fi
 want go-large && build_go_large
 want gimli-addr2line && build_gimli
 want cpp-heavy && build_cpp_heavy
-want cppcheck-testrunner && build_cppcheck
+want cppcheck-testrunner && build_cppcheck cppcheck-testrunner "$CACHE/src/cppcheck-2.10" \
+	MATCHCOMPILER=no HAVE_RULES=no "CXXFLAGS=-O2 -g"
+want cppcheck-asan && build_cppcheck cppcheck-asan "$CACHE/src/cppcheck-2.10-asan" \
+	MATCHCOMPILER=yes VERIFY=1 HAVE_RULES=no "CXXFLAGS=-O2 -g -DNDEBUG -fsanitize=address"
 
 built=()
 for name in $TARGETS; do

@@ -14,7 +14,7 @@ import (
 
 // corpusOrder is the report order of the binaries bench/build.sh makes;
 // any other corpus directory follows in name order.
-var corpusOrder = []string{"sqlite3-gcc-O2", "sqlite3-clang-O2", "cpp-heavy", "go-large", "cppcheck-testrunner"}
+var corpusOrder = []string{"sqlite3-gcc-O2", "sqlite3-clang-O2", "cpp-heavy", "go-large", "cppcheck-testrunner", "cppcheck-asan"}
 
 type symConfig struct {
 	cache, out       string
