@@ -209,6 +209,9 @@ func (c *symConfig) agreementTables(p func(string, ...any)) {
 			}
 		}
 	}
+	if c.has("sanitrace") && c.has("llvm-symbolizer-19") {
+		pairs = append(pairs, pair{as19, "llvm-symbolizer-19"})
+	}
 	if c.has("sanitrace-addr2line") && c.has("addr2line") {
 		pairs = append(pairs, pair{"sanitrace-addr2line", "addr2line"})
 	}
@@ -238,7 +241,7 @@ func (c *symConfig) agreementTables(p func(string, ...any)) {
 					a = compareLLVM(ref, cand, c.nSmall, 3)
 				}
 				p(" %d/%d |", a.same, a.total)
-				if pr.cand == "sanitrace" || pr.cand == "sanitrace-addr2line" {
+				if pr.cand == "sanitrace" || pr.cand == as19 || pr.cand == "sanitrace-addr2line" {
 					for _, d := range a.diffs {
 						diffs = append(diffs, fmt.Sprintf("%s, %s against %s, answer %d:\n%s--- %s\n%s",
 							b, pr.cand, pr.ref, d.index+1, indent(d.ref), pr.cand, indent(d.cand)))
@@ -247,6 +250,9 @@ func (c *symConfig) agreementTables(p func(string, ...any)) {
 			}
 			p("\n")
 		}
+	}
+	if c.has("sanitrace") && c.has("llvm-symbolizer-19") {
+		p("\n%s: sanitrace's W3 answers with `--llvm-version=19` (run once, untimed); the timed runs answer as llvm-symbolizer 14 does, whose names differ from 19's (`> >`).\n", as19)
 	}
 	if len(diffs) > 0 {
 		p("\nFirst differences (reference first):\n\n```\n%s```\n", strings.Join(diffs, "\n"))
