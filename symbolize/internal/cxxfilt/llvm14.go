@@ -56,7 +56,7 @@ func (e *editor) llvm14(a demangle.AST) demangle.AST {
 		return llvm14Unary(a)
 	case *demangle.Binary:
 		if e.style == LLVM19 {
-			break
+			return llvm19Call(a)
 		}
 		return llvm14Binary(a)
 	case *demangle.Trinary:
@@ -175,6 +175,18 @@ func llvm14Binary(b *demangle.Binary) demangle.AST {
 		return seq("((", b.Left, ") > (", b.Right, "))")
 	}
 	return seq("(", b.Left, ") "+op.Name+" (", b.Right, ")")
+}
+
+// llvm19Call prints a call as LLVM 19's CallExpr does, its callee whole:
+// a function named by its encoding ("L_Z…E") keeps its parameter types,
+// "max_digits(unsigned long)(sizeof (unsigned long))", where the module
+// prints the name alone. Other expressions are left to the module, which
+// parenthesises by precedence as 19 does.
+func llvm19Call(b *demangle.Binary) demangle.AST {
+	if op, ok := b.Op.(*demangle.Operator); ok && op.Name == "()" {
+		return seq(b.Left, "(", b.Right, ")")
+	}
+	return nil
 }
 
 // isDesignatedInitializer reports whether b is a designated initialiser
