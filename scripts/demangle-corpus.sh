@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compare the demangler with llvm-cxxfilt-14 and c++filt -i on every mangled
+# Compare the demangler with llvm-cxxfilt-14, llvm-cxxfilt-19 and c++filt -i on every mangled
 # name of the cpp-heavy bench binary and the system's C++ libraries (191,329
 # names with the Debian 12 packages of binutils 2.40, LLVM 14, Boost 1.74
 # and ICU 72): go test ./symbolize -run TestDemangleLargeCorpus.
