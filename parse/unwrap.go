@@ -384,6 +384,13 @@ func (b *builder) standsAlone(t string) bool {
 	if t == "" || len(t) > 2 && t[0] == '#' && (isDigit(t[1]) || t[1] == ' ') {
 		return true // a numbered frame of any format starts a line
 	}
+	if b.inShadow && b.kind != kindDump {
+		// A shadow row after a row: most of a dump's lines, and every
+		// other test below is a miss for them.
+		if _, ok := parseShadowRow(t); ok {
+			return true
+		}
+	}
 	if maybeReport([]byte(t)) && sanitizerStart([]byte(t)) != nil {
 		return true
 	}
@@ -416,11 +423,6 @@ func (b *builder) standsAlone(t string) bool {
 	}
 	if b.isGrammar(t) || isLocation(t) || strings.HasPrefix(t, "==") || t == "Exiting" || strings.Contains(t, ": note: ") {
 		return true
-	}
-	if b.inShadow {
-		if _, ok := parseShadowRow(t); ok {
-			return true
-		}
 	}
 	if _, ok := parseLegendHeader(t); ok {
 		return true
