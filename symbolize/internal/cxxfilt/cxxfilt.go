@@ -181,7 +181,7 @@ func cxxToString(name string, style Style, noParams bool) (string, error) {
 		}
 		a, suffix = llvm14Clones(name, a)
 	}
-	e := editor{style: style}
+	e := editor{style: style, print: o.print}
 	if a, err = e.edit(a); err != nil {
 		return "", err
 	}

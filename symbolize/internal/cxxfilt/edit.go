@@ -1,6 +1,7 @@
 package cxxfilt
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -31,8 +32,9 @@ const maxEdits = 1 << 20
 // node type is walked, and replaces nodes bottom-up.
 type editor struct {
 	style  Style
-	marked bool   // markers were inserted
-	guard  copier // cuts cycles and bounds the nodes visited
+	print  []demangle.Option // the printer's options, for spacedFuncArgs
+	marked bool              // markers were inserted
+	guard  copier            // cuts cycles and bounds the nodes visited
 
 	templatesMarked bool // markInPlace marked every template already
 	// spaceClosers: the tree needs no edit and every '>' it prints
@@ -160,6 +162,7 @@ func (m *markVisit) visit(x demangle.AST) bool {
 	switch n := x.(type) {
 	case *demangle.Template:
 		m.refused = sharedTemplate(n)
+		m.other = m.other || slices.ContainsFunc(n.Args, returnsFuncPointer)
 	case *demangle.ArgumentPack:
 		for _, y := range n.Args {
 			if isEmpty(y) {

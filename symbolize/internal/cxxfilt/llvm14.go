@@ -19,6 +19,12 @@ import (
 func (e *editor) llvm14(a demangle.AST) demangle.AST {
 	switch a := a.(type) {
 	case *demangle.Template:
+		if t := e.spacedFuncArgs(a); t != nil {
+			if e.templatesMarked {
+				return t
+			}
+			a = t
+		}
 		if e.templatesMarked {
 			return nil
 		}
@@ -276,4 +282,99 @@ func nestedList(l *demangle.ExprList) *demangle.ExprList {
 		}
 	}
 	return &demangle.ExprList{Exprs: out}
+}
+
+// returnsFuncPointer reports whether a is a function type that returns a
+// pointer, a reference or a pointer to member to a function: std::bind's
+// "_Bind<bool (S::* (S const*, _Placeholder<1>))(S const&) const>".
+func returnsFuncPointer(a demangle.AST) bool {
+	ft, ok := a.(*demangle.FunctionType)
+	if !ok {
+		return false
+	}
+	_, ok = funcPointerSyntax(ft)
+	return ok
+}
+
+// funcPointerSyntax returns what ft's return type prints between "(" and
+// ft's parameters when it points to a function: "*", "&", "&&", or the
+// class and "::*"; ok is false for any other return type.
+func funcPointerSyntax(ft *demangle.FunctionType) (syntax demangle.AST, ok bool) {
+	isFunc := func(a demangle.AST) bool {
+		if m, ok := a.(*demangle.MethodWithQualifiers); ok {
+			a = m.Method
+		}
+		_, ok := a.(*demangle.FunctionType)
+		return ok
+	}
+	switch r := ft.Return.(type) {
+	case *demangle.PointerType:
+		return &demangle.Name{Name: "*"}, isFunc(r.Base)
+	case *demangle.ReferenceType:
+		return &demangle.Name{Name: "&"}, isFunc(r.Base)
+	case *demangle.RvalueReferenceType:
+		return &demangle.Name{Name: "&&"}, isFunc(r.Base)
+	case *demangle.PtrMem:
+		return seq(r.Class, "::*"), isFunc(r.Member)
+	}
+	return nil, false
+}
+
+// spacedFuncArgs returns t with each argument that returnsFuncPointer
+// says yes to printed as LLVM 14 and 19 print it, or nil when t has none.
+// Their FunctionType writes a space between its return type's left part
+// and its own parameters, "void (* (int))(char)"; the module (and
+// libiberty) write none. The argument is printed alone and the space put
+// in where the module's text has the return type, " (", the pointer's
+// syntax and "(": an argument whose text is not laid out so (a return
+// type that is itself a function pointer) is left as the module prints it.
+func (e *editor) spacedFuncArgs(t *demangle.Template) *demangle.Template {
+	var args []demangle.AST
+	for i, a := range t.Args {
+		// (markInPlace may have marked the argument's end already.)
+		marked, isMarked := a.(*demangle.Special2)
+		if isMarked && marked.Val2 == argEndMark && marked.Prefix == "" && marked.Middle == "" {
+			a = marked.Val1
+		}
+		ft, ok := a.(*demangle.FunctionType)
+		if !ok {
+			continue
+		}
+		syntax, ok := funcPointerSyntax(ft)
+		if !ok {
+			continue
+		}
+		var inner demangle.AST
+		switch r := ft.Return.(type) {
+		case *demangle.PointerType:
+			inner = r.Base
+		case *demangle.ReferenceType:
+			inner = r.Base
+		case *demangle.RvalueReferenceType:
+			inner = r.Base
+		case *demangle.PtrMem:
+			inner = r.Member
+		}
+		if m, ok := inner.(*demangle.MethodWithQualifiers); ok {
+			inner = m.Method
+		}
+		head := demangle.ASTToString(inner.(*demangle.FunctionType).Return, e.print...) + " (" +
+			demangle.ASTToString(syntax, e.print...)
+		s := demangle.ASTToString(ft, e.print...)
+		if !strings.HasPrefix(s, head+"(") {
+			continue
+		}
+		if args == nil {
+			args = slices.Clone(t.Args)
+		}
+		var spaced demangle.AST = &demangle.Name{Name: head + " " + s[len(head):]}
+		if a != t.Args[i] {
+			spaced = &demangle.Special2{Val1: spaced, Val2: argEndMark}
+		}
+		args[i] = spaced
+	}
+	if args == nil {
+		return nil
+	}
+	return &demangle.Template{Name: t.Name, Args: args}
 }
