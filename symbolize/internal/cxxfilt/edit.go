@@ -33,6 +33,7 @@ const maxEdits = 1 << 20
 type editor struct {
 	style  Style
 	print  []demangle.Option // the printer's options, for spacedFuncArgs
+	spaced int               // arguments spacedFuncArgs printed alone
 	marked bool              // markers were inserted
 	guard  copier            // cuts cycles and bounds the nodes visited
 

@@ -26,6 +26,8 @@ func FuzzDemangle(f *testing.F) {
 		"_RNvNCNKNvNtNtCsjrHSEGnQ3l9_3std2io5stdio14OUTPUT_CAPTURE0023___RUST_STD_INTERNAL_VAL",
 		"_RNvC3foou5yy09z",
 		"main.(*Stack[go.shape.string]).Push",
+		"_ZN9__gnu_cxx5__ops10_Iter_predISt5_BindIFMN12Suppressions11SuppressionEKFbRKS4_EPS5_St12_PlaceholderILi1EEEEEC2ESD_",
+		"_Z1fIFPFvcEiEEvv",
 	} {
 		f.Add(s)
 	}

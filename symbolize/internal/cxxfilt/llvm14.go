@@ -292,33 +292,38 @@ func returnsFuncPointer(a demangle.AST) bool {
 	if !ok {
 		return false
 	}
-	_, ok = funcPointerSyntax(ft)
+	_, _, ok = pointedFunc(ft)
 	return ok
 }
 
-// funcPointerSyntax returns what ft's return type prints between "(" and
-// ft's parameters when it points to a function: "*", "&", "&&", or the
-// class and "::*"; ok is false for any other return type.
-func funcPointerSyntax(ft *demangle.FunctionType) (syntax demangle.AST, ok bool) {
-	isFunc := func(a demangle.AST) bool {
-		if m, ok := a.(*demangle.MethodWithQualifiers); ok {
-			a = m.Method
-		}
-		_, ok := a.(*demangle.FunctionType)
-		return ok
-	}
+// pointedFunc returns, when ft returns a pointer, a reference or a pointer
+// to member to a function, that function and what the return type prints
+// between "(" and ft's parameters: "*", "&", "&&", or the class and "::*".
+func pointedFunc(ft *demangle.FunctionType) (fn *demangle.FunctionType, syntax demangle.AST, ok bool) {
+	var to demangle.AST
 	switch r := ft.Return.(type) {
 	case *demangle.PointerType:
-		return &demangle.Name{Name: "*"}, isFunc(r.Base)
+		to, syntax = r.Base, &demangle.Name{Name: "*"}
 	case *demangle.ReferenceType:
-		return &demangle.Name{Name: "&"}, isFunc(r.Base)
+		to, syntax = r.Base, &demangle.Name{Name: "&"}
 	case *demangle.RvalueReferenceType:
-		return &demangle.Name{Name: "&&"}, isFunc(r.Base)
+		to, syntax = r.Base, &demangle.Name{Name: "&&"}
 	case *demangle.PtrMem:
-		return seq(r.Class, "::*"), isFunc(r.Member)
+		to, syntax = r.Member, seq(r.Class, "::*")
+	default:
+		return nil, nil, false
 	}
-	return nil, false
+	if m, ok := to.(*demangle.MethodWithQualifiers); ok {
+		to = m.Method
+	}
+	fn, ok = to.(*demangle.FunctionType)
+	return fn, syntax, ok && fn.Return != nil
 }
+
+// maxSpacedArgs bounds the arguments spacedFuncArgs prints on their own
+// in one name: substitutions can repeat one many times over, and each is
+// printed whole (real names have a few).
+const maxSpacedArgs = 64
 
 // spacedFuncArgs returns t with each argument that returnsFuncPointer
 // says yes to printed as LLVM 14 and 19 print it, or nil when t has none.
@@ -340,26 +345,12 @@ func (e *editor) spacedFuncArgs(t *demangle.Template) *demangle.Template {
 		if !ok {
 			continue
 		}
-		syntax, ok := funcPointerSyntax(ft)
-		if !ok {
+		fn, syntax, ok := pointedFunc(ft)
+		if !ok || e.spaced >= maxSpacedArgs {
 			continue
 		}
-		var inner demangle.AST
-		switch r := ft.Return.(type) {
-		case *demangle.PointerType:
-			inner = r.Base
-		case *demangle.ReferenceType:
-			inner = r.Base
-		case *demangle.RvalueReferenceType:
-			inner = r.Base
-		case *demangle.PtrMem:
-			inner = r.Member
-		}
-		if m, ok := inner.(*demangle.MethodWithQualifiers); ok {
-			inner = m.Method
-		}
-		head := demangle.ASTToString(inner.(*demangle.FunctionType).Return, e.print...) + " (" +
-			demangle.ASTToString(syntax, e.print...)
+		e.spaced++
+		head := demangle.ASTToString(fn.Return, e.print...) + " (" + demangle.ASTToString(syntax, e.print...)
 		s := demangle.ASTToString(ft, e.print...)
 		if !strings.HasPrefix(s, head+"(") {
 			continue
