@@ -190,6 +190,13 @@ build_cppcheck() { # NAME DIR MAKE-ARGS...
 	st=$(stamp "$(g++ --version | head -1)" "$CPPCHECK_SRC" "$*")
 	fresh "$out" "$st" && { log "$name: up to date"; return 0; }
 	cppcheck_src "$dir"
+	# make knows nothing of flags: objects built with others are removed
+	local flags="$* | $(g++ --version | head -1)"
+	if [[ $(cat "$dir/BENCH-FLAGS" 2>/dev/null) != "$flags" ]]; then
+		find "$dir" -name '*.o' -delete
+		rm -f "$dir/testrunner"
+		echo "$flags" >"$dir/BENCH-FLAGS"
+	fi
 	# make writes each object in place: a compile killed with the session
 	# (SIGKILL, no clean-up by make) leaves an empty or cut-off object newer
 	# than its source, which make would take as built and the link reject
