@@ -385,8 +385,9 @@ func (b *builder) standsAlone(t string) bool {
 		return true // a numbered frame of any format starts a line
 	}
 	if b.inShadow && b.kind != kindDump {
-		// A shadow row after a row: most of a dump's lines, and every
-		// other test below is a miss for them.
+		// A shadow row after a row: most lines of a sanitizer's shadow
+		// dump, which miss every test below (asked first only to cost
+		// less; a dump grammar's report never reaches this test).
 		if _, ok := parseShadowRow(t); ok {
 			return true
 		}
