@@ -34,8 +34,11 @@ type editor struct {
 	style  Style
 	print  []demangle.Option // the printer's options, for spacedFuncArgs
 	spaced int               // arguments spacedFuncArgs printed alone
-	marked bool              // markers were inserted
-	guard  copier            // cuts cycles and bounds the nodes visited
+	// unnamed: the nested name each unnamed type of the tree has where it
+	// is defined (markInPlace finds them).
+	unnamed map[*demangle.UnnamedType]*demangle.Qualified
+	marked  bool   // markers were inserted
+	guard   copier // cuts cycles and bounds the nodes visited
 
 	templatesMarked bool // markInPlace marked every template already
 	// spaceClosers: the tree needs no edit and every '>' it prints
@@ -94,7 +97,9 @@ func (e *editor) markInPlace(a demangle.AST) (done, marked bool) {
 	m := &markVisit{plain: true, gnuSame: true}
 	w := &m.onceWalk
 	w.init(m)
-	if !w.walk(a) || m.refused {
+	ok := w.walk(a)
+	e.unnamed = m.unnamed
+	if !ok || m.refused {
 		return false, false
 	}
 	other := m.other
@@ -137,6 +142,9 @@ type markVisit struct {
 	refused, other bool
 	plain          bool // every node is one plainNode allows
 	gnuSame        bool // and one gnuSame allows
+	// unnamed: the nested names of the tree's unnamed types (see
+	// editor.qualifiedUnnamed).
+	unnamed map[*demangle.UnnamedType]*demangle.Qualified
 }
 
 func (m *markVisit) visit(x demangle.AST) bool {
@@ -176,6 +184,15 @@ func (m *markVisit) visit(x demangle.AST) bool {
 		m.other = m.other || soleEmpty(n) || nestedList(n) != nil
 	case *demangle.Qualified:
 		m.other = m.other || llvm14CDtor(n, LLVM) != nil
+		if u, ok := n.Name.(*demangle.UnnamedType); ok {
+			if m.unnamed == nil {
+				m.unnamed = map[*demangle.UnnamedType]*demangle.Qualified{}
+			}
+			if _, seen := m.unnamed[u]; !seen {
+				m.unnamed[u] = n
+			}
+			m.other = true
+		}
 	case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
 		m.other = true
 	}

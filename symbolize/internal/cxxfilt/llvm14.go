@@ -41,6 +41,8 @@ func (e *editor) llvm14(a demangle.AST) demangle.AST {
 		}
 	case *demangle.ArgumentPack:
 		return e.dropEmpty(a)
+	case *demangle.UnnamedType:
+		return e.qualifiedUnnamed(a)
 	case *demangle.ExprList:
 		if l := nestedList(a); l != nil {
 			return l
@@ -368,4 +370,27 @@ func (e *editor) spacedFuncArgs(t *demangle.Template) *demangle.Template {
 		return nil
 	}
 	return &demangle.Template{Name: t.Name, Args: args}
+}
+
+// qualifiedUnnamed returns the nested name of u, an unnamed type reached
+// other than as the last component of that name: a substitution for
+// "A::Ut_" refers to the unnamed type alone in the module's tree, and
+// LLVM 14 and 19 print what it stands for, "A::'unnamed' const&"
+// (libiberty, like the module, the last component). nil leaves u as it is.
+func (e *editor) qualifiedUnnamed(u *demangle.UnnamedType) demangle.AST {
+	q := e.unnamed[u]
+	if q == nil {
+		return nil
+	}
+	if st := e.guard.stack; len(st) > 0 {
+		if p, ok := st[len(st)-1].(*demangle.Qualified); ok && p.Name == u {
+			return nil // the name itself (replace has left u already)
+		}
+	}
+	// The nested name gets the editor's rules too (its scope's
+	// templates, say); its own unnamed type is the case above.
+	if c := q.Copy(e.replace, e.guard.enter); c != nil {
+		return c
+	}
+	return q
 }
