@@ -193,7 +193,8 @@ func (m *markVisit) visit(x demangle.AST) bool {
 			}
 			m.other = true
 		}
-	case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
+	case *demangle.Unary, *demangle.Binary, *demangle.Trinary,
+		*demangle.ComplexType, *demangle.ImaginaryType:
 		m.other = true
 	}
 	return !m.refused

@@ -43,6 +43,12 @@ func (e *editor) llvm14(a demangle.AST) demangle.AST {
 		return e.dropEmpty(a)
 	case *demangle.UnnamedType:
 		return e.qualifiedUnnamed(a)
+	case *demangle.ComplexType:
+		// C99's complex and imaginary types: LLVM's words, not the
+		// keywords libiberty and the module print ("_Complex").
+		return seq(a.Base, " complex")
+	case *demangle.ImaginaryType:
+		return seq(a.Base, " imaginary")
 	case *demangle.ExprList:
 		if l := nestedList(a); l != nil {
 			return l
