@@ -388,11 +388,7 @@ func demangleName(name string, style demangler) string {
 	case demangleLLVM14:
 		return cxxfilt.Demangle(name, cxxfilt.LLVM)
 	case demangleLLVM19:
-		out := cxxfilt.Demangle(name, cxxfilt.LLVM19)
-		if out == name {
-			return out
-		}
-		return joinClosers(out)
+		return cxxfilt.Demangle(name, cxxfilt.LLVM19)
 	default:
 		out := cxxfilt.Demangle(name, cxxfilt.GNU)
 		if style == demangleGDB && out != name {
@@ -445,24 +441,4 @@ func (o *Object) demangleSym(s *symbol, style demangler) string {
 	d := o.demangled.demangle(s.name, style)
 	slot.Store(&symName{style: style, name: d})
 	return d
-}
-
-// joinClosers respells LLVM 14's demangled name as LLVM 19 prints it: 14
-// writes a space between a template's closing '>' and the '>' that ends
-// its last argument, 19 does not. In a demangled name "> >" is only ever
-// that space (an operator> is printed "operator>", and a '>' operator in a
-// template argument is parenthesised, by both LLVMs).
-func joinClosers(s string) string {
-	if !strings.Contains(s, "> >") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == ' ' && i > 0 && s[i-1] == '>' && i+1 < len(s) && s[i+1] == '>' {
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -21,12 +21,18 @@ const (
 func (c *symConfig) sum(b, t, w string) summary { return summarize(c.cells[cellKey{b, t, w}]) }
 
 func (c *symConfig) has(name string) bool {
+	_, ok := c.tool(name)
+	return ok
+}
+
+// tool returns the run's tool of that name.
+func (c *symConfig) tool(name string) (tool, bool) {
 	for _, t := range c.tools {
 		if t.name == name {
-			return true
+			return t, true
 		}
 	}
-	return false
+	return tool{}, false
 }
 
 func (c *symConfig) report(w io.Writer) error {

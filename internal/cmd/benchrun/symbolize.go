@@ -259,13 +259,8 @@ const as19 = "sanitrace-v19"
 // as llvm-symbolizer 14 does (the face's default), so their comparison
 // with 19 counts the ">>" of 19's names, not wrong answers.
 func (c *symConfig) answersAs19(b, binPath, input string) {
-	var st tool
-	for _, t := range c.tools {
-		if t.name == "sanitrace" {
-			st = t
-		}
-	}
-	if st.path == "" || !c.has("llvm-symbolizer-19") {
+	st, ok := c.tool("sanitrace")
+	if !ok || !c.has("llvm-symbolizer-19") {
 		return
 	}
 	j := job{argv: append(st.argv(binPath), "--llvm-version=19"), stdin: input,

@@ -43,8 +43,9 @@ const (
 	GNU
 	// LLVM19 is llvm-symbolizer 19 and llvm-cxxfilt 19 (Debian's 19.1.7):
 	// LLVM 14's rules but for its expressions, which 19 parenthesises by
-	// precedence as the module does, its constructors of unnamed classes,
-	// and ">>" between template closers.
+	// precedence as the module does, an ABI-tagged class's constructors
+	// and destructors, which it names, and ">>" between template closers
+	// (joinClosers; ToString keeps 14's "> >").
 	LLVM19
 )
 
@@ -58,7 +59,11 @@ func Demangle(name string, style Style) string {
 		return name
 	}
 	if style.llvm() {
-		return demangleLLVM(name, style)
+		out := demangleLLVM(name, style)
+		if style == LLVM19 && out != name {
+			out = joinClosers(out)
+		}
+		return out
 	}
 	out, err := ToString(name, GNU)
 	if err != nil {
@@ -273,4 +278,24 @@ func llvm14DotSuffix(name string, style Style) (string, bool) {
 // llvm-symbolizer then prints the mangled name.
 func llvm14CannotDemangle(name string) bool {
 	return strings.Contains(name, "srSt")
+}
+
+// joinClosers respells a name demangled by LLVM 14's rules as LLVM 19 prints it: 14
+// writes a space between a template's closing '>' and the '>' that ends
+// its last argument, 19 does not. In a demangled name "> >" is only ever
+// that space (an operator> is printed "operator>", and a '>' operator in a
+// template argument is parenthesised, by both LLVMs).
+func joinClosers(s string) string {
+	if !strings.Contains(s, "> >") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' && i > 0 && s[i-1] == '>' && i+1 < len(s) && s[i+1] == '>' {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

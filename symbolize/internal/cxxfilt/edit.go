@@ -181,7 +181,7 @@ func (m *markVisit) visit(x demangle.AST) bool {
 	case *demangle.PackExpansion:
 		m.other = m.other || n.Pack == nil
 	case *demangle.ExprList:
-		m.other = m.other || soleEmpty(n) || nestedList(n) != nil
+		m.other = m.other || soleEmpty(n) || hasNestedList(n)
 	case *demangle.Qualified:
 		m.other = m.other || llvm14CDtor(n, LLVM) != nil
 		if u, ok := n.Name.(*demangle.UnnamedType); ok {

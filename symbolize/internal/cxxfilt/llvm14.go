@@ -63,20 +63,24 @@ func (e *editor) llvm14(a demangle.AST) demangle.AST {
 		if n := llvm14CDtor(a, e.style); n != nil {
 			return n
 		}
-	case *demangle.Unary:
+	case *demangle.Unary, *demangle.Binary, *demangle.Trinary:
 		if e.style == LLVM19 {
-			break
+			return llvm19Expr(a)
 		}
+		return llvm14Expr(a)
+	}
+	return nil
+}
+
+// llvm14Expr prints an expression as LLVM 14 does, or returns nil for
+// the forms it leaves to the module.
+func llvm14Expr(a demangle.AST) demangle.AST {
+	switch a := a.(type) {
+	case *demangle.Unary:
 		return llvm14Unary(a)
 	case *demangle.Binary:
-		if e.style == LLVM19 {
-			return llvm19Call(a)
-		}
 		return llvm14Binary(a)
 	case *demangle.Trinary:
-		if e.style == LLVM19 {
-			break
-		}
 		if op, ok := a.Op.(*demangle.Operator); ok && op.Name == "?" {
 			return seq("(", a.First, ") ? (", a.Second, ") : (", a.Third, ")")
 		}
@@ -191,12 +195,16 @@ func llvm14Binary(b *demangle.Binary) demangle.AST {
 	return seq("(", b.Left, ") "+op.Name+" (", b.Right, ")")
 }
 
-// llvm19Call prints a call as LLVM 19's CallExpr does, its callee whole:
+// llvm19Expr prints a call as LLVM 19's CallExpr does, its callee whole:
 // a function named by its encoding ("L_Z…E") keeps its parameter types,
 // "max_digits(unsigned long)(sizeof (unsigned long))", where the module
-// prints the name alone. Other expressions are left to the module, which
-// parenthesises by precedence as 19 does.
-func llvm19Call(b *demangle.Binary) demangle.AST {
+// prints the name alone. It returns nil for other expressions, which the
+// module parenthesises by precedence as 19 does.
+func llvm19Expr(a demangle.AST) demangle.AST {
+	b, ok := a.(*demangle.Binary)
+	if !ok {
+		return nil
+	}
 	if op, ok := b.Op.(*demangle.Operator); ok && op.Name == "()" {
 		return seq(b.Left, "(", b.Right, ")")
 	}
@@ -269,17 +277,16 @@ func llvm14Clones(name string, a demangle.AST) (demangle.AST, string) {
 // and 19 print its elements among the others
 // ("decltype(g(forward<int const&>(fp)))").
 func nestedList(l *demangle.ExprList) *demangle.ExprList {
-	size, nested := 0, false
+	if !hasNestedList(l) {
+		return nil
+	}
+	size := 0
 	for _, x := range l.Exprs {
 		if in, ok := x.(*demangle.ExprList); ok {
 			size += len(in.Exprs)
-			nested = true
 		} else {
 			size++
 		}
-	}
-	if !nested {
-		return nil
 	}
 	out := make([]demangle.AST, 0, size)
 	for _, x := range l.Exprs {
@@ -290,6 +297,14 @@ func nestedList(l *demangle.ExprList) *demangle.ExprList {
 		}
 	}
 	return &demangle.ExprList{Exprs: out}
+}
+
+// hasNestedList reports whether l holds a list (see nestedList).
+func hasNestedList(l *demangle.ExprList) bool {
+	return slices.ContainsFunc(l.Exprs, func(x demangle.AST) bool {
+		_, ok := x.(*demangle.ExprList)
+		return ok
+	})
 }
 
 // returnsFuncPointer reports whether a is a function type that returns a
