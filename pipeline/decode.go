@@ -119,14 +119,21 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 // other line as soon as the parser has settled it. It adds what it shows
 // to stats.
 func (d *Decode) input(name string, stats *render.RunStats, gc *gctune.Tuner) error {
-	rc, err := OpenLog(name, d.Stdin)
+	rc, compressed, err := openLog(name, d.Stdin)
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
 	if !d.Passthrough || d.Quiet {
+		if compressed {
+			// Decompression runs beside the parser, off its critical
+			// path. A plain log's reads cost less than the hand-over
+			// would (docs/performance.md).
+			rc = newReadAhead(rc)
+		}
+		defer rc.Close()
 		return d.inputParallel(parse.NewScanner(rc, name), stats, gc)
 	}
+	defer rc.Close()
 	in := &flushBefore{r: rc, out: d.Out}
 	sc := parse.NewScanner(in, name)
 	sc.KeepLines()

@@ -79,6 +79,12 @@ const maxMagic = 8
 // *InputError naming the input. Reading stdin never waits for more input
 // than a magic number needs, so a live pipe streams from its first line.
 func OpenLog(name string, stdin io.Reader) (io.ReadCloser, error) {
+	rc, _, err := openLog(name, stdin)
+	return rc, err
+}
+
+// openLog is OpenLog, also saying whether the text is decompressed.
+func openLog(name string, stdin io.Reader) (rc io.ReadCloser, compressed bool, err error) {
 	var r io.Reader = stdin
 	var closer io.Closer = io.NopCloser(nil)
 	if name != "-" {
@@ -88,25 +94,25 @@ func OpenLog(name string, stdin io.Reader) (io.ReadCloser, error) {
 			if errors.As(err, &pe) {
 				err = pe.Err // the name is said once, by InputError
 			}
-			return nil, &InputError{name, err}
+			return nil, false, &InputError{name, err}
 		}
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			f.Close()
-			return nil, &InputError{name, errors.New("is a directory; decode reads log files, use \"sanitrace batch " + name + "\" for a directory of logs")}
+			return nil, false, &InputError{name, errors.New("is a directory; decode reads log files, use \"sanitrace batch " + name + "\" for a directory of logs")}
 		}
 		r, closer = f, f
 	}
-	text, err := sniff(name, r, 0)
+	text, compressed, err := sniff(name, r, 0)
 	if err != nil {
 		closer.Close()
-		return nil, err
+		return nil, false, err
 	}
 	return readCloser{text, func() error {
 		if c, ok := text.(io.Closer); ok {
 			c.Close()
 		}
 		return closer.Close()
-	}}, nil
+	}}, compressed, nil
 }
 
 type readCloser struct {
@@ -116,14 +122,14 @@ type readCloser struct {
 
 func (r readCloser) Close() error { return r.close() }
 
-// sniff looks at the start of r and returns the reader of its text. depth
-// counts decompressions: a gzip inside a gzip is unpacked once more, not
-// forever.
-func sniff(name string, r io.Reader, depth int) (io.Reader, error) {
+// sniff looks at the start of r and returns the reader of its text and
+// whether that is decompressed. depth counts decompressions: a gzip inside
+// a gzip is unpacked once more, not forever.
+func sniff(name string, r io.Reader, depth int) (io.Reader, bool, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := peekAvailable(br)
 	if err != nil {
-		return nil, &InputError{name, err}
+		return nil, false, &InputError{name, err}
 	}
 	for _, m := range magics {
 		if !bytes.HasPrefix(head, []byte(m.magic)) {
@@ -133,26 +139,26 @@ func sniff(name string, r io.Reader, depth int) (io.Reader, error) {
 			continue // "BZh" then the block size digit; a text line may start "BZh"
 		}
 		if m.open == nil || depth > 1 {
-			return nil, &InputError{name, errors.New("not a log: " + m.what)}
+			return nil, false, &InputError{name, errors.New("not a log: " + m.what)}
 		}
 		dr, err := m.open(br)
 		if err != nil {
-			return nil, &InputError{name, fmt.Errorf("%s data: %w", m.what, err)}
+			return nil, false, &InputError{name, fmt.Errorf("%s data: %w", m.what, err)}
 		}
-		inner, err := sniff(name, dataReader{dr, m.what}, depth+1)
+		inner, _, err := sniff(name, dataReader{dr, m.what}, depth+1)
 		if err != nil {
 			dr.Close()
-			return nil, err
+			return nil, false, err
 		}
-		return readCloser{inner, dr.Close}, nil
+		return readCloser{inner, dr.Close}, true, nil
 	}
 	if len(head) >= 262 && string(head[257:262]) == "ustar" {
-		return nil, &InputError{name, errors.New("not a log: a tar archive (use sanitrace batch for archives of logs)")}
+		return nil, false, &InputError{name, errors.New("not a log: a tar archive (use sanitrace batch for archives of logs)")}
 	}
 	if textsniff.Binary(head) {
-		return nil, &InputError{name, errors.New("not a log: binary data (control bytes where a log has text)")}
+		return nil, false, &InputError{name, errors.New("not a log: binary data (control bytes where a log has text)")}
 	}
-	return br, nil
+	return br, false, nil
 }
 
 // dataReader names the compression in its errors: "read x.log.gz: gzip

@@ -133,7 +133,7 @@ func FuzzPassthroughVerbatim(f *testing.F) {
 				return
 			}
 		}
-		if _, err := sniff("-", bytes.NewReader(in), 0); err != nil {
+		if _, _, err := sniff("-", bytes.NewReader(in), 0); err != nil {
 			return // binary: refused, tested in input_test.go
 		}
 		if got := passthroughRun(t, in, keepNone); !bytes.Equal(got, in) {
