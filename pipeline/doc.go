@@ -5,7 +5,8 @@
 //   - Decode: log bytes → parse.Scanner → report.Report → resolve.Resolver
 //     → render.Writer, one report at a time, the output flushed whenever
 //     the next report may have to wait for input; the parser runs on a
-//     goroutine of its own, ahead of the one that renders. With
+//     goroutine of its own, ahead of the one that renders, and a
+//     compressed log is inflated on a third, ahead of the parser. With
 //     Passthrough, a loop over the scanner's items (parse.Item) gives the
 //     whole input back, each report's own lines replaced by its rendering.
 //   - LWS: ~m#/~b# records → decompress → (resolve.PCSymbolizer) → the ~b#
