@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"encoding/hex"
 	"path"
 	"path/filepath"
 	"strings"
@@ -18,11 +17,9 @@ type shippedBinary struct {
 	logical []string // path components: the member path, or the file path
 	archive string   // the archive holding it, "" for a file on disk
 	data    []byte   // the bytes of an archive member
-	buildID string
-	exec    bool
-	pie     bool
-	dwarf   bool // has DWARF of its own (a separate debug file does)
-	order   int
+	debuginfo.Traits
+	dwarf bool // has DWARF of its own (a separate debug file does)
+	order int
 }
 
 // shippedIndex finds, for a module a log names, the binary that came with
@@ -64,13 +61,13 @@ func (x *shippedIndex) add(e *artifact.Entry) {
 	if err != nil {
 		return
 	}
-	b.buildID, b.exec, b.pie, b.dwarf = hex.EncodeToString(f.BuildID), f.Exec(), f.PIE(), f.HasDWARF()
+	b.Traits, b.dwarf = debuginfo.TraitsOf(f), f.HasDWARF()
 	f.Close()
 	x.byKey[b.key] = b
 	base := b.logical[len(b.logical)-1]
 	x.byBase[base] = append(x.byBase[base], b)
-	if b.buildID != "" {
-		x.byID[b.buildID] = append(x.byID[b.buildID], b)
+	if b.BuildID != "" {
+		x.byID[b.BuildID] = append(x.byID[b.BuildID], b)
 	}
 }
 
@@ -121,17 +118,17 @@ func (x *shippedIndex) find(module, buildID, logName string) (resolve.Shipped, b
 			best, bestScore = c, score
 		}
 	}
-	if !best.dwarf && best.buildID != "" {
+	if !best.dwarf && best.BuildID != "" {
 		// A stripped binary shipped with its separate debug file (same
 		// build-id, objcopy --only-keep-debug): the debug file answers for
 		// it, addresses being the same.
-		for _, d := range x.byID[best.buildID] {
+		for _, d := range x.byID[best.BuildID] {
 			if d.dwarf {
-				return resolve.Shipped{Key: d.key, BuildID: best.buildID, Exec: best.exec, PIE: best.pie}, true
+				return resolve.Shipped{Key: d.key, Traits: best.Traits}, true
 			}
 		}
 	}
-	return resolve.Shipped{Key: best.key, BuildID: best.buildID, Exec: best.exec, PIE: best.pie}, true
+	return resolve.Shipped{Key: best.key, Traits: best.Traits}, true
 }
 
 func better(a, b [3]int) bool {

@@ -53,12 +53,10 @@ type Finder struct {
 
 // probe is what a search learnt about one path.
 type probe struct {
-	buildID string // lower-case hex; "" when the file has none
-	exec    bool
-	pie     bool
-	err     error
-	opened  bool   // a regular file was there; err is then why it cannot be read
-	id      string // the file's identity (identityOf); "" when unknown
+	Traits
+	err    error
+	opened bool   // a regular file was there; err is then why it cannot be read
+	id     string // the file's identity (identityOf); "" when unknown
 	// file is the File opened for the probe when a search chose it,
 	// waiting for the next Open of the path.
 	file *File
@@ -127,7 +125,7 @@ func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
 			if q != nil && p.id != "" {
 				f.addProbe(path, q)
 				f.mu.Unlock()
-				return q, q.err == nil && (want == "" || q.buildID == want)
+				return q, q.err == nil && (want == "" || q.BuildID == want)
 			}
 			f.mu.Unlock()
 		}
@@ -141,9 +139,9 @@ func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
 			file, p.err = Open(path)
 		}
 		if file != nil {
-			p.buildID, p.exec, p.pie = hex.EncodeToString(file.BuildID), file.Exec(), file.PIE()
+			p.Traits = TraitsOf(file)
 		}
-		match := p.err == nil && (want == "" || p.buildID == want)
+		match := p.err == nil && (want == "" || p.BuildID == want)
 		if keep && match {
 			p.file = file
 		} else {
@@ -162,7 +160,7 @@ func (f *Finder) look(path, want string, keep bool) (*probe, bool) {
 		}
 		f.mu.Unlock()
 	}
-	return p, p.err == nil && (want == "" || p.buildID == want)
+	return p, p.err == nil && (want == "" || p.BuildID == want)
 }
 
 // addProbe records p as path's probe, and as its file's; f.mu is held.
@@ -208,8 +206,8 @@ func (f *Finder) BuildIDs() [][]byte {
 	f.mu.Lock()
 	seen := make(map[string]bool)
 	for _, p := range f.probes {
-		if p.err == nil && p.buildID != "" {
-			seen[p.buildID] = true
+		if p.err == nil && p.BuildID != "" {
+			seen[p.BuildID] = true
 		}
 	}
 	f.mu.Unlock()

@@ -60,10 +60,21 @@ type Query struct {
 
 // A Module is a module file found for a Query.
 type Module struct {
-	Path    string // the local file; Open hands over the File the search opened
+	Path string // the local file; Open hands over the File the search opened
+	Traits
+}
+
+// Traits is what placing a module's addresses needs to know of its file,
+// wherever it was found (a search on disk, a CI artifact).
+type Traits struct {
 	BuildID string // lower-case hex; "" when the file has none
 	Exec    bool   // ET_EXEC: addresses are absolute, the module offset is the pc
 	PIE     bool   // a position-independent executable (File.PIE)
+}
+
+// TraitsOf returns f's Traits.
+func TraitsOf(f *File) Traits {
+	return Traits{BuildID: hex.EncodeToString(f.BuildID), Exec: f.Exec(), PIE: f.PIE()}
 }
 
 // Module finds the local file for q: its candidates in order (Candidates),
@@ -82,11 +93,11 @@ func (f *Finder) Module(q Query) (Module, error) {
 	for _, c := range cands {
 		p, ok := f.look(c, buildID, true)
 		if ok {
-			return Module{Path: c, BuildID: p.buildID, Exec: p.exec, PIE: p.pie}, nil
+			return Module{Path: c, Traits: p.Traits}, nil
 		}
 		switch {
 		case p.err == nil && mismatch == nil:
-			mismatch = fmt.Errorf("build-id mismatch: log says %s, file has %s (%s)", buildID, orNone(p.buildID), c)
+			mismatch = fmt.Errorf("build-id mismatch: log says %s, file has %s (%s)", buildID, orNone(p.BuildID), c)
 		case p.err != nil && unreadable == nil && p.opened:
 			// There, but not an ELF file that can be read: say so
 			// rather than "not found".
@@ -190,7 +201,7 @@ func (f *Finder) moduleByID(id string) (Module, bool) {
 				f.Keep(file)
 			}
 		}
-		return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec, PIE: pr.pie}, true
+		return Module{Path: p, Traits: pr.Traits}, true
 	}
 	if len(id) > 2 {
 		// The binary where distributions link it next to its debug
@@ -201,7 +212,7 @@ func (f *Finder) moduleByID(id string) (Module, bool) {
 			for _, d := range f.debugDirs() {
 				p := filepath.Join(d, ".build-id", id[:2], id[2:]+suffix)
 				if pr, ok := f.look(p, id, true); ok {
-					return Module{Path: p, BuildID: pr.buildID, Exec: pr.exec, PIE: pr.pie}, true
+					return Module{Path: p, Traits: pr.Traits}, true
 				}
 			}
 		}
@@ -217,7 +228,7 @@ func (f *Finder) moduleByID(id string) (Module, bool) {
 		}
 	}
 	f.Keep(file)
-	return Module{Path: file.Path, BuildID: id, Exec: file.Exec(), PIE: file.PIE()}, true
+	return Module{Path: file.Path, Traits: Traits{BuildID: id, Exec: file.Exec(), PIE: file.PIE()}}, true
 }
 
 // Keep hands file, opened outside a search, to the next Open of its path,
@@ -230,7 +241,7 @@ func (f *Finder) Keep(file *File) {
 	}
 	p := f.probes[file.Path]
 	if p == nil {
-		p = &probe{buildID: hex.EncodeToString(file.BuildID), exec: file.Exec(), pie: file.PIE()}
+		p = &probe{Traits: TraitsOf(file)}
 		f.probes[file.Path] = p
 	}
 	if p.file != nil {
@@ -253,9 +264,9 @@ func (f *Finder) index(want string) {
 			if e.Type().IsRegular() {
 				n++
 				_, seen := byID[want]
-				if pr, _ := f.look(p, want, !seen); pr.err == nil && pr.buildID != "" {
-					if _, dup := byID[pr.buildID]; !dup {
-						byID[pr.buildID] = p
+				if pr, _ := f.look(p, want, !seen); pr.err == nil && pr.BuildID != "" {
+					if _, dup := byID[pr.BuildID]; !dup {
+						byID[pr.BuildID] = p
 					}
 				}
 			}

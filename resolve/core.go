@@ -219,7 +219,7 @@ func openCoreModule(c *core.File, m *coreModule, isExe bool, exePath string, loc
 		l, err = loc.locate(m.rep.Path, want, context{})
 		path = l.path
 		if err == nil && want == "" {
-			m.rep.BuildID = l.info.buildID
+			m.rep.BuildID = l.info.BuildID
 		}
 	}
 	if err != nil {

@@ -25,14 +25,7 @@ type context struct {
 type located struct {
 	path    string // the local file, or a Shipped key
 	logPath string // the absolute path the log itself uses for the module, when it printed only a base name
-	info    elfInfo
-}
-
-// elfInfo is what resolving needs to know about a module's file.
-type elfInfo struct {
-	buildID string // lower-case hex; "" when the file has none
-	exec    bool   // ET_EXEC: addresses are absolute, the module offset is the pc
-	pie     bool   // a position-independent executable: its base is the loader's
+	info    debuginfo.Traits
 }
 
 // locate finds module, verifying buildID (hex, may be empty) when given.
@@ -54,5 +47,5 @@ func (l *locator) locate(module, buildID string, ctx context) (located, error) {
 	if err != nil {
 		return located{}, err
 	}
-	return located{path: m.Path, logPath: logPath, info: elfInfo{buildID: m.BuildID, exec: m.Exec, pie: m.PIE}}, nil
+	return located{path: m.Path, logPath: logPath, info: m.Traits}, nil
 }

@@ -98,10 +98,10 @@ type moduleKey struct {
 type module struct {
 	path    string // the file found ("" when none) or a Shipped key
 	logPath string
-	exec    bool
+	exec    bool  // ET_EXEC: the module offset is the pc
+	pie     bool  // a position-independent executable (Valgrind's frames)
 	usable  bool  // the cache has an object for path
 	err     error // why it cannot be used; with usable, a warning
-	pie     bool  // a position-independent executable (Valgrind's frames)
 }
 
 // New returns a Resolver; Close it to release the modules.
@@ -518,7 +518,7 @@ func (r *Resolver) record(o opening) *module {
 		r.held[path] = o.lease
 	}
 	obj := o.lease.Obj
-	return &module{path: path, logPath: o.loc.logPath, exec: o.loc.info.exec, pie: o.loc.info.pie, usable: obj != nil, err: openError(path, obj, o.lease.Err)}
+	return &module{path: path, logPath: o.loc.logPath, exec: o.loc.info.Exec, pie: o.loc.info.PIE, usable: obj != nil, err: openError(path, obj, o.lease.Err)}
 }
 
 // openError is what to say about the module file at path as the cache

@@ -1,14 +1,16 @@
 package resolve
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sanitrace/sanitrace/debuginfo"
+)
 
 // Shipped is a module that came with the inputs (a binary inside a CI
 // artifact) rather than one found by the search on disk.
 type Shipped struct {
-	Key     string // handed to Options.Cache; names the module in warnings
-	BuildID string // lower-case hex; "" when the binary has none
-	Exec    bool   // ET_EXEC: the module offset is the pc
-	PIE     bool   // a position-independent executable (debuginfo.File.PIE)
+	Key string // handed to Options.Cache; names the module in warnings
+	debuginfo.Traits
 }
 
 // fromShipped asks Options.Shipped for module (and for its sibling path
@@ -27,7 +29,9 @@ func (l *locator) fromShipped(module, name, buildID, logPath string, ctx context
 		if !ok || (buildID != "" && strings.ToLower(s.BuildID) != buildID) {
 			continue
 		}
-		return located{path: s.Key, logPath: logPath, info: elfInfo{buildID: strings.ToLower(s.BuildID), exec: s.Exec, pie: s.PIE}}, true
+		info := s.Traits
+		info.BuildID = strings.ToLower(info.BuildID)
+		return located{path: s.Key, logPath: logPath, info: info}, true
 	}
 	return located{}, false
 }

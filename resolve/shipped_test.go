@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/debuginfo"
 	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/report"
 	"github.com/sanitrace/sanitrace/symbolize"
@@ -22,9 +23,9 @@ func TestShipped(t *testing.T) {
 			asked = append(asked, [3]string{module, buildID, logName})
 			switch module {
 			case "/build/ci/prog":
-				return Shipped{Key: "art.tar.gz!/bin/prog", BuildID: "ABCD"}, true
+				return Shipped{Key: "art.tar.gz!/bin/prog", Traits: debuginfo.Traits{BuildID: "ABCD"}}, true
 			case "/build/ci/other":
-				return Shipped{Key: "art.tar.gz!/bin/other", BuildID: "1234"}, true
+				return Shipped{Key: "art.tar.gz!/bin/other", Traits: debuginfo.Traits{BuildID: "1234"}}, true
 			}
 			return Shipped{}, false
 		},
