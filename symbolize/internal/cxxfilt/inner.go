@@ -65,8 +65,11 @@ func innerEncodings(a demangle.AST) (outer *demangle.Template, isInner func(dema
 		if !ok || inner == outer {
 			return nil, nil, false
 		}
-		_, ok = ty.Type.(*demangle.FunctionType)
-		return ty, inner, ok
+		// A local name's encoding (Z...E) has its parameters resolved
+		// against its own arguments by the module already; swapping would
+		// also hit the substitutions that share an outer argument's node.
+		ft, ok := ty.Type.(*demangle.FunctionType)
+		return ty, inner, ok && !ft.ForLocalName
 	}
 	if !hasNode(a, func(x demangle.AST) bool { _, _, ok := isInner(x); return ok }) {
 		return nil, nil, false
