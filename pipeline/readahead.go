@@ -4,10 +4,10 @@ import "io"
 
 // readAhead reads an input on a goroutine of its own, a few blocks ahead
 // of the parser. The parser's goroutine is decode's critical path on a
-// large log: reading (the system call's copy, or a compressed log's
-// decompression) then runs beside it instead of in it. A block is handed
-// over as soon as a read returns, so a live pipe still streams line by
-// line.
+// large log: a compressed log's decompression then runs beside it instead
+// of in it (decode uses it for those only: a plain log's read costs less
+// than the hand-over). A block is handed over as soon as a read returns,
+// so a live pipe still streams line by line.
 //
 // The goroutine owns the input: it closes it when it stops, so that a
 // Close while it waits on a live pipe neither blocks nor races with the
