@@ -160,8 +160,10 @@ func (m *markVisit) visit(x demangle.AST) bool {
 			m.plain, m.gnuSame = false, false
 		}
 		return true
-	case *demangle.Typed, *demangle.PointerType, *demangle.ReferenceType,
-		*demangle.RvalueReferenceType:
+	case *demangle.Typed, *demangle.PointerType:
+		return true
+	case *demangle.ReferenceType, *demangle.RvalueReferenceType:
+		m.other = m.other || packRefCollapsed(x) != nil
 		return true
 	}
 	if m.plain {

@@ -29,6 +29,7 @@ func FuzzDemangle(f *testing.F) {
 		"_ZN9__gnu_cxx5__ops10_Iter_predISt5_BindIFMN12Suppressions11SuppressionEKFbRKS4_EPS5_St12_PlaceholderILi1EEEEEC2ESD_",
 		"_Z1fIFPFvcEiEEvv",
 		"_Z13visitAstNodesIK5TokenZ11findAstNodeIZNK17ValueFlowAnalyzer9findMatchEPS1_EUlS4_E_ES4_S4_RKT_EUlS4_E_vEvPS6_RKT0_",
+		"_ZN5boost19allocator_constructISaIcEcJRKcEEENSt9enable_ifIXsrNS_6detail19alloc_has_constructIvT_T0_JDpT1_EEE5valueEvE4typeERS7_PS8_DpOS9_",
 		"_ZN5boost4swapINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEES6_EENS_11enable_if_cIXaantsrN15boost_swap_impl8is_constIT_EE5valuentsrNS9_IT0_EE5valueEvE4typeERSA_RSC_",
 	} {
 		f.Add(s)

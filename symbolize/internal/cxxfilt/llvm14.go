@@ -43,6 +43,8 @@ func (e *editor) llvm14(a demangle.AST) demangle.AST {
 		return e.dropEmpty(a)
 	case *demangle.UnnamedType:
 		return e.qualifiedUnnamed(a)
+	case *demangle.ReferenceType, *demangle.RvalueReferenceType:
+		return packRefCollapsed(a)
 	case *demangle.ComplexType:
 		// C99's complex and imaginary types: LLVM's words, not the
 		// keywords libiberty and the module print ("_Complex").
@@ -414,4 +416,37 @@ func (e *editor) qualifiedUnnamed(u *demangle.UnnamedType) demangle.AST {
 		return c
 	}
 	return q
+}
+
+// packRefCollapsed is LLVM's reference collapsing through a pack: a
+// reference to a template parameter that names a pack of one reference
+// (boost::allocator_construct's "RS7_", S7_ the pack T1_ = {char const&})
+// prints as that element collapsed with it, an lvalue reference winning
+// ("char const&"), where the module writes both ampersands ("char
+// const&&"). LLVM collapses with a pack's first element; with one element
+// that is also what an expansion of it prints. nil when x is no such
+// reference.
+func packRefCollapsed(x demangle.AST) demangle.AST {
+	var base demangle.AST
+	rvalue := false
+	switch r := x.(type) {
+	case *demangle.ReferenceType:
+		base = r.Base
+	case *demangle.RvalueReferenceType:
+		base, rvalue = r.Base, true
+	}
+	p, ok := base.(*demangle.ArgumentPack)
+	if !ok || len(p.Args) != 1 {
+		return nil
+	}
+	switch in := p.Args[0].(type) {
+	case *demangle.ReferenceType:
+		return &demangle.ReferenceType{Base: in.Base}
+	case *demangle.RvalueReferenceType:
+		if rvalue {
+			return &demangle.RvalueReferenceType{Base: in.Base}
+		}
+		return &demangle.ReferenceType{Base: in.Base}
+	}
+	return nil
 }
