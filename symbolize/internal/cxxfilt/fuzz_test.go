@@ -30,6 +30,7 @@ func FuzzDemangle(f *testing.F) {
 		"_Z1fIFPFvcEiEEvv",
 		"_Z13visitAstNodesIK5TokenZ11findAstNodeIZNK17ValueFlowAnalyzer9findMatchEPS1_EUlS4_E_ES4_S4_RKT_EUlS4_E_vEvPS6_RKT0_",
 		"_ZN5boost19allocator_constructISaIcEcJRKcEEENSt9enable_ifIXsrNS_6detail19alloc_has_constructIvT_T0_JDpT1_EEE5valueEvE4typeERS7_PS8_DpOS9_",
+		"_ZNK4llvm5MachO6TargetcvNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEEv",
 		"_ZN5boost4swapINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEES6_EENS_11enable_if_cIXaantsrN15boost_swap_impl8is_constIT_EE5valuentsrNS9_IT0_EE5valueEvE4typeERSA_RSC_",
 	} {
 		f.Add(s)

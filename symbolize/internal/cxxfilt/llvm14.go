@@ -244,6 +244,9 @@ var llvm14SpecialPrefixes = []string{
 // llvm14Rejects reports whether LLVM 14 fails on a name the module parsed:
 // an unknown special name, here or in an encoding inside an expression.
 func llvm14Rejects(name string, a demangle.AST) bool {
+	if mayRejectCast(name) && castRejected(a) {
+		return true
+	}
 	if !strings.Contains(name, "ZG") && !strings.Contains(name, "ZTF") && !strings.Contains(name, "ZTJ") {
 		return false
 	}
@@ -450,3 +453,83 @@ func packRefCollapsed(x demangle.AST) demangle.AST {
 	}
 	return nil
 }
+
+// mayRejectCast is castRejected's test on the mangled text: a standard
+// substitution with template arguments written after a conversion's "cv"
+// (one written before it, reached from the conversion's type through a
+// substitution, is one LLVM read with its arguments).
+func mayRejectCast(name string) bool {
+	i := strings.Index(name, "cv")
+	if i < 0 {
+		return false
+	}
+	rest := name[i+2:]
+	for _, c := range "absiod" {
+		if strings.Contains(rest, "S"+string(c)+"I") {
+			return true
+		}
+	}
+	return false
+}
+
+// castRejected reports whether a conversion in a has a standard
+// substitution with template arguments inside its type's template
+// arguments. LLVM reads a conversion's type without taking template
+// arguments after a substitution (TryToParseTemplateArgs), so there the
+// "I" is one it cannot read: llvm-cxxfilt 14 and 19 and llvm-symbolizer
+// print the name mangled ("operator std::__cxx11::basic_string<…>()",
+// whose allocator is "SaIcE"). At the type's top level the arguments
+// become the operator's, and the name reads.
+//
+// The walks within walks are bounded in all by maxEdits visits: past that
+// (a hostile name) the name is read as the module reads it.
+func castRejected(a demangle.AST) bool {
+	visits := 0
+	within := func(x demangle.AST, is func(demangle.AST) bool) bool {
+		found := false
+		x.Traverse(func(y demangle.AST) bool {
+			if found || visits > maxEdits {
+				return false
+			}
+			visits++
+			found = is(y)
+			return !found
+		})
+		return found && visits <= maxEdits
+	}
+	return within(a, func(x demangle.AST) bool {
+		c, ok := x.(*demangle.Cast)
+		return ok && within(c.To, func(y demangle.AST) bool {
+			t, ok := y.(*demangle.Template)
+			return ok && slices.ContainsFunc(t.Args, func(arg demangle.AST) bool {
+				return within(arg, isStdSubstTemplate)
+			})
+		})
+	})
+}
+
+// isStdSubstTemplate reports whether x is a template named by one of the
+// standard substitutions (Sa, Sb, Ss, Si, So, Sd): the parser hands out
+// one shared node for each, which stdSubsts holds.
+func isStdSubstTemplate(x demangle.AST) bool {
+	t, ok := x.(*demangle.Template)
+	return ok && stdSubsts[t.Name]
+}
+
+// stdSubsts are the parser's nodes for the standard substitutions, read
+// once from names that hold nothing else (read-only after).
+var stdSubsts = func() map[demangle.AST]bool {
+	m := map[demangle.AST]bool{}
+	for _, c := range "absiod" {
+		a, err := demangle.ToAST("_Z1fS"+string(c), demangle.LLVMStyle)
+		if err != nil {
+			continue
+		}
+		if ty, ok := a.(*demangle.Typed); ok {
+			if ft, ok := ty.Type.(*demangle.FunctionType); ok && len(ft.Args) == 1 {
+				m[ft.Args[0]] = true
+			}
+		}
+	}
+	return m
+}()
