@@ -241,8 +241,9 @@ var llvm14SpecialPrefixes = []string{
 	"java Class for ",            // TJ
 }
 
-// llvm14Rejects reports whether LLVM 14 fails on a name the module parsed:
-// an unknown special name, here or in an encoding inside an expression.
+// llvm14Rejects reports whether LLVM 14 (and 19) fails on a name the
+// module parsed: a conversion it cannot read (castRejected), or an unknown
+// special name, here or in an encoding inside an expression.
 func llvm14Rejects(name string, a demangle.AST) bool {
 	if mayRejectCast(name) && castRejected(a) {
 		return true
@@ -510,7 +511,9 @@ func castRejected(a demangle.AST) bool {
 
 // isStdSubstTemplate reports whether x is a template named by one of the
 // standard substitutions (Sa, Sb, Ss, Si, So, Sd): the parser hands out
-// one shared node for each, which stdSubsts holds.
+// one shared node for each, which stdSubsts holds. (Should a version of
+// the module hand out copies, the conversion names of demangle-names.txt
+// fail TestDemangleCorpus.)
 func isStdSubstTemplate(x demangle.AST) bool {
 	t, ok := x.(*demangle.Template)
 	return ok && stdSubsts[t.Name]
