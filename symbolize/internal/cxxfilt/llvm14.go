@@ -3,6 +3,7 @@ package cxxfilt
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ianlancetaylor/demangle"
 )
@@ -465,13 +466,12 @@ func mayRejectCast(name string) bool {
 		return false
 	}
 	rest := name[i+2:]
-	for _, c := range "absiod" {
-		if strings.Contains(rest, "S"+string(c)+"I") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(stdSubstArgs, func(m string) bool { return strings.Contains(rest, m) })
 }
+
+// stdSubstArgs are the standard substitutions followed by template
+// arguments, as the mangled text writes them.
+var stdSubstArgs = []string{"SaI", "SbI", "SsI", "SiI", "SoI", "SdI"}
 
 // castRejected reports whether a conversion in a has a standard
 // substitution with template arguments inside its type's template
@@ -516,12 +516,13 @@ func castRejected(a demangle.AST) bool {
 // fail TestDemangleCorpus.)
 func isStdSubstTemplate(x demangle.AST) bool {
 	t, ok := x.(*demangle.Template)
-	return ok && stdSubsts[t.Name]
+	return ok && stdSubsts()[t.Name]
 }
 
-// stdSubsts are the parser's nodes for the standard substitutions, read
-// once from names that hold nothing else (read-only after).
-var stdSubsts = func() map[demangle.AST]bool {
+// stdSubsts returns the parser's nodes for the standard substitutions,
+// read from names that hold nothing else on the first call (a conversion
+// that may be rejected), not at every start of the program.
+var stdSubsts = sync.OnceValue(func() map[demangle.AST]bool {
 	m := map[demangle.AST]bool{}
 	for _, c := range "absiod" {
 		a, err := demangle.ToAST("_Z1fS"+string(c), demangle.LLVMStyle)
@@ -535,4 +536,4 @@ var stdSubsts = func() map[demangle.AST]bool {
 		}
 	}
 	return m
-}()
+})
