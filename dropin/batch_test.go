@@ -73,7 +73,7 @@ func TestBatchMatchesLineByLine(t *testing.T) {
 				{},
 				{directWriteMin: 1},
 				// Every batch's answers over the budget: the batches
-				// after the first shrink and their spare chunks go.
+				// after the first shrink, leaving chunks unused.
 				{batchBytes: 1},
 				{batchBytes: 1, directWriteMin: 1},
 			} {
