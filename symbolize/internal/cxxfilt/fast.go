@@ -11,7 +11,7 @@ import (
 // packs, integer and enumerator literals and member addresses; builtin,
 // class, pointer, reference, const and function types; pack expansions,
 // substitutions and template parameters; the special names of vtables and
-// typeinfo; clone suffixes. In that shape a type prints left to right but
+// typeinfo and of thunks; clone suffixes. In that shape a type prints left to right but
 // for a function type's declarators, whose parts a node keeps apart, so a
 // node is its printed text and a substitution or template parameter is a
 // copy of the text it stands for, bound where it is read, as LLVM and
@@ -48,9 +48,11 @@ type fastNode struct {
 	// was: it stands for one element of it, not all.
 	packPart bool
 	// fn marks a function type, printed "ret (mid)(params)", or
-	// "ret (params)" while mid is empty: the ranges of its parts, mid the
-	// pointer, reference and const declarators applied to it.
-	fn                                         bool
+	// "ret (params)" while mid is empty, and arr an array type, "elem
+	// (mid) [dim]" or "elem [dim]": the ranges of their parts (par the
+	// parameters or the dimension), mid the pointer, reference and const
+	// declarators applied to them.
+	fn, arr                                    bool
 	retEnd, midStart, midEnd, parStart, parEnd int32
 }
 
@@ -170,13 +172,40 @@ func (p *fastParser) appendString(s string) fastNode {
 	return p.node(start)
 }
 
-// special reads the names of a class's vtable, VTT and typeinfo.
+// special reads the names of a class's vtable, VTT and typeinfo, and of
+// thunks.
 func (p *fastParser) special() (string, bool) {
 	if p.i+1 >= len(p.s) {
 		return "", false
 	}
 	var prefix string
 	switch p.s[p.i+1] {
+	case 'h', 'v':
+		// A thunk: call offsets, then the function's encoding.
+		prefix = "non-virtual thunk to "
+		offsets := 1
+		if p.s[p.i+1] == 'v' {
+			prefix, offsets = "virtual thunk to ", 2
+		}
+		p.i += 2
+		for ; offsets > 0; offsets-- {
+			if p.peek() == 'n' {
+				p.i++
+			}
+			j := p.i
+			for p.i < len(p.s) && isDigit(p.s[p.i]) {
+				p.i++
+			}
+			if p.i == j || p.peek() != '_' {
+				return "", false
+			}
+			p.i++
+		}
+		out, ok := p.encoding()
+		if !ok {
+			return "", false
+		}
+		return prefix + out, true
 	case 'V':
 		prefix = "vtable for "
 	case 'T':
@@ -216,7 +245,7 @@ func (p *fastParser) encoding() (string, bool) {
 	var ret fastNode
 	hasRet := tmpl && !cdtor
 	if hasRet {
-		if ret = p.typ(); p.failed || ret.fn {
+		if ret = p.typ(); p.failed || ret.fn || ret.arr {
 			// A function's declarator wraps the name, in ways the
 			// tools part on.
 			return "", false
@@ -466,6 +495,10 @@ func (p *fastParser) operatorName() fastNode {
 // a substitution candidate, which the caller records; for an encoding's
 // name it is not.
 func (p *fastParser) nested(isType bool) (n fastNode, tmpl, cdtor, cv bool) {
+	if p.peek() == 'r' {
+		// restrict, not an operator ("rs"): the qualifiers come first.
+		return p.fail(), false, false, false
+	}
 	if p.peek() == 'K' {
 		if isType {
 			return p.fail(), false, false, false
@@ -928,16 +961,18 @@ func (p *fastParser) typ() fastNode {
 		return p.appendString(name)
 	case c == 'F':
 		n = p.function()
+	case c == 'A':
+		n = p.array()
 	case c == 'P' || c == 'R' || c == 'O' || c == 'K':
 		p.i++
 		inner := p.typ()
 		if p.failed || inner.literal || inner.pack || (c == 'K' && inner.konst && p.gnu) ||
-			(inner.ref != 0 && (c == 'P' || c == 'K' || inner.fn)) {
+			(inner.ref != 0 && (c == 'P' || c == 'K' || inner.fn || inner.arr)) {
 			// libiberty collapses a const type made const again (a
 			// template parameter's); the rest is not C++.
 			return p.fail()
 		}
-		if inner.fn {
+		if inner.fn || inner.arr {
 			n = p.declarator(inner, c)
 			break
 		}
@@ -1047,7 +1082,7 @@ func (p *fastParser) collapse(ref fastNode, c byte) fastNode {
 func (p *fastParser) function() fastNode {
 	p.i++ // 'F'
 	ret := p.typ()
-	if p.failed || ret.fn || ret.pack || ret.literal {
+	if p.failed || ret.fn || ret.arr || ret.pack || ret.literal {
 		return p.fail()
 	}
 	base := len(p.stack)
@@ -1070,10 +1105,63 @@ func (p *fastParser) function() fastNode {
 	return n
 }
 
-// declarator applies a pointer, reference or const to a function type:
-// "ret (*)(params)".
+// array reads A<dimension>_<element type>.
+func (p *fastParser) array() fastNode {
+	p.i++ // 'A'
+	j := p.i
+	for p.i < len(p.s) && isDigit(p.s[p.i]) {
+		p.i++
+	}
+	dim := p.s[j:p.i]
+	if dim == "" || p.peek() != '_' {
+		// An unknown bound or an expression.
+		return p.fail()
+	}
+	p.i++
+	elem := p.typ()
+	if p.failed || elem.fn || elem.arr || elem.ref != 0 || elem.pack || elem.literal {
+		return p.fail()
+	}
+	start := p.mark()
+	p.buf = append(p.buf, p.text(elem)...)
+	retEnd := p.mark()
+	p.buf = append(p.buf, " ["...)
+	parStart := p.mark()
+	p.buf = append(p.buf, dim...)
+	parEnd := p.mark()
+	p.buf = append(p.buf, ']')
+	n := p.node(start)
+	n.arr = true
+	n.retEnd, n.midStart, n.midEnd, n.parStart, n.parEnd = retEnd, parStart, parStart, parStart, parEnd
+	return n
+}
+
+// constArray makes an array's elements const, as a const array type is
+// ("KT_" of "char [6]": "char const [6]"); an element const already is
+// left to the module.
+func (p *fastParser) constArray(arr fastNode) fastNode {
+	start := p.mark()
+	p.buf = append(p.buf, p.buf[arr.start:arr.retEnd]...)
+	p.buf = append(p.buf, " const"...)
+	retEnd := p.mark()
+	p.buf = append(p.buf, " ["...)
+	parStart := p.mark()
+	p.buf = append(p.buf, p.buf[arr.parStart:arr.parEnd]...)
+	parEnd := p.mark()
+	p.buf = append(p.buf, ']')
+	n := p.node(start)
+	n.arr = true
+	n.retEnd, n.midStart, n.midEnd, n.parStart, n.parEnd = retEnd, parStart, parStart, parStart, parEnd
+	return n
+}
+
+// declarator applies a pointer, reference or const to a function or array
+// type: "ret (*)(params)", "elem (&) [dim]".
 func (p *fastParser) declarator(fn fastNode, c byte) fastNode {
 	if c == 'K' && fn.midStart == fn.midEnd {
+		if fn.arr && !strings.HasSuffix(string(p.buf[fn.start:fn.retEnd]), " const") {
+			return p.constArray(fn)
+		}
 		return p.fail()
 	}
 	start := p.mark()
@@ -1093,13 +1181,17 @@ func (p *fastParser) declarator(fn fastNode, c byte) fastNode {
 		p.buf = append(p.buf, " const"...)
 	}
 	midEnd := p.mark()
-	p.buf = append(p.buf, ")("...)
+	open, close := ")(", byte(')')
+	if fn.arr {
+		open, close = ") [", ']'
+	}
+	p.buf = append(p.buf, open...)
 	parStart := p.mark()
 	p.buf = append(p.buf, p.buf[fn.parStart:fn.parEnd]...)
 	parEnd := p.mark()
-	p.buf = append(p.buf, ')')
+	p.buf = append(p.buf, close)
 	n := p.node(start)
-	n.fn = true
+	n.fn, n.arr = fn.fn, fn.arr
 	n.retEnd, n.midStart, n.midEnd, n.parStart, n.parEnd = retEnd, midStart, midEnd, parStart, parEnd
 	switch c {
 	case 'R':

@@ -78,6 +78,11 @@ var fastShapes = map[string][]Style{
 	"_ZNSt8functionIFbcEEC2Ev":                           {LLVM, GNU, LLVM19},
 	"_ZTIFbN4llvm7SDValueEE":                             {LLVM, GNU, LLVM19},
 	"_ZN4llvm22calculateRegAllocScoreERKNS_15MachineFunctionENS_12function_refIFdRKNS_17MachineBasicBlockEEEENS3_IFbRKNS_12MachineInstrEEEE": {LLVM, GNU, LLVM19},
+	// Arrays, and thunks.
+	"_ZN5boost5uuids6detail4sha110get_digestERA5_j": {LLVM, GNU, LLVM19},
+	"_ZN5boost13property_tree11basic_ptreeINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEES7_St4lessIS7_EE3putIA6_cEERSA_RKNS0_11string_pathIS7_NS0_13id_translatorIS7_EEEERKT_": {LLVM, GNU, LLVM19},
+	"_ZTv0_n24_N5boost2io22basic_oaltstringstreamIcSt11char_traitsIcESaIcEED0Ev":                                                                                                      {LLVM, GNU, LLVM19},
+	"_ZThn16_N5boost9xpressive11regex_errorD0Ev": {LLVM, GNU, LLVM19},
 	// Literals: an enumerator, a char, a negative int, a bool.
 	"_ZTISt11_Mutex_baseILN9__gnu_cxx12_Lock_policyE2EE":                                            {LLVM, GNU, LLVM19},
 	"_ZN5boost13property_tree6detail8rapidxml12xml_documentIcE20attribute_value_predILc34EE4testEc": {LLVM, GNU, LLVM19},
