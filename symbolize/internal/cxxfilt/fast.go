@@ -1,6 +1,7 @@
 package cxxfilt
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 )
@@ -9,13 +10,13 @@ import (
 // module: nested and unscoped names of identifiers, operators,
 // constructors and destructors; template arguments of types, argument
 // packs, integer and enumerator literals and member addresses; builtin,
-// class, pointer, reference, const and function types; pack expansions,
-// substitutions and template parameters; the special names of vtables and
-// typeinfo and of thunks; clone suffixes. In that shape a type prints left to right but
-// for a function type's declarators, whose parts a node keeps apart, so a
-// node is its printed text and a substitution or template parameter is a
-// copy of the text it stands for, bound where it is read, as LLVM and
-// libiberty bind it.
+// class, pointer, reference, const, function and array types; pack
+// expansions, substitutions and template parameters; the special names of
+// vtables, typeinfo and thunks; clone suffixes. In that shape a type
+// prints left to right but for the declarators of function and array
+// types, whose parts a node keeps apart, so a node is its printed text and
+// a substitution or template parameter is a copy of the text it stands
+// for, bound where it is read, as LLVM and libiberty bind it.
 //
 // It exists for speed: the module copies a substituted tree at every use
 // inside a template and simplifies the whole tree after parsing, which
@@ -387,15 +388,20 @@ func (p *fastParser) name() (n fastNode, tmpl, cdtor, cv bool) {
 	default:
 		return p.fail(), false, false, false
 	}
-	if p.failed {
-		return n, false, false, false
+	tmpl = p.peek() == 'I'
+	n = p.unscoped(n, true)
+	return n, tmpl && !p.failed, false, false
+}
+
+// unscoped reads the template arguments after an unscoped name, if any:
+// the name is then a substitution candidate of its own. tag is
+// templateArgs'.
+func (p *fastParser) unscoped(n fastNode, tag bool) fastNode {
+	if p.failed || p.peek() != 'I' {
+		return n
 	}
-	if p.peek() == 'I' {
-		p.subs = append(p.subs, n)
-		n = p.templateArgs(n, true)
-		tmpl = true
-	}
-	return n, tmpl, false, false
+	p.subs = append(p.subs, n)
+	return p.templateArgs(n, tag)
 }
 
 // stdName reads the identifier or operator after "St": std::<name>.
@@ -986,25 +992,9 @@ func (p *fastParser) typ() fastNode {
 			break
 		}
 		start := p.extend(inner)
-		switch c {
-		case 'P':
-			p.buf = append(p.buf, '*')
-		case 'R':
-			p.buf = append(p.buf, '&')
-		case 'O':
-			p.buf = append(p.buf, "&&"...)
-		default:
-			p.buf = append(p.buf, " const"...)
-		}
+		p.buf = append(p.buf, qualifierText(c)...)
 		n = p.node(start)
-		switch c {
-		case 'R':
-			n.ref = refLvalue
-		case 'O':
-			n.ref = refRvalue
-		case 'K':
-			n.konst = true
-		}
+		n.qualified(c)
 	case c == 'N':
 		p.i++
 		var cdtor, cv bool
@@ -1013,25 +1003,11 @@ func (p *fastParser) typ() fastNode {
 			return p.fail()
 		}
 	case c >= '1' && c <= '9':
-		n = p.identifier()
-		if p.failed {
-			return n
-		}
-		if p.peek() == 'I' {
-			p.subs = append(p.subs, n)
-			n = p.templateArgs(n, false)
-		}
+		n = p.unscoped(p.identifier(), false)
 	case c == 'S':
 		if p.peek2('S', 't') {
 			p.i += 2
-			n = p.stdName()
-			if p.failed {
-				return n
-			}
-			if p.peek() == 'I' {
-				p.subs = append(p.subs, n)
-				n = p.templateArgs(n, false)
-			}
+			n = p.unscoped(p.stdName(), false)
 			break
 		}
 		n = p.substitution()
@@ -1054,6 +1030,31 @@ func (p *fastParser) typ() fastNode {
 	return n
 }
 
+// qualifierText is how P, R, O and K print after a type.
+func qualifierText(c byte) string {
+	switch c {
+	case 'P':
+		return "*"
+	case 'R':
+		return "&"
+	case 'O':
+		return "&&"
+	}
+	return " const"
+}
+
+// qualified records on n that c was applied to it.
+func (n *fastNode) qualified(c byte) {
+	switch c {
+	case 'R':
+		n.ref = refLvalue
+	case 'O':
+		n.ref = refRvalue
+	case 'K':
+		n.konst = true
+	}
+}
+
 // collapse applies a reference to a reference: an lvalue one wins.
 func (p *fastParser) collapse(ref fastNode, c byte) fastNode {
 	kind := uint8(refRvalue)
@@ -1068,13 +1069,13 @@ func (p *fastParser) collapse(ref fastNode, c byte) fastNode {
 		text = text[:len(text)-2]
 	}
 	p.buf = append(p.buf, text...)
+	c = 'O'
 	if kind == refLvalue {
-		p.buf = append(p.buf, '&')
-	} else {
-		p.buf = append(p.buf, "&&"...)
+		c = 'R'
 	}
+	p.buf = append(p.buf, qualifierText(c)...)
 	n := p.node(start)
-	n.ref = kind
+	n.qualified(c)
 	return n
 }
 
@@ -1090,18 +1091,47 @@ func (p *fastParser) function() fastNode {
 		return p.fail()
 	}
 	p.i++
-	start := p.mark()
-	p.buf = append(p.buf, p.text(ret)...)
-	retEnd := p.mark()
-	p.buf = append(p.buf, " ("...)
 	parStart := p.mark()
 	p.appendList(p.stack[base:])
-	parEnd := p.mark()
-	p.buf = append(p.buf, ')')
+	params := p.buf[parStart:]
 	p.stack = p.stack[:base]
+	return p.declNode(p.text(ret), nil, params, false)
+}
+
+// declNode appends a function or array type from its parts: "left
+// (mid)(par)" or "left (par)" for a function, "left (mid) [par]" or
+// "left [par]" for an array. The parts may lie in p.buf.
+func (p *fastParser) declNode(left, mid, par []byte, arr bool) fastNode {
+	start := p.mark()
+	p.buf = append(p.buf, left...)
+	retEnd := p.mark()
+	midStart, midEnd := retEnd, retEnd
+	if len(mid) > 0 {
+		p.buf = append(p.buf, " ("...)
+		midStart = p.mark()
+		p.buf = append(p.buf, mid...)
+		midEnd = p.mark()
+		p.buf = append(p.buf, ')')
+	}
+	switch {
+	case arr:
+		p.buf = append(p.buf, " ["...)
+	case len(mid) > 0:
+		p.buf = append(p.buf, '(')
+	default:
+		p.buf = append(p.buf, " ("...)
+	}
+	parStart := p.mark()
+	p.buf = append(p.buf, par...)
+	parEnd := p.mark()
+	if arr {
+		p.buf = append(p.buf, ']')
+	} else {
+		p.buf = append(p.buf, ')')
+	}
 	n := p.node(start)
-	n.fn = true
-	n.retEnd, n.midStart, n.midEnd, n.parStart, n.parEnd = retEnd, parStart, parStart, parStart, parEnd
+	n.fn, n.arr = !arr, arr
+	n.retEnd, n.midStart, n.midEnd, n.parStart, n.parEnd = retEnd, midStart, midEnd, parStart, parEnd
 	return n
 }
 
@@ -1122,18 +1152,7 @@ func (p *fastParser) array() fastNode {
 	if p.failed || elem.fn || elem.arr || elem.ref != 0 || elem.pack || elem.literal {
 		return p.fail()
 	}
-	start := p.mark()
-	p.buf = append(p.buf, p.text(elem)...)
-	retEnd := p.mark()
-	p.buf = append(p.buf, " ["...)
-	parStart := p.mark()
-	p.buf = append(p.buf, dim...)
-	parEnd := p.mark()
-	p.buf = append(p.buf, ']')
-	n := p.node(start)
-	n.arr = true
-	n.retEnd, n.midStart, n.midEnd, n.parStart, n.parEnd = retEnd, parStart, parStart, parStart, parEnd
-	return n
+	return p.declNode(p.text(elem), nil, []byte(dim), true)
 }
 
 // constArray makes an array's elements const, as a const array type is
@@ -1143,64 +1162,23 @@ func (p *fastParser) constArray(arr fastNode) fastNode {
 	start := p.mark()
 	p.buf = append(p.buf, p.buf[arr.start:arr.retEnd]...)
 	p.buf = append(p.buf, " const"...)
-	retEnd := p.mark()
-	p.buf = append(p.buf, " ["...)
-	parStart := p.mark()
-	p.buf = append(p.buf, p.buf[arr.parStart:arr.parEnd]...)
-	parEnd := p.mark()
-	p.buf = append(p.buf, ']')
-	n := p.node(start)
-	n.arr = true
-	n.retEnd, n.midStart, n.midEnd, n.parStart, n.parEnd = retEnd, parStart, parStart, parStart, parEnd
-	return n
+	return p.declNode(p.buf[start:], nil, p.buf[arr.parStart:arr.parEnd], true)
 }
 
 // declarator applies a pointer, reference or const to a function or array
 // type: "ret (*)(params)", "elem (&) [dim]".
 func (p *fastParser) declarator(fn fastNode, c byte) fastNode {
 	if c == 'K' && fn.midStart == fn.midEnd {
-		if fn.arr && !strings.HasSuffix(string(p.buf[fn.start:fn.retEnd]), " const") {
+		if fn.arr && !bytes.HasSuffix(p.buf[fn.start:fn.retEnd], []byte(" const")) {
 			return p.constArray(fn)
 		}
 		return p.fail()
 	}
-	start := p.mark()
-	p.buf = append(p.buf, p.buf[fn.start:fn.retEnd]...)
-	retEnd := p.mark()
-	p.buf = append(p.buf, " ("...)
 	midStart := p.mark()
 	p.buf = append(p.buf, p.buf[fn.midStart:fn.midEnd]...)
-	switch c {
-	case 'P':
-		p.buf = append(p.buf, '*')
-	case 'R':
-		p.buf = append(p.buf, '&')
-	case 'O':
-		p.buf = append(p.buf, "&&"...)
-	default:
-		p.buf = append(p.buf, " const"...)
-	}
-	midEnd := p.mark()
-	open, close := ")(", byte(')')
-	if fn.arr {
-		open, close = ") [", ']'
-	}
-	p.buf = append(p.buf, open...)
-	parStart := p.mark()
-	p.buf = append(p.buf, p.buf[fn.parStart:fn.parEnd]...)
-	parEnd := p.mark()
-	p.buf = append(p.buf, close)
-	n := p.node(start)
-	n.fn, n.arr = fn.fn, fn.arr
-	n.retEnd, n.midStart, n.midEnd, n.parStart, n.parEnd = retEnd, midStart, midEnd, parStart, parEnd
-	switch c {
-	case 'R':
-		n.ref = refLvalue
-	case 'O':
-		n.ref = refRvalue
-	case 'K':
-		n.konst = true
-	}
+	p.buf = append(p.buf, qualifierText(c)...)
+	n := p.declNode(p.buf[fn.start:fn.retEnd], p.buf[midStart:], p.buf[fn.parStart:fn.parEnd], fn.arr)
+	n.qualified(c)
 	return n
 }
 
