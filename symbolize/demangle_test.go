@@ -1,7 +1,6 @@
 package symbolize
 
 import (
-	"bufio"
 	"debug/dwarf"
 	"debug/elf"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sanitrace/sanitrace/internal/demanglecorpus"
 	"github.com/sanitrace/sanitrace/internal/golden"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 	"github.com/sanitrace/sanitrace/internal/sharedtest"
@@ -141,57 +141,17 @@ func compareDemangling(t *testing.T, set map[string]bool, allowLLVM, allowGNU in
 	}
 }
 
-// demangleCase is one line of demangleCorpus: a real mangled
-// name and what llvm-cxxfilt 14, binutils 2.40 c++filt -i (addr2line -C)
-// and llvm-cxxfilt 19 print for it.
-type demangleCase struct {
-	name, llvm, gnu, llvm19 string
-}
-
-// demangleCorpus is a golden recorded from the reference tools: with
-// -update its reference columns are rewritten from the installed
-// llvm-cxxfilt-14, c++filt -i and llvm-cxxfilt-19, never from our own
-// output.
-var demangleCorpus = filepath.Join(golden.Dir("symbolize"), "demangle-names.txt")
-
-// readDemangleCorpus reads the committed corpus; "#" lines are comments.
-func readDemangleCorpus(tb testing.TB) (header []string, cases []demangleCase) {
-	tb.Helper()
-	f, err := os.Open(demangleCorpus)
-	if err != nil {
-		tb.Fatalf("open %s: %v", demangleCorpus, err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		if strings.HasPrefix(sc.Text(), "#") {
-			header = append(header, sc.Text())
-			continue
-		}
-		parts := strings.Split(sc.Text(), "\t")
-		if len(parts) != 4 {
-			tb.Fatalf("%s:%d: %d fields, want 4 (mangled, llvm 14, gnu, llvm 19)", demangleCorpus, line, len(parts))
-		}
-		cases = append(cases, demangleCase{parts[0], parts[1], parts[2], parts[3]})
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatalf("read %s: %v", demangleCorpus, err)
-	}
-	return header, cases
-}
-
 // TestDemangleCorpus checks the committed corpus of real names (from the
 // cpp-heavy benchmark binary, libstdc++, libLLVM-14, libclang-14, Boost and
 // ICU, chosen to cover every class of difference fixed in
 // internal/cxxfilt) against the recorded outputs of both reference tools.
 // It needs no external tool; -update re-records the references.
 func TestDemangleCorpus(t *testing.T) {
-	header, cases := readDemangleCorpus(t)
+	header, cases := demanglecorpus.Read(t)
 	if golden.Updating() {
 		names := make([]string, len(cases))
 		for i, c := range cases {
-			names[i] = c.name
+			names[i] = c.Name
 		}
 		llvm := filterAll(t, reftool.Need(t, "llvm-cxxfilt-14"), names)
 		gnu := filterAll(t, reftool.Need(t, "c++filt"), names, gnuFilterArgs...)
@@ -201,10 +161,10 @@ func TestDemangleCorpus(t *testing.T) {
 			b.WriteString(h + "\n")
 		}
 		for i, c := range cases {
-			cases[i] = demangleCase{c.name, llvm[i], gnu[i], llvm19[i]}
-			b.WriteString(c.name + "\t" + llvm[i] + "\t" + gnu[i] + "\t" + llvm19[i] + "\n")
+			cases[i] = demanglecorpus.Case{Name: c.Name, LLVM14: llvm[i], GNU: gnu[i], LLVM19: llvm19[i]}
+			b.WriteString(c.Name + "\t" + llvm[i] + "\t" + gnu[i] + "\t" + llvm19[i] + "\n")
 		}
-		if err := os.WriteFile(demangleCorpus, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(demanglecorpus.Path, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -212,18 +172,18 @@ func TestDemangleCorpus(t *testing.T) {
 	for _, style := range []struct {
 		style demangler
 		tool  string
-		want  func(demangleCase) string
+		want  func(demanglecorpus.Case) string
 	}{
-		{demangleLLVM14, "llvm-cxxfilt 14", func(d demangleCase) string { return d.llvm }},
-		{demangleGNU, "c++filt -i 2.40", func(d demangleCase) string { return d.gnu }},
-		{demangleLLVM19, "llvm-cxxfilt 19", func(d demangleCase) string { return d.llvm19 }},
+		{demangleLLVM14, "llvm-cxxfilt 14", func(d demanglecorpus.Case) string { return d.LLVM14 }},
+		{demangleGNU, "c++filt -i 2.40", func(d demanglecorpus.Case) string { return d.GNU }},
+		{demangleLLVM19, "llvm-cxxfilt 19", func(d demanglecorpus.Case) string { return d.LLVM19 }},
 	} {
 		bad := 0
 		for _, d := range cases {
-			if got := c.demangle(d.name, style.style); got != style.want(d) {
+			if got := c.demangle(d.Name, style.style); got != style.want(d) {
 				bad++
 				if bad <= 10 {
-					t.Errorf("%s %s:\n got  %s\n want %s", style.tool, d.name, got, style.want(d))
+					t.Errorf("%s %s:\n got  %s\n want %s", style.tool, d.Name, got, style.want(d))
 				}
 			}
 		}
@@ -234,7 +194,7 @@ func TestDemangleCorpus(t *testing.T) {
 // BenchmarkDemangle demangles the committed corpus in both styles, without
 // the name cache: the cost of the first sight of each name.
 func BenchmarkDemangle(b *testing.B) {
-	_, cases := readDemangleCorpus(b)
+	_, cases := demanglecorpus.Read(b)
 	for _, style := range []struct {
 		name  string
 		style demangler
@@ -244,7 +204,7 @@ func BenchmarkDemangle(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				var c demangleCache
 				for _, d := range cases {
-					c.demangle(d.name, style.style)
+					c.demangle(d.Name, style.style)
 				}
 			}
 		})

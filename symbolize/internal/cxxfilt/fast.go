@@ -145,6 +145,19 @@ func (p *fastParser) peek2(c, d byte) bool {
 
 func (p *fastParser) text(n fastNode) []byte { return p.buf[n.start:n.end] }
 
+// maxDigits bounds the numbers read as values (lengths, parameter
+// indexes) below atoi's limit; longer ones decline (fastMaxText would).
+const maxDigits = 6
+
+// digits reads a run of decimal digits, maybe empty.
+func (p *fastParser) digits() string {
+	j := p.i
+	for p.i < len(p.s) && isDigit(p.s[p.i]) {
+		p.i++
+	}
+	return p.s[j:p.i]
+}
+
 // mark returns the start of a node about to be appended.
 func (p *fastParser) mark() int32 { return int32(len(p.buf)) }
 
@@ -193,11 +206,7 @@ func (p *fastParser) special() (string, bool) {
 			if p.peek() == 'n' {
 				p.i++
 			}
-			j := p.i
-			for p.i < len(p.s) && isDigit(p.s[p.i]) {
-				p.i++
-			}
-			if p.i == j || p.peek() != '_' {
+			if p.digits() == "" || p.peek() != '_' {
 				return "", false
 			}
 			p.i++
@@ -357,12 +366,12 @@ func (p *fastParser) cloneSuffix() (string, bool) {
 
 // isNameByte reports whether c may be part of a name fast.go reads.
 func isNameByte(c byte) bool {
-	return isDigit(c) || isUpper(c) || c >= 'a' && c <= 'z' || c == '_' || c == '.' || c == '$'
+	return isDigit(c) || isUpper(c) || isLower(c) || c == '_' || c == '.' || c == '$'
 }
 
 // isCloneNameByte reports whether c may be in a clone's name (".isra").
 func isCloneNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || isDigit(c) || c == '_'
+	return isLower(c) || isDigit(c) || c == '_'
 }
 
 // name reads an encoding's name: whether it ends in template arguments,
@@ -373,16 +382,14 @@ func (p *fastParser) name() (n fastNode, tmpl, cdtor, cv bool) {
 		p.i++
 		return p.nested(false)
 	case c == 'L':
+		// Internal linkage, which neither tool prints.
 		p.i++
-		if c := p.peek(); c < '1' || c > '9' {
-			return p.fail(), false, false, false
-		}
 		n = p.identifier()
-	case c >= '1' && c <= '9':
+	case isDigit(c):
 		n = p.identifier()
-	case c >= 'a' && c <= 'z':
+	case isLower(c):
 		n = p.operatorName()
-	case c == 'S' && p.i+1 < len(p.s) && p.s[p.i+1] == 't':
+	case p.peek2('S', 't'):
 		p.i += 2
 		n = p.stdName()
 	default:
@@ -408,7 +415,7 @@ func (p *fastParser) unscoped(n fastNode, tag bool) fastNode {
 func (p *fastParser) stdName() fastNode {
 	start := p.mark()
 	p.buf = append(p.buf, "std::"...)
-	if c := p.peek(); c >= 'a' && c <= 'z' {
+	if isLower(p.peek()) {
 		p.operatorName() // appended after "std::"
 		return p.node(start)
 	}
@@ -424,23 +431,16 @@ func (p *fastParser) stdName() fastNode {
 // identifier reads <length><identifier>, the anonymous namespace's name
 // printed as both tools print it, and records it as libiberty's last name.
 func (p *fastParser) identifier() fastNode {
-	j := p.i
-	if j >= len(p.s) || p.s[j] < '1' || p.s[j] > '9' {
+	ds := p.digits()
+	if ds == "" || ds[0] == '0' || len(ds) > maxDigits {
 		return p.fail()
 	}
-	n := 0
-	for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
-		n = n*10 + int(p.s[j]-'0')
-		if n > len(p.s) {
-			return p.fail()
-		}
-		j++
-	}
-	if n > len(p.s)-j {
+	n := atoi(ds)
+	if n > len(p.s)-p.i {
 		return p.fail()
 	}
-	id := p.s[j : j+n]
-	p.i = j + n
+	id := p.s[p.i : p.i+n]
+	p.i += n
 	for k := 0; k < len(id); k++ {
 		// The bytes of C, C++ and Rust identifiers; others (UTF-8,
 		// punctuation a hostile name holds) are left to the module's
@@ -527,9 +527,9 @@ func (p *fastParser) nested(isType bool) (n fastNode, tmpl, cdtor, cv bool) {
 			return p.fail(), false, false, false
 		}
 		switch {
-		case c >= '1' && c <= '9', c >= 'a' && c <= 'z':
+		case isDigit(c), isLower(c):
 			var id fastNode
-			if c <= '9' {
+			if isDigit(c) {
 				id = p.identifier()
 			} else {
 				id = p.operatorName()
@@ -542,7 +542,7 @@ func (p *fastParser) nested(isType bool) (n fastNode, tmpl, cdtor, cv bool) {
 			} else {
 				n = id
 			}
-			if c > '9' {
+			if isLower(c) {
 				n.baseStart, n.baseEnd = -1, -1
 			}
 			tmpl = false
@@ -648,9 +648,9 @@ func (p *fastParser) substitution() fastNode {
 	for {
 		c := p.peek()
 		switch {
-		case c >= '0' && c <= '9':
+		case isDigit(c):
 			idx = idx*36 + int(c-'0')
-		case c >= 'A' && c <= 'Z':
+		case isUpper(c):
 			idx = idx*36 + int(c-'A') + 10
 		case c == '_':
 			p.i++
@@ -776,13 +776,8 @@ func (p *fastParser) templateArg() fastNode {
 		}
 		start := p.mark()
 		elemStart := len(p.elems)
-		for k, a := range p.stack[base:] {
-			if k > 0 {
-				p.buf = append(p.buf, ", "...)
-			}
-			p.buf = append(p.buf, p.text(a)...)
-			p.elems = append(p.elems, a)
-		}
+		p.appendList(p.stack[base:])
+		p.elems = append(p.elems, p.stack[base:]...)
 		n := p.node(start)
 		n.pack = true
 		n.elemStart, n.elemLen = int32(elemStart), int32(len(p.stack)-base)
@@ -846,29 +841,15 @@ func (p *fastParser) literal() fastNode {
 	var suffix, cast string
 	var castType fastNode
 	switch t {
-	case 'i', 'b':
-		p.i++
-	case 'j':
-		suffix = "u"
-		p.i++
-	case 'l':
-		suffix = "l"
-		p.i++
-	case 'm':
-		suffix = "ul"
-		p.i++
-	case 'x':
-		suffix = "ll"
-		p.i++
-	case 'y':
-		suffix = "ull"
+	case 'i', 'b', 'j', 'l', 'm', 'x', 'y':
+		suffix = literalSuffixes[t]
 		p.i++
 	case 'c', 'a', 'h', 's', 't', 'w':
 		cast = builtinNames[t]
 		p.i++
 	case 'N', 'S', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		castType = p.typ()
-		if p.failed || castType.ref != 0 || castType.konst || castType.pack {
+		if p.failed || castType.ref != 0 || castType.konst {
 			return p.fail()
 		}
 	default:
@@ -878,11 +859,7 @@ func (p *fastParser) literal() fastNode {
 	if neg {
 		p.i++
 	}
-	j := p.i
-	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-		p.i++
-	}
-	digits := p.s[j:p.i]
+	digits := p.digits()
 	if digits == "" || p.peek() != 'E' || (len(digits) > 1 && digits[0] == '0') {
 		return p.fail()
 	}
@@ -919,6 +896,10 @@ func (p *fastParser) literal() fastNode {
 	return n
 }
 
+// literalSuffixes are the integer literals' suffixes by type, as both
+// tools print them ("8ul").
+var literalSuffixes = [...]string{'j': "u", 'l': "l", 'm': "ul", 'x': "ll", 'y': "ull", 'i': "", 'b': ""}
+
 // builtinNames are the builtin types of one letter both tools print
 // alike.
 var builtinNames = [...]string{
@@ -931,7 +912,9 @@ var builtinNames = [...]string{
 }
 
 // typ reads a type. Its text ends the buffer, but for a substitution or
-// template parameter, which returns the node it stands for.
+// template parameter, which returns the node it stands for. It is never a
+// pack or a literal: those are template arguments (templateArg), and a
+// template parameter naming one declines or expands (templateParam).
 func (p *fastParser) typ() fastNode {
 	if p.types++; p.i >= len(p.s) || p.types > fastMaxTypes {
 		return p.fail()
@@ -972,7 +955,7 @@ func (p *fastParser) typ() fastNode {
 	case c == 'P' || c == 'R' || c == 'O' || c == 'K':
 		p.i++
 		inner := p.typ()
-		if p.failed || inner.literal || inner.pack || (c == 'K' && inner.konst && p.gnu) ||
+		if p.failed || (c == 'K' && inner.konst && p.gnu) ||
 			(inner.ref != 0 && (c == 'P' || c == 'K' || inner.fn || inner.arr)) {
 			// libiberty collapses a const type made const again (a
 			// template parameter's); the rest is not C++.
@@ -1002,7 +985,7 @@ func (p *fastParser) typ() fastNode {
 		if cdtor || cv {
 			return p.fail()
 		}
-	case c >= '1' && c <= '9':
+	case isDigit(c):
 		n = p.unscoped(p.identifier(), false)
 	case c == 'S':
 		if p.peek2('S', 't') {
@@ -1017,7 +1000,7 @@ func (p *fastParser) typ() fastNode {
 		n = p.templateArgs(n, false)
 	case c == 'T':
 		n = p.templateParam()
-		if p.failed || p.peek() == 'I' || n.pack {
+		if p.failed || p.peek() == 'I' {
 			return p.fail()
 		}
 	default:
@@ -1083,7 +1066,7 @@ func (p *fastParser) collapse(ref fastNode, c byte) fastNode {
 func (p *fastParser) function() fastNode {
 	p.i++ // 'F'
 	ret := p.typ()
-	if p.failed || ret.fn || ret.arr || ret.pack || ret.literal {
+	if p.failed || ret.fn || ret.arr {
 		return p.fail()
 	}
 	base := len(p.stack)
@@ -1138,18 +1121,14 @@ func (p *fastParser) declNode(left, mid, par []byte, arr bool) fastNode {
 // array reads A<dimension>_<element type>.
 func (p *fastParser) array() fastNode {
 	p.i++ // 'A'
-	j := p.i
-	for p.i < len(p.s) && isDigit(p.s[p.i]) {
-		p.i++
-	}
-	dim := p.s[j:p.i]
+	dim := p.digits()
 	if dim == "" || p.peek() != '_' {
 		// An unknown bound or an expression.
 		return p.fail()
 	}
 	p.i++
 	elem := p.typ()
-	if p.failed || elem.fn || elem.arr || elem.ref != 0 || elem.pack || elem.literal {
+	if p.failed || elem.fn || elem.arr || elem.ref != 0 {
 		return p.fail()
 	}
 	return p.declNode(p.text(elem), nil, []byte(dim), true)
@@ -1202,9 +1181,10 @@ func (p *fastParser) address() fastNode {
 		return p.fail()
 	}
 	p.i += 2
+	paren := p.llvm && !p.v19 // LLVM 14's "&(A::f)"
 	start := p.mark()
 	p.buf = append(p.buf, '&')
-	if !p.v19 && !p.gnu {
+	if paren {
 		p.buf = append(p.buf, '(')
 	}
 	p.buf = append(p.buf, p.text(name)...)
@@ -1213,7 +1193,7 @@ func (p *fastParser) address() fastNode {
 		p.appendList(p.stack[base:])
 		p.buf = append(p.buf, ')')
 	}
-	if !p.v19 && !p.gnu {
+	if paren {
 		p.buf = append(p.buf, ')')
 	}
 	p.stack = p.stack[:base]
@@ -1231,18 +1211,11 @@ func (p *fastParser) templateParam() fastNode {
 	p.i++ // 'T'
 	idx := 0
 	if p.peek() != '_' {
-		j := p.i
-		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-			idx = idx*10 + int(p.s[p.i]-'0')
-			if idx > len(p.targs) {
-				return p.fail()
-			}
-			p.i++
-		}
-		if p.i == j {
+		ds := p.digits()
+		if ds == "" || len(ds) > maxDigits {
 			return p.fail()
 		}
-		idx++
+		idx = atoi(ds) + 1
 	}
 	if p.peek() != '_' || idx >= len(p.targs) {
 		return p.fail()

@@ -1,56 +1,23 @@
 package cxxfilt
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/sanitrace/sanitrace/internal/golden"
+	"github.com/sanitrace/sanitrace/internal/demanglecorpus"
 	"github.com/sanitrace/sanitrace/internal/reftool"
 )
 
-// corpusCase is a line of the symbolize package's demangle-names.txt: a
-// real name and what llvm-cxxfilt 14, c++filt -i 2.40 and llvm-cxxfilt 19
-// print for it, recorded from those tools.
-type corpusCase struct{ name, llvm14, gnu, llvm19 string }
-
-func (c corpusCase) want(style Style) string {
+// want is what the style's tool printed for c's name.
+func want(c demanglecorpus.Case, style Style) string {
 	switch style {
 	case GNU:
-		return c.gnu
+		return c.GNU
 	case LLVM19:
-		return c.llvm19
+		return c.LLVM19
 	}
-	return c.llvm14
-}
-
-func readCorpus(tb testing.TB) []corpusCase {
-	tb.Helper()
-	path := filepath.Join(golden.Dir("symbolize"), "demangle-names.txt")
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var cases []corpusCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "#") {
-			continue
-		}
-		p := strings.Split(sc.Text(), "\t")
-		if len(p) != 4 {
-			tb.Fatalf("%s: %q: %d fields", path, sc.Text(), len(p))
-		}
-		cases = append(cases, corpusCase{p[0], p[1], p[2], p[3]})
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return cases
+	return c.LLVM14
 }
 
 // fastShapes are names of the corpus fast.go must answer itself, one or
@@ -116,28 +83,24 @@ var fastShapes = map[string][]Style{
 // compares each with the reference tools' output; the shapes above must
 // be fast.go's own answers.
 func TestFastCorpus(t *testing.T) {
-	cases := readCorpus(t)
+	_, cases := demanglecorpus.Read(t)
 	seen := map[string]bool{}
 	for _, style := range []Style{LLVM, GNU, LLVM19} {
 		fast := 0
 		for _, c := range cases {
 			for _, path := range []demanglePath{fastFirst, moduleOnly} {
-				if got := demangleVia(c.name, style, path); got != c.want(style) {
-					t.Errorf("style %d, path %d, %s:\n got  %s\n want %s", style, path, c.name, got, c.want(style))
+				if got := demangleVia(c.Name, style, path); got != want(c, style) {
+					t.Errorf("style %d, path %d, %s:\n got  %s\n want %s", style, path, c.Name, got, want(c, style))
 				}
 			}
-			_, ok := fastDemangle(c.name, style)
-			if ok && !(style == GNU && len(c.name) > gnuMaxMangled) {
+			_, ok := fastDemangle(c.Name, style)
+			if ok && !(style == GNU && len(c.Name) > gnuMaxMangled) {
 				fast++
 			}
-			if styles, listed := fastShapes[c.name]; listed {
-				seen[c.name] = true
-				want := false
-				for _, s := range styles {
-					want = want || s == style
-				}
-				if ok != want {
-					t.Errorf("style %d, %s: fast.go answers %v, want %v", style, c.name, ok, want)
+			if styles, listed := fastShapes[c.Name]; listed {
+				seen[c.Name] = true
+				if answers := slices.Contains(styles, style); ok != answers {
+					t.Errorf("style %d, %s: fast.go answers %v, want %v", style, c.Name, ok, answers)
 				}
 			}
 		}
@@ -163,14 +126,14 @@ func FuzzFastDemangle(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name string) {
 		for _, style := range []Style{LLVM, GNU, LLVM19} {
 			got := demangleVia(name, style, fastFirst)
-			want := demangleVia(name, style, moduleOnly)
-			if got == want {
+			module := demangleVia(name, style, moduleOnly)
+			if got == module {
 				continue
 			}
 			if ref, ok := referenceDemangling(t, name, style); ok && got == ref {
 				continue
 			}
-			t.Fatalf("style %d, %q:\n fast   %q\n module %q", style, name, got, want)
+			t.Fatalf("style %d, %q:\n fast   %q\n module %q", style, name, got, module)
 		}
 	})
 }
