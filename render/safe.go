@@ -21,7 +21,7 @@ import (
 func safeReport(r *report.Report) *report.Report {
 	clean := true
 	reportStrings(r, func(s *string) {
-		if clean && termsafe.Lines(*s) != *s { // no copy made when clean
+		if clean && !termsafe.LinesClean(*s) {
 			clean = false
 		}
 	})

@@ -38,6 +38,22 @@ func Lines(s string) string {
 	return escapeFrom(s, i, keepLF)
 }
 
+// LinesClean reports whether Lines returns s as it is: s holds no control
+// character but line feeds. It is the check alone, for a caller that
+// looks at many strings to learn whether any needs escaping.
+func LinesClean(s string) bool {
+	for {
+		i := firstControl(s)
+		if i == len(s) {
+			return true
+		}
+		if s[i] != '\n' {
+			return false
+		}
+		s = s[i+1:]
+	}
+}
+
 // escapeFrom returns s with its control characters from i on spelled
 // \xHH (line feeds as lf says), s itself when i is its end.
 func escapeFrom(s string, i, lf int) string {

@@ -82,12 +82,17 @@ func rawControl(out string) rune {
 
 func FuzzLine(f *testing.F) {
 	f.Add("/tmp/zz\aq\rX")
+	f.Add("two lines\nof text\nand a \x1b")
+	f.Add("lines\n\nonly\n")
 	f.Add("\x1b[31m\u009b\x9b\xc2")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, out := range []string{Line(s), Text(s), strings.ReplaceAll(Lines(s), "\n", "")} {
 			if r := rawControl(out); r >= 0 {
 				t.Fatalf("%q escaped as %q keeps control %U", s, out, r)
 			}
+		}
+		if got, want := LinesClean(s), Lines(s) == s; got != want {
+			t.Fatalf("LinesClean(%q) = %v, but Lines changes it: %v", s, got, !want)
 		}
 		line := string(AppendLine(nil, []byte(s)))
 		body := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
