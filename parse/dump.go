@@ -153,8 +153,7 @@ func (s *Scanner) endsOpen(line []byte) bool {
 // inGrammar continues a dump report.
 func (s *Scanner) inGrammar(line []byte, no int) {
 	b := s.cur
-	if len(line) > 0 && (bytes.Contains(line, markSanitizer) || bytes.Contains(line, markUBSan) || bytes.Contains(line, markFuzzer)) &&
-		sanitizerStart(line) != nil {
+	if opensSanitizerReport(line) {
 		s.finish(false, &qline{text: string(line), no: no})
 		return
 	}
