@@ -135,7 +135,9 @@ func FuzzAppendReport(f *testing.F) {
 
 // FuzzAppendJSONString: one string alone, every byte sequence.
 func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x00\x1f\x20\x7f\x80", "\u2028\u2029\u2027", "é\xff\xc3", "\"\\/<>&"} {
+	for _, s := range []string{"", "plain", "\x00\x1f\x20\x7f\x80", "\u2028\u2029\u2027", "é\xff\xc3", "\"\\/<>&",
+		// Longer than a word, each kind of byte in each place of one.
+		"0123456\"89abcdef", "01234567\\9abcdef\x1f", "0123456789abcde\x7f", "\x80123456789abcdef", "01234567é9ab\u2028def"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
