@@ -216,7 +216,7 @@ func (o *jsonOut) shadow(sh *wire.Shadow) {
 		slices.Sort(keys)
 		o.open('{')
 		for _, k := range keys {
-			o.key(k)
+			o.dataKey(k)
 			o.str(sh.Legend[k])
 		}
 		o.close('}')
@@ -281,8 +281,16 @@ func (o *jsonOut) elem() {
 	o.newline()
 }
 
-// key starts a member of the object open.
+// key starts a member of the object open. k is one of the document's
+// own member names, which need no escaping.
 func (o *jsonOut) key(k string) {
+	o.elem()
+	o.b = append(append(append(o.b, '"'), k...), '"', ':', ' ')
+}
+
+// dataKey starts a member whose name is the input's (a shadow legend's
+// byte), escaped as any string.
+func (o *jsonOut) dataKey(k string) {
 	o.elem()
 	o.str(k)
 	o.b = append(o.b, ':', ' ')
