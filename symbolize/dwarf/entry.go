@@ -105,7 +105,8 @@ func WalkChildren[S any](dw *Data, e *Entry, want func(tag uint32) bool, top S, 
 		return r.b.Err()
 	}
 	d := Entry{dw: dw, unit: e.unit}
-	return walkSubtree(r, want, top, func(off uint64, a *abbrev, parent S) S {
+	wantAbbrev := func(a *abbrev) bool { return want != nil && want(a.tag) }
+	return walkSubtree(r, wantAbbrev, top, func(off uint64, a *abbrev, parent S) S {
 		d.Offset, d.a, d.vals = off, a, r.vals
 		return visit(&d, parent)
 	})

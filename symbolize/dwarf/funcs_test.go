@@ -199,12 +199,51 @@ func TestPackedDIEs(t *testing.T) {
 			t.Errorf("fitsRow(%+v) = %v, want %v", c.d, !c.fits, c.fits)
 		}
 		fi := &FuncIndex{dies: []Subroutine{c.d}, offs: []uint32{0}}
-		fi.store([]bool{true}, 1)
+		fi.store([]int32{0}, []bool{true}, 1)
 		if (fi.dies == nil) != c.fits {
 			t.Errorf("%+v: packed %v, want %v", c.d, fi.dies == nil, c.fits)
 		}
 		if got := fi.DIE(0); got != c.d {
 			t.Errorf("stored %+v, got back %+v", c.d, got)
+		}
+	}
+}
+
+// TestFunctionsKeepReferences: every abstract origin and specification a
+// kept DIE refers to within its unit is in the unit's index, as a fresh
+// decoding of that DIE reads it. decodeFunctions steps over the
+// subprograms that cannot be code and decodes only those referred to
+// (prune); a lookup that missed one would still name it by decoding it
+// alone, so only this test sees such a loss.
+func TestFunctionsKeepReferences(t *testing.T) {
+	for _, name := range []string{"cxx-O2-dw5", "cxx-O2-clang-dw4", "stl-O3-dw5-pie", "stl-O2-dw4-static", "rust-v0-O"} {
+		dw := openData(t, fx.ELF(t, name))
+		refs := 0
+		for _, u := range dw.Units() {
+			fi, err := dw.Functions(u)
+			if err != nil {
+				t.Fatalf("%s: unit at 0x%x: %v", name, u.h.off, err)
+			}
+			for id := range int32(fi.Len()) {
+				d := fi.DIE(id)
+				for _, ref := range []uint64{d.Origin, d.Spec} {
+					if ref == 0 || ref < u.h.off || ref >= u.h.end {
+						continue // none, or in another unit: read when needed
+					}
+					refs++
+					i, ok := fi.IndexOf(ref)
+					if !ok {
+						t.Fatalf("%s: DIE 0x%x refers to 0x%x, which the index does not hold", name, fi.Offset(id), ref)
+					}
+					want, ok := dw.Subroutine(nil, ref)
+					if got := fi.DIE(i); !ok || got != want {
+						t.Fatalf("%s: DIE 0x%x in the index: %+v, decoded alone: %+v", name, ref, got, want)
+					}
+				}
+			}
+		}
+		if refs == 0 {
+			t.Errorf("%s: no references within a unit: the test proves nothing", name)
 		}
 	}
 }

@@ -765,12 +765,16 @@ func (r *dieReader) rangeVals(a *abbrev) (low, high, ranges Value) {
 
 // walkSubtree reads, in DIE order, the DIEs below the one r has just read,
 // to the end of its subtree. visit gets each DIE (its values in r.vals when
-// want(tag)) with the state its parent handed down, and returns the state
+// want(abbreviation)) with the state its parent handed down, and returns the state
 // for the DIE's own children. It stops at the first decode error.
-func walkSubtree[S any](r *dieReader, want func(tag uint32) bool, top S, visit func(off uint64, a *abbrev, parent S) S) error {
+func walkSubtree[S any](r *dieReader, want func(a *abbrev) bool, top S, visit func(off uint64, a *abbrev, parent S) S) error {
 	stack := []S{top}
 	for len(stack) > 0 {
-		off, a, done := r.next(want)
+		off, a, done := r.nextAbbrev()
+		if a != nil {
+			r.attrs(a, want(a))
+			done = r.b.Err() != nil
+		}
 		if err := r.b.Err(); err != nil {
 			return err
 		}
