@@ -109,3 +109,39 @@ func diffLines(t *testing.T, want, got string) {
 		}
 	}
 }
+
+// TestCacheSizeBatchLeases: a batch of queries for one module holds it
+// open while it is answered, and lets it go once answered: under
+// --cache-size=0 the module is closed when the next module opens and
+// reopened when asked again, whether the batch's jobs each took a lease
+// of the cache or shared the one before's.
+func TestCacheSizeBatchLeases(t *testing.T) {
+	faceChdir(t)
+	a, b := faceFixtureDir+"/cxx-O2-dw5", faceFixtureDir+"/c-O2-dw5-pie"
+	addrs := faceFixtureAddresses(t, a, 3, 1)
+	var q strings.Builder
+	for i := range 4 * minParallel { // answered in parallel, as one batch
+		fmt.Fprintf(&q, "%s 0x%x\n", a, addrs[i%len(addrs)])
+	}
+	fmt.Fprintf(&q, "%s 0x%x\n", b, faceFixtureAddresses(t, b, 3, 1)[0])
+	fmt.Fprintf(&q, "%s 0x%x\n", a, addrs[0])
+	opens := map[string]int{}
+	var mu sync.Mutex
+	counted := func(path string, f *debuginfo.Finder) (modcache.Object, error) {
+		mu.Lock()
+		opens[path]++
+		mu.Unlock()
+		return OpenEngine(path, f)
+	}
+	var o, e bytes.Buffer
+	env := Env{Stdin: strings.NewReader(q.String()), Stdout: &o, Stderr: &e, Getenv: os.Getenv, Open: counted}
+	if code := RunLLVMSymbolizer([]string{"--cache-size=0"}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	if opens[a] != 2 || opens[b] != 1 {
+		t.Errorf("opens %v; want %s twice (closed for %s, asked again) and %s once", opens, a, b, b)
+	}
+	if n := strings.Count(o.String(), "\n\n"); n != 4*minParallel+2 {
+		t.Errorf("%d answers, want %d", n, 4*minParallel+2)
+	}
+}
