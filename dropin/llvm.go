@@ -202,11 +202,12 @@ const (
 const releaseEvery = 4096
 
 // stdinGC is the collector's policy while serving stdin queries: GOGC 35,
-// lowered to as little as 25 once the index is big enough that 35% of it
-// is more than 16 MB (a big C++ binary's tens of MB of names and DIEs,
+// lowered to as little as 20 once the index is big enough that 35% of it
+// is more than 10 MB (a big C++ binary's tens of MB of names and DIEs,
 // where each point of GOGC is most of a MB of peak RSS), looked at every
-// 8 batches.
-var stdinGC = gctune.Policy{Headroom: 16 << 20, MinPercent: 25, MaxPercent: 35, Every: 8}
+// 8 batches. On cpp-heavy (about 50 MB live at the end) 20 rather than
+// 25-32 costs 4% of its CPU for 5% of its peak RSS (docs/performance.md).
+var stdinGC = gctune.Policy{Headroom: 10 << 20, MinPercent: 20, MaxPercent: 35, Every: 8}
 
 // serveStdin answers one query per input line. Queries that are already
 // buffered are answered as a batch, on all CPUs (see batcher), and an answer
