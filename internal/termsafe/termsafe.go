@@ -30,28 +30,22 @@ func Text(s string) string {
 // Lines is Text for text of several lines (a Go frame as read is two):
 // its line feeds stay, every other control character is spelled \xHH.
 func Lines(s string) string {
-	i := firstControl(s)
-	for i < len(s) && s[i] == '\n' { // line feeds alone need no copy
-		j := firstControl(s[i+1:])
-		i += 1 + j
-	}
-	return escapeFrom(s, i, keepLF)
+	return escapeFrom(s, firstBesideLF(s), keepLF)
 }
 
 // LinesClean reports whether Lines returns s as it is: s holds no control
 // character but line feeds. It is the check alone, for a caller that
 // looks at many strings to learn whether any needs escaping.
-func LinesClean(s string) bool {
-	for {
-		i := firstControl(s)
-		if i == len(s) {
-			return true
-		}
-		if s[i] != '\n' {
-			return false
-		}
-		s = s[i+1:]
+func LinesClean(s string) bool { return firstBesideLF(s) == len(s) }
+
+// firstBesideLF returns the index of the first control character of s
+// other than a line feed, or len(s): line feeds alone need no copy.
+func firstBesideLF(s string) int {
+	i := firstControl(s)
+	for i < len(s) && s[i] == '\n' {
+		i += 1 + firstControl(s[i+1:])
 	}
+	return i
 }
 
 // escapeFrom returns s with its control characters from i on spelled

@@ -80,7 +80,7 @@ func (dw *Data) Entry(off uint64) (Entry, bool) {
 		return Entry{}, false
 	}
 	r.seek(off)
-	_, a, _ := r.next(func(uint32) bool { return true })
+	_, a, _ := r.next(decodeAll)
 	if a == nil || r.b.Err() != nil {
 		return Entry{}, false
 	}
@@ -105,8 +105,7 @@ func WalkChildren[S any](dw *Data, e *Entry, want func(tag uint32) bool, top S, 
 		return r.b.Err()
 	}
 	d := Entry{dw: dw, unit: e.unit}
-	wantAbbrev := func(a *abbrev) bool { return want != nil && want(a.tag) }
-	return walkSubtree(r, wantAbbrev, top, func(off uint64, a *abbrev, parent S) S {
+	return walkSubtree(r, byTag(want), top, func(off uint64, a *abbrev, parent S) S {
 		d.Offset, d.a, d.vals = off, a, r.vals
 		return visit(&d, parent)
 	})
@@ -121,8 +120,9 @@ func (dw *Data) Entries(u *Unit, want func(tag uint32) bool, visit func(e *Entry
 		return err
 	}
 	d := Entry{dw: dw, unit: u}
+	decode := byTag(want)
 	for {
-		off, a, done := r.next(want)
+		off, a, done := r.next(decode)
 		if done {
 			return r.b.Err()
 		}
@@ -152,4 +152,9 @@ func (dw *Data) Section(name string) []byte {
 		return dw.sec.rnglists
 	}
 	return nil
+}
+
+// byTag is next's decode for an API filter on tags (nil: none decoded).
+func byTag(want func(tag uint32) bool) func(a *abbrev) bool {
+	return func(a *abbrev) bool { return want != nil && want(a.tag) }
 }

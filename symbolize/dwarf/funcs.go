@@ -254,7 +254,7 @@ func (dw *Data) decodeFunctions(h *Header) (fi *FuncIndex, err error) {
 	}
 	fi.prune(deferred, func(off uint64) (Subroutine, bool) {
 		r.seek(off)
-		_, a, _ := r.next(isFuncTag)
+		_, a, _ := r.next(decodeAll)
 		if a == nil || r.b.Err() != nil {
 			return Subroutine{}, false
 		}

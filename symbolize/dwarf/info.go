@@ -674,16 +674,19 @@ func (r *dieReader) seek(off uint64) {
 
 // next reads the next DIE's abbreviation: nil and off with a zero code (a
 // null entry ending a sibling list); done at the end of the unit or on error.
-// Only when want(tag) are the attribute values decoded into r.vals;
-// otherwise they are skipped.
-func (r *dieReader) next(want func(tag uint32) bool) (off uint64, a *abbrev, done bool) {
+// Only when decode(abbreviation) are the attribute values decoded into
+// r.vals; otherwise (and with a nil decode) they are skipped.
+func (r *dieReader) next(decode func(a *abbrev) bool) (off uint64, a *abbrev, done bool) {
 	off, a, done = r.nextAbbrev()
 	if a == nil {
 		return off, nil, done
 	}
-	r.attrs(a, want != nil && want(a.tag))
+	r.attrs(a, decode != nil && decode(a))
 	return off, a, r.b.Err() != nil
 }
+
+// decodeAll is next's decode for reading a DIE whole.
+func decodeAll(*abbrev) bool { return true }
 
 // nextAbbrev reads the next DIE's abbreviation code, as next does, and
 // leaves its attributes to attrs.
@@ -765,16 +768,13 @@ func (r *dieReader) rangeVals(a *abbrev) (low, high, ranges Value) {
 
 // walkSubtree reads, in DIE order, the DIEs below the one r has just read,
 // to the end of its subtree. visit gets each DIE (its values in r.vals when
-// want(abbreviation)) with the state its parent handed down, and returns the state
-// for the DIE's own children. It stops at the first decode error.
-func walkSubtree[S any](r *dieReader, want func(a *abbrev) bool, top S, visit func(off uint64, a *abbrev, parent S) S) error {
+// decode(abbreviation), as next says) with the state its parent handed
+// down, and returns the state for the DIE's own children. It stops at the
+// first decode error.
+func walkSubtree[S any](r *dieReader, decode func(a *abbrev) bool, top S, visit func(off uint64, a *abbrev, parent S) S) error {
 	stack := []S{top}
 	for len(stack) > 0 {
-		off, a, done := r.nextAbbrev()
-		if a != nil {
-			r.attrs(a, want(a))
-			done = r.b.Err() != nil
-		}
+		off, a, done := r.next(decode)
 		if err := r.b.Err(); err != nil {
 			return err
 		}
@@ -846,7 +846,7 @@ func (dw *Data) Subroutine(fi *FuncIndex, off uint64) (Subroutine, bool) {
 		return Subroutine{}, false
 	}
 	r.seek(off &^ supBit)
-	_, a, _ := r.next(func(uint32) bool { return true })
+	_, a, _ := r.next(decodeAll)
 	if a == nil || r.b.Err() != nil {
 		return Subroutine{}, false
 	}
@@ -918,7 +918,7 @@ func (dw *Data) Ranges(off uint64) [][2]uint64 {
 		return nil
 	}
 	r.seek(off)
-	_, a, _ := r.next(func(uint32) bool { return true })
+	_, a, _ := r.next(decodeAll)
 	if a == nil || r.b.Err() != nil {
 		return nil
 	}

@@ -144,7 +144,7 @@ func (dw *Data) gnuDWOID(h *Header) (uint64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	_, a, _ := r.next(func(uint32) bool { return true })
+	_, a, _ := r.next(decodeAll)
 	if r.b.Err() != nil {
 		return 0, false, r.b.Err()
 	}

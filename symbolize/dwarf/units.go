@@ -220,7 +220,7 @@ func (dw *Data) readUnitRoot(h Header) (*Unit, [3]Value, error) {
 	if err != nil {
 		return nil, ranges, err
 	}
-	_, a, _ := r.next(func(uint32) bool { return true })
+	_, a, _ := r.next(decodeAll)
 	if r.b.Err() != nil {
 		return nil, ranges, r.b.Err()
 	}
