@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/sanitrace/sanitrace/report"
 )
@@ -194,6 +195,7 @@ type prefilter struct {
 	starts     []string
 	startFirst [256]bool
 	startLead  [256]bool
+	startByte  byte // a byte every start holds, for the Scanner's probes; 0 if none
 }
 
 const wordSlots = 512
@@ -210,19 +212,32 @@ func wordHash(n int, first, last byte) uint {
 	return (uint(n)*131 + uint(first)*31 + uint(last)) % wordSlots
 }
 
-// markSearch is a mark as maybeReport searches for it.
+// markSearch is a mark as maybeReport searches for it: the text from a
+// byte chosen as rare (from) on is searched for, and the head before it
+// compared where it is found.
 type markSearch struct {
 	find []byte // text[from:]
 	head string // text[:from]
 }
 
 // in reports whether the mark is in b.
-func (m *markSearch) in(b []byte) bool {
-	i := bytes.Index(b, m.find)
-	if i < len(m.head) {
-		return false
+func (m *markSearch) in(b []byte) bool { return m.index(b) >= 0 }
+
+// index returns where the mark starts in b, or -1.
+func (m *markSearch) index(b []byte) int {
+	for i := 0; ; {
+		// Its first byte, then the rest: on a line, cheaper than
+		// bytes.Index where the byte is rare.
+		j := bytes.IndexByte(b[i:], m.find[0])
+		if j < 0 {
+			return -1
+		}
+		j += i
+		if bytes.HasPrefix(b[j:], m.find) && j >= len(m.head) && string(b[j-len(m.head):j]) == m.head {
+			return j - len(m.head)
+		}
+		i = j + 1
 	}
-	return string(b[i-len(m.head):i]) == m.head
 }
 
 // prefixedFormats are the formats with a line prefix of their own, set
@@ -310,7 +325,27 @@ func newPrefilter(all []cues) *prefilter {
 		}
 	}
 	pf.more = len(pf.anyMore)+len(pf.markMore) > 0
+	pf.startByte = commonByte(pf.starts)
 	return pf
+}
+
+// commonByte returns the last byte of the first text that every text
+// holds (of "[<", the '<' rarer than '['), or 0.
+func commonByte(texts []string) byte {
+	if len(texts) == 0 {
+		return 0
+	}
+	for i := len(texts[0]) - 1; i >= 0; i-- {
+		c := texts[0][i]
+		all := true
+		for _, t := range texts[1:] {
+			all = all && strings.IndexByte(t, c) >= 0
+		}
+		if all {
+			return c
+		}
+	}
+	return 0
 }
 
 // addWord adds an exact cue word, located when after is not "".
@@ -332,7 +367,11 @@ func (pf *prefilter) addWord(w, after string) {
 // error:", "BUG:", "panic:", "Call Trace:", ...), so one walk over the
 // colons replaces a substring search per word; the marks are searched
 // for after it.
-func maybeReport(b []byte) bool {
+func maybeReport(b []byte) bool { return maybeReportProbed(b, nil) }
+
+// maybeReportProbed is maybeReport on a line whose probes are lp (nil
+// when it has none).
+func maybeReportProbed(b []byte, lp *lineProbes) bool {
 	n := len(b)
 	if n == 0 {
 		return false
@@ -352,21 +391,19 @@ func maybeReport(b []byte) bool {
 	// The first byte and text marks are searched without a loop: the
 	// cues of today's formats have no more, and loops over them cost
 	// every ordinary line a few percent more instructions (BenchmarkIdle).
-	if pf.any1 != 0 && bytes.IndexByte(b, pf.any1) >= 0 {
+	if pf.any1 != 0 && lp.holdsByte(b, pf.any1) {
 		return true
 	}
 	if pf.isLast[b[n-1]] && pf.lastMarked(b) {
 		return true
 	}
-	if m := &pf.mark1; m.find != nil {
-		if i := bytes.Index(b, m.find); i >= len(m.head) && string(b[i-len(m.head):i]) == m.head {
-			return true
-		}
+	if pf.mark1.find != nil && pf.mark1.in(b) {
+		return true
 	}
 	if pf.more && pf.moreMarks(b) {
 		return true
 	}
-	return pf.startLead[b[0]] && pf.startMarked(b)
+	return pf.startLead[b[0]] && !(pf.startByte != 0 && lp.lacks(probeStart, b)) && pf.startMarked(b)
 }
 
 // startMarked reports whether b's text, after its blanks and a dmesg

@@ -72,7 +72,7 @@ type lwsDump struct {
 // The line has no line end and no ANSI escapes (readLine).
 func (s *Scanner) lwsLine(line []byte, no int) bool {
 	d := &s.lws
-	if bytes.IndexByte(line, '~') < 0 {
+	if s.probes.of(line, no).lacks(probeTilde, line) || bytes.IndexByte(line, '~') < 0 {
 		if d.rep != nil && s.cur == nil {
 			d.gap++
 			if d.gap > dumpGapMax {

@@ -76,6 +76,7 @@ type Scanner struct {
 	crashLine    int    // the first crash-looking line outside reports, 0 when none
 	crashText    string // its text
 	nul          bool   // the line readLine returned had a NUL
+	probes       lineProbes
 
 	// KeepLines (passthrough.go): every line as read, until NextItem
 	// hands it out.
@@ -116,7 +117,8 @@ func (h *heldLine) hold(line []byte, no int) {
 // NewScanner returns a Scanner reading r; name is used in InputRange and
 // error messages ("-" for stdin).
 func NewScanner(r io.Reader, name string) *Scanner {
-	return &Scanner{r: bufio.NewReaderSize(r, readBufferSize), name: name}
+	br := bufio.NewReaderSize(r, readBufferSize)
+	return &Scanner{r: br, name: name, probes: newLineProbes(br, &cueFilter)}
 }
 
 // readBufferSize is large because most of a log is skipped at memory speed
@@ -130,7 +132,8 @@ const readBufferSize = 1 << 20
 // memory.
 func NewScannerSize(r io.Reader, name string, size int) *Scanner {
 	size = min(max(size, 4<<10), readBufferSize)
-	return &Scanner{r: bufio.NewReaderSize(r, size), name: name}
+	br := bufio.NewReaderSize(r, size)
+	return &Scanner{r: br, name: name, probes: newLineProbes(br, &cueFilter)}
 }
 
 // Buffered reports how many input bytes are read but not yet scanned. A
@@ -227,15 +230,19 @@ func (s *Scanner) readLine() ([]byte, bool) {
 		return nil, false
 	}
 	line, err := s.r.ReadSlice('\n')
-	long := errors.Is(err, bufio.ErrBufferFull)
+	// bufio returns ErrBufferFull itself, never wrapped: compared, not
+	// unwrapped, on every line.
+	long := err == bufio.ErrBufferFull
 	if long {
+		rawLen := len(line)
 		s.long = append(s.long[:0], line...)
 		if s.keep {
 			s.rawCut = false
 			s.rawLong = appendCapped(s.rawLong[:0], line, &s.rawCut)
 		}
-		for errors.Is(err, bufio.ErrBufferFull) {
+		for err == bufio.ErrBufferFull {
 			line, err = s.r.ReadSlice('\n')
+			rawLen += len(line)
 			if room := MaxLineLen - len(s.long); room > 0 {
 				s.long = append(s.long, line[:min(room, len(line))]...)
 			}
@@ -244,8 +251,9 @@ func (s *Scanner) readLine() ([]byte, bool) {
 			}
 		}
 		line = s.long
+		s.probes.skip(rawLen)
 	}
-	if err != nil && !errors.Is(err, io.EOF) {
+	if err != nil && err != io.EOF {
 		s.err = err
 		var pe *fs.PathError
 		if !errors.As(err, &pe) { // a PathError names the file already
@@ -263,10 +271,22 @@ func (s *Scanner) readLine() ([]byte, bool) {
 			s.keepRead(line)
 		}
 	}
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	s.nul = bytes.IndexByte(line, 0) >= 0
-	if s.nul || bytes.IndexByte(line, 0x1b) >= 0 {
+	raw := line
+	// (Byte tests: bytes.TrimSuffix costs two calls on every line.)
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	var p *lineProbes
+	if !long {
+		s.probes.read(s.lineNo, len(raw), len(line))
+		p = s.probes.of(line, s.lineNo)
+	}
+	s.nul = !p.lacks(probeNUL, line) && bytes.IndexByte(line, 0) >= 0
+	if s.nul || !p.lacks(probeESC, line) && bytes.IndexByte(line, 0x1b) >= 0 {
+		s.probes.no = 0 // the line returned is not the one read
 		s.clean = appendStripEscapes(s.clean[:0], line)
 		line = s.clean
 	}
@@ -298,7 +318,7 @@ func (s *Scanner) feed(line []byte, no int) {
 			}
 		}
 		// (A paste's quote or indentation is not counted.)
-		if n := len(line); (n <= wrapMax || n-quoteLen(line)-spaces(line) <= wrapMax) && brokenHead(line) {
+		if n := len(line); (n <= wrapMax || n-quoteLen(line)-spaces(line) <= wrapMax) && brokenHead(line, s.probes.of(line, no)) {
 			s.idleHeld = &qline{text: string(line), no: no}
 			return
 		}
@@ -395,7 +415,7 @@ func (s *Scanner) idle(line []byte, no int) {
 	if s.orphans.frames > 0 && s.orphans.joinRest(line, no) {
 		return // a wrapped piece of the last lost frame
 	}
-	if maybeReport(line) {
+	if maybeReportProbed(line, s.probes.of(line, no)) {
 		if s.orphans.frames > 0 && (s.continuesOrphans(line, no) || s.joinOrphans(line, no)) {
 			return
 		}
@@ -414,7 +434,7 @@ func (s *Scanner) idle(line []byte, no int) {
 			return
 		}
 	}
-	if len(bytes.TrimSpace(line)) == 0 {
+	if blank(line) {
 		s.recent.add(nil, no, false) // kept as an empty line: see recentLines
 		return
 	}

@@ -662,12 +662,12 @@ func frameGains(lf, jf report.Frame) bool {
 	return more > 0
 }
 
-// brokenHead reports whether an idle line ends where a wrapper can have
+// brokenHead reports whether an idle line (lp: its probes, or nil) ends where a wrapper can have
 // broken a headline that no runtime prints whole that way: before UBSan's
 // "runtime error:", its "error:" or its message, after "ERROR: AddressSanitizer:" or
 // "AddressSanitizer CHECK failed:" (a message always follows them), or
 // boost::stacktrace's first frame broken after its " 0#".
-func brokenHead(line []byte) bool {
+func brokenHead(line []byte, lp *lineProbes) bool {
 	n := len(line)
 	if n == 0 {
 		return false
@@ -713,7 +713,7 @@ func brokenHead(line []byte) bool {
 			return true
 		}
 	}
-	return bytes.IndexByte(line, '#') >= 0 && openFirstFrame(line)
+	return !lp.lacks(probeHash, line) && bytes.IndexByte(line, '#') >= 0 && openFirstFrame(line)
 }
 
 // addrRange reports whether t is only an address range, "[0x10,0x20)":
