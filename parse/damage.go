@@ -259,7 +259,7 @@ func (s *Scanner) joinOrphans(line []byte, no int) bool {
 	}
 	s.orphans = orphanRun{}
 	s.endDump()
-	s.cur = b
+	s.open(b)
 	s.reportLine = no
 	s.inReport(line, no)
 	return true
@@ -305,7 +305,7 @@ func (s *Scanner) repairBefore(line []byte, no int) bool {
 			s.onDamage(&Damage{Input: s.name, First: r.no[i], Last: r.no[i], Repaired: word})
 		}
 		s.endDump()
-		s.cur = s.begin(b, fixed, r.no[i])
+		s.open(s.begin(b, fixed, r.no[i]))
 		// The lines after the headline, then the frame, are read again
 		// inside the report, before anything already queued.
 		var again []qline

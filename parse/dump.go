@@ -237,7 +237,7 @@ func (s *Scanner) startBack(line []byte, no int) bool {
 		b := &builder{kind: kindDump, pfx: newPrefix(string(r.text[h][:pfx])), rep: rep, g: g, f: f}
 		s.endOrphans()
 		s.endDump()
-		s.cur = s.begin(b, r.text[h], r.no[h])
+		s.open(s.begin(b, r.text[h], r.no[h]))
 		again := make([]qline, 0, k)
 		for j := k - 1; j >= 1; j-- {
 			i, _ := entry(j)

@@ -72,10 +72,11 @@ type Scanner struct {
 	repairs       int // damaged lines tried as headlines
 	// Never silently clean (unreported.go).
 	onUnreported func(*Unreported)
-	made         int    // reports handed to ready
-	crashLine    int    // the first crash-looking line outside reports, 0 when none
-	crashText    string // its text
-	nul          bool   // the line readLine returned had a NUL
+	made         int            // reports handed to ready
+	crashLine    int            // the first crash-looking line outside reports, 0 when none
+	crashText    string         // its text
+	nul          bool           // the line readLine returned had a NUL
+	frameRoom    []report.Frame // the open report's room for a stack (builder.room)
 	probes       lineProbes
 
 	// KeepLines (passthrough.go): every line as read, until NextItem
@@ -426,7 +427,7 @@ func (s *Scanner) idle(line []byte, no int) {
 		if b != nil {
 			s.endOrphans()
 			s.endDump() // a report ends a heap dump: reports stay in input order
-			s.cur = b
+			s.open(b)
 			return
 		}
 		s.noteCrashLooking(line, no)
@@ -470,6 +471,11 @@ func (s *Scanner) detectStart(line []byte, no int) *builder {
 		return s.begin(b, line, no)
 	}
 	return s.detectDump(line, no)
+}
+
+// open makes b the open report, lending it the room for its stacks.
+func (s *Scanner) open(b *builder) {
+	s.cur, b.room = b, &s.frameRoom
 }
 
 func (s *Scanner) begin(b *builder, line []byte, no int) *builder {
@@ -646,7 +652,12 @@ type builder struct {
 	carried bool
 	indent  int // kindDump: blanks before the first line, removed from every line
 
-	stack      int // index of the open stack in rep.Stacks, -1 when none
+	stack int // index of the open stack in rep.Stacks, -1 when none
+	// room is the Scanner's room for an open stack's frames (nil for a
+	// builder that is not the open report's); roomStack is 1 + the stack
+	// built in it, 0 when none is (addFrame, closeStack).
+	room       *[]report.Frame
+	roomStack  int
 	title      string
 	titleKnown bool
 	titleRole  string
@@ -1072,9 +1083,18 @@ func (b *builder) addFrame(f report.Frame) {
 		}
 	}
 	if b.stack < 0 {
-		// Most stacks have 3 to 8 frames; appending to a nil slice would
-		// allocate and copy 1, 2, 4 and 8 frames' room on the way.
-		st := report.Stack{Frames: make([]report.Frame, 0, 8)}
+		// A stack is built in the Scanner's room and copied out at its
+		// size when it closes: most stacks have 3 to 8 frames, and deep
+		// recursions' 250 would grow a slice of their own from 8 each time.
+		var frames []report.Frame
+		if b.room != nil {
+			frames, *b.room = (*b.room)[:0], nil
+			b.roomStack = len(b.rep.Stacks) + 1
+		}
+		if frames == nil {
+			frames = make([]report.Frame, 0, 8)
+		}
+		st := report.Stack{Frames: frames}
 		switch {
 		case b.titleKnown:
 			st.Title, st.Role, st.RoleDetail = b.title, b.titleRole, b.titleClass
@@ -1100,7 +1120,15 @@ func (b *builder) closeStack() {
 	if b.stack < 0 {
 		return
 	}
-	markInlined(b.rep.Stacks[b.stack].Frames)
+	st := &b.rep.Stacks[b.stack]
+	markInlined(st.Frames)
+	if b.roomStack == b.stack+1 {
+		// Built in the room: the stack keeps a copy of its size, and the
+		// room (grown as it needed) goes back to the Scanner.
+		room := st.Frames[:0]
+		st.Frames = slices.Clone(st.Frames)
+		*b.room, b.roomStack = room, 0
+	}
 	b.stack = -1
 }
 

@@ -174,3 +174,44 @@ func TestProgramLogLinesNoCue(t *testing.T) {
 		t.Errorf("maybeReport(%q) = false: a lost Go frame would not be read", l)
 	}
 }
+
+// TestFrameRoomCopies holds every report's stacks as they were when the
+// Scanner returned it, after the reports that follow were read: stacks
+// are built in one room the Scanner reuses, and each must leave with a
+// copy of its own.
+func TestFrameRoomCopies(t *testing.T) {
+	logs, err := filepath.Glob("../testdata/reports/*.log")
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("no logs: %v", err)
+	}
+	var all []byte
+	for _, l := range logs {
+		data, err := os.ReadFile(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(all, data...), '\n')
+	}
+	sc := NewScanner(bytes.NewReader(all), "reports")
+	var reps []*report.Report
+	var then []string
+	for {
+		r, err := sc.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, r)
+		then = append(then, fmt.Sprintf("%+v", r.Stacks))
+	}
+	if len(reps) < 20 {
+		t.Fatalf("%d reports from %d logs", len(reps), len(logs))
+	}
+	for i, r := range reps {
+		if now := fmt.Sprintf("%+v", r.Stacks); now != then[i] {
+			t.Errorf("report %d (%s, line %d): its stacks changed after it was returned", i+1, r.Tool, r.Input.FirstLine)
+		}
+	}
+}
