@@ -51,6 +51,8 @@ type lineProbes struct {
 	off   int64
 	stop  int64
 	next  int64
+
+	disabled bool // every line is searched in full (FuzzProbesChangeNothing)
 }
 
 // newLineProbes returns the probes of lines read from r, for the cue
@@ -86,7 +88,7 @@ func (lp *lineProbes) skip(rawLen int) {
 // nil: lines read again from a queue, joined from pieces or cleaned of
 // escapes are searched in full.
 func (lp *lineProbes) of(line []byte, no int) *lineProbes {
-	if no != lp.no || len(line) != lp.n || no == 0 {
+	if no != lp.no || len(line) != lp.n || no == 0 || lp.disabled {
 		return nil
 	}
 	return lp

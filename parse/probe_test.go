@@ -2,7 +2,13 @@ package parse
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/report"
 )
 
 // FuzzLineProbes holds the probes' answers equal to a search of each line:
@@ -82,4 +88,53 @@ func TestLineProbesAnswer(t *testing.T) {
 			t.Errorf("line %d: another line has the line's probes", n+1)
 		}
 	}
+}
+
+// FuzzProbesChangeNothing holds a Scanner's reports and notices the same
+// with its line probes and without them (every line searched in full):
+// the probes answer only for the line they were read for, and only what
+// a search of it would.
+func FuzzProbesChangeNothing(f *testing.F) {
+	for _, name := range []string{
+		"../testdata/reports/asan_use_after_free_gcc_O0.symbolized.log",
+		"../testdata/reports/kernel_kasan_uaf.log",
+		"../testdata/reports/lws_heap_dump.log",
+		"../testdata/reports/android_tombstone.log",
+	} {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data, uint8(0))
+		}
+	}
+	f.Add([]byte("x\n#0 0x1 in f a.c:1\nFatal signal 11 (SIGSEGV)\n[<ffffffff8100>] g+0x1/0x2\n~m#AAAA\n\x1b[31m==1==ERROR: AddressSanitizer: SEGV\x1b[0m\n"), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, repeat uint8) {
+		in := bytes.Repeat(data, 1+int(repeat%4))
+		scan := func(disabled bool) string {
+			var out strings.Builder
+			s := NewScannerSize(bytes.NewReader(in), "fuzz", 0)
+			s.probes.disabled = disabled
+			// (JSON, which follows the model's pointers.)
+			put := func(what string, v any) {
+				j, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&out, "%s %s\n", what, j)
+			}
+			s.OnDamage(func(d *Damage) { put("damage", d) })
+			s.OnFragment(func(fr *report.Fragment) { put("fragment", fr) })
+			s.OnUnreported(func(u *Unreported) { put("unreported", u) })
+			s.OnRecordError(func(e *RecordError) { put("record", e.Error()) })
+			for {
+				r, err := s.Next()
+				if err != nil {
+					fmt.Fprintf(&out, "end %v\n", err)
+					return out.String()
+				}
+				put("report", r)
+			}
+		}
+		if with, without := scan(false), scan(true); with != without {
+			t.Fatalf("with probes:\n%s\nwithout:\n%s", with, without)
+		}
+	})
 }
