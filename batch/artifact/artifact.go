@@ -132,11 +132,11 @@ type Error struct {
 	Unopened bool
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Source, oneLine(e.Err.Error())) }
+func (e *Error) Error() string { return oneLine(fmt.Sprintf("%s: %s", e.Source, e.Err.Error())) }
 func (e *Error) Unwrap() error { return e.Err }
 
-// oneLine keeps an error message to one line, whatever its text (archive
-// member names may hold newlines).
+// oneLine keeps an error message to one line, whatever its text: archive
+// member names, in the source and in the error, may hold newlines.
 func oneLine(s string) string {
 	if !strings.ContainsAny(s, "\r\n") {
 		return s
