@@ -254,10 +254,18 @@ func (s *Scanner) startBack(line []byte, no int) bool {
 // (startBack): it and the pieces joined to it.
 const backGapMax = 4
 
-// openStack starts a new stack in the report and returns it.
+// openStack starts a new stack in the report and returns it. The open
+// report's stacks are built in the Scanner's room and copied out at their
+// size when they close (closeStack): most stacks have 3 to 8 frames, and
+// deep recursions' 250 would grow a slice of their own every time.
 func (b *builder) openStack(title, role, detail string) *report.Stack {
 	b.closeStack()
-	b.rep.Stacks = append(b.rep.Stacks, report.Stack{Title: title, Role: role, RoleDetail: detail})
+	st := report.Stack{Title: title, Role: role, RoleDetail: detail}
+	if b.room != nil {
+		st.Frames, *b.room = (*b.room)[:0], nil
+		b.roomStack = len(b.rep.Stacks) + 1
+	}
+	b.rep.Stacks = append(b.rep.Stacks, st)
 	b.stack = len(b.rep.Stacks) - 1
 	return &b.rep.Stacks[b.stack]
 }

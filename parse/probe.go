@@ -3,7 +3,6 @@ package parse
 import (
 	"bufio"
 	"bytes"
-	"math"
 )
 
 // Most lines of a log are program output, and each of them used to cost a
@@ -64,10 +63,7 @@ func newLineProbes(r *bufio.Reader, pf *prefilter) lineProbes {
 			lp.bytes[k-1] = byte(c)
 		}
 	}
-	lp.bytes[probeStart] = pf.startByte
-	if pf.startByte == 0 {
-		lp.at[probeStart] = math.MaxInt64 // never asked: maybeReport
-	}
+	lp.bytes[probeStart] = pf.startByte // asked only when not 0 (maybeReport)
 	return lp
 }
 

@@ -655,7 +655,7 @@ type builder struct {
 	stack int // index of the open stack in rep.Stacks, -1 when none
 	// room is the Scanner's room for an open stack's frames (nil for a
 	// builder that is not the open report's); roomStack is 1 + the stack
-	// built in it, 0 when none is (addFrame, closeStack).
+	// built in it, 0 when none is (openStack, closeStack).
 	room       *[]report.Frame
 	roomStack  int
 	title      string
@@ -1083,32 +1083,20 @@ func (b *builder) addFrame(f report.Frame) {
 		}
 	}
 	if b.stack < 0 {
-		// A stack is built in the Scanner's room and copied out at its
-		// size when it closes: most stacks have 3 to 8 frames, and deep
-		// recursions' 250 would grow a slice of their own from 8 each time.
-		var frames []report.Frame
-		if b.room != nil {
-			frames, *b.room = (*b.room)[:0], nil
-			b.roomStack = len(b.rep.Stacks) + 1
-		}
-		if frames == nil {
-			frames = make([]report.Frame, 0, 8)
-		}
-		st := report.Stack{Frames: frames}
+		var title, role, detail string
 		switch {
 		case b.titleKnown:
-			st.Title, st.Role, st.RoleDetail = b.title, b.titleRole, b.titleClass
+			title, role, detail = b.title, b.titleRole, b.titleClass
 		case len(b.rep.Stacks) == 0:
-			st.Title, st.Role, st.RoleDetail = b.rep.Message, "access", "error"
+			title, role, detail = b.rep.Message, "access", "error"
 		default:
-			st.Title, st.Role, st.RoleDetail = b.otherTitle, "other", "other"
+			title, role, detail = b.otherTitle, "other", "other"
 		}
-		if st.RoleDetail == "access" && b.rep.Access == nil {
-			b.rep.Access = parseAccess(st.Title)
+		if detail == "access" && b.rep.Access == nil {
+			b.rep.Access = parseAccess(title)
 		}
 		b.titleKnown, b.title, b.otherTitle = false, "", ""
-		b.rep.Stacks = append(b.rep.Stacks, st)
-		b.stack = len(b.rep.Stacks) - 1
+		b.openStack(title, role, detail)
 	}
 	st := &b.rep.Stacks[b.stack]
 	st.Frames = append(st.Frames, f)
@@ -1123,11 +1111,15 @@ func (b *builder) closeStack() {
 	st := &b.rep.Stacks[b.stack]
 	markInlined(st.Frames)
 	if b.roomStack == b.stack+1 {
-		// Built in the room: the stack keeps a copy of its size, and the
-		// room (grown as it needed) goes back to the Scanner.
-		room := st.Frames[:0]
-		st.Frames = slices.Clone(st.Frames)
-		*b.room, b.roomStack = room, 0
+		// Built in the room (openStack): the stack keeps a copy of its
+		// size, none when it has no frame, and the room, grown as it
+		// needed, goes back to the Scanner.
+		frames := st.Frames
+		st.Frames = nil
+		if len(frames) > 0 {
+			st.Frames = slices.Clone(frames)
+		}
+		*b.room, b.roomStack = frames[:0], 0
 	}
 	b.stack = -1
 }

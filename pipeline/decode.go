@@ -172,16 +172,7 @@ func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gc
 	werr := make(chan error, 1)
 	go func() { werr <- d.writeItems(items, stop, stats, gc) }()
 	batch := make([]decodeItem, 0, decodeBatch)
-	// send adds it to the batch, and hands the batch over when it is full
-	// or when the next line may have to wait for input (a live pipe),
-	// flushing the output after it then; a file or a burst of input is
-	// handed over and written in large blocks.
-	send := func(it decodeItem) bool {
-		it.flush = sc.Buffered() == 0
-		batch = append(batch, it)
-		if len(batch) < decodeBatch && !it.flush {
-			return true
-		}
+	handOver := func() bool {
 		b := batch
 		batch = make([]decodeItem, 0, decodeBatch)
 		select {
@@ -190,6 +181,15 @@ func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gc
 		case <-stop:
 			return false
 		}
+	}
+	// send adds it to the batch, and hands the batch over when it is full
+	// or when the next line may have to wait for input (a live pipe),
+	// flushing the output after it then; a file or a burst of input is
+	// handed over and written in large blocks.
+	send := func(it decodeItem) bool {
+		it.flush = sc.Buffered() == 0
+		batch = append(batch, it)
+		return len(batch) < decodeBatch && !it.flush || handOver()
 	}
 	sc.OnRecordError(func(e *parse.RecordError) { send(decodeItem{note: e.Error()}) })
 	sc.OnDamage(func(e *parse.Damage) { send(decodeItem{note: e.Error()}) })
@@ -211,10 +211,7 @@ func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gc
 		}
 	}
 	if len(batch) > 0 {
-		select {
-		case items <- batch:
-		case <-stop:
-		}
+		handOver()
 	}
 	close(items)
 	if err := <-werr; err != nil {

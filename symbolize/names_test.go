@@ -1,7 +1,6 @@
 package symbolize
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,23 +46,14 @@ func TestRustNamesMatchReferenceTools(t *testing.T) {
 
 func readRustNames(t *testing.T) [][3]string {
 	t.Helper()
-	f, err := os.Open(rustNamesFile)
+	data, err := os.ReadFile(rustNamesFile)
 	if err != nil {
-		t.Fatalf("open %s: %v", rustNamesFile, err)
-	}
-	defer f.Close()
-	var rows [][3]string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		fields := strings.Split(sc.Text(), "\t")
-		if len(fields) != 3 {
-			t.Fatalf("%s:%d: want 3 tab-separated fields, got %d", rustNamesFile, n, len(fields))
-		}
-		rows = append(rows, [3]string{fields[0], fields[1], fields[2]})
-	}
-	if err := sc.Err(); err != nil {
 		t.Fatalf("read %s: %v", rustNamesFile, err)
+	}
+	_, table := golden.Table(t, rustNamesFile, data, 3)
+	rows := make([][3]string, len(table))
+	for i, r := range table {
+		rows[i] = [3]string{r[0], r[1], r[2]}
 	}
 	return rows
 }

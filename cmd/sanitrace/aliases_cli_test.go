@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/fixture"
+	"github.com/sanitrace/sanitrace/internal/golden"
 )
 
 // aliasRow is one line of testdata/sanitizers' alias tables (aliases.sh):
@@ -26,15 +27,9 @@ func readAliasTable(t *testing.T, path string) []aliasRow {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, table := golden.Table(t, path, b, 4)
 	var rows []aliasRow
-	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 4 {
-			t.Fatalf("%s: %q: want 4 tab-separated fields", path, line)
-		}
+	for _, f := range table {
 		rows = append(rows, aliasRow{f[0], f[1], f[2], f[3]})
 	}
 	return rows

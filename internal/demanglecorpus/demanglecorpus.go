@@ -8,10 +8,8 @@
 package demanglecorpus
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sanitrace/sanitrace/internal/golden"
@@ -29,26 +27,13 @@ type Case struct {
 // Read reads the corpus: its "#" comment lines and its cases, in order.
 func Read(tb testing.TB) (header []string, cases []Case) {
 	tb.Helper()
-	f, err := os.Open(Path)
+	data, err := os.ReadFile(Path)
 	if err != nil {
-		tb.Fatalf("open %s: %v", Path, err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		if strings.HasPrefix(sc.Text(), "#") {
-			header = append(header, sc.Text())
-			continue
-		}
-		parts := strings.Split(sc.Text(), "\t")
-		if len(parts) != 4 {
-			tb.Fatalf("%s:%d: %d fields, want 4 (mangled, llvm 14, gnu, llvm 19)", Path, line, len(parts))
-		}
-		cases = append(cases, Case{parts[0], parts[1], parts[2], parts[3]})
-	}
-	if err := sc.Err(); err != nil {
 		tb.Fatalf("read %s: %v", Path, err)
+	}
+	header, rows := golden.Table(tb, Path, data, 4) // mangled, llvm 14, gnu, llvm 19
+	for _, r := range rows {
+		cases = append(cases, Case{r[0], r[1], r[2], r[3]})
 	}
 	return header, cases
 }

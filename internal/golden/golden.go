@@ -91,3 +91,24 @@ func FirstDiff(want, got string) string {
 	}
 	return "same lines, different bytes"
 }
+
+// Table reads a table golden: a row a line, n fields apart by tabs. Lines
+// that begin with "#" are its comments, returned apart; empty lines are
+// skipped. name names the table when a row is wrong.
+func Table(tb testing.TB, name string, data []byte, n int) (comments []string, rows [][]string) {
+	tb.Helper()
+	for i, line := range strings.Split(string(data), "\n") {
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "#"):
+			comments = append(comments, line)
+		default:
+			f := strings.Split(line, "\t")
+			if len(f) != n {
+				tb.Fatalf("%s:%d: %d tab-separated fields, want %d", name, i+1, len(f), n)
+			}
+			rows = append(rows, f)
+		}
+	}
+	return comments, rows
+}

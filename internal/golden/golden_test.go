@@ -34,3 +34,16 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Dir(render) does not exist: %v", err)
 	}
 }
+
+func TestTable(t *testing.T) {
+	comments, rows := Table(t, "t.tsv", []byte("# recorded by x\na\tb\n\nc\t\n"), 2)
+	if len(comments) != 1 || comments[0] != "# recorded by x" {
+		t.Errorf("comments %q", comments)
+	}
+	if len(rows) != 2 || strings.Join(rows[0], "|") != "a|b" || strings.Join(rows[1], "|") != "c|" {
+		t.Errorf("rows %q", rows)
+	}
+	if _, rows := Table(t, "empty.tsv", nil, 4); rows != nil {
+		t.Errorf("an empty table has rows %q", rows)
+	}
+}

@@ -143,18 +143,10 @@ func checkNames(t *testing.T, path string) {
 // c++filt -i's.
 func readNames(t *testing.T, path string) [][3]string {
 	t.Helper()
-	var rows [][3]string
-	sc := bufio.NewScanner(bytes.NewReader(fixture.Gunzip(t, path)))
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for n := 1; sc.Scan(); n++ {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) != 3 {
-			t.Fatalf("%s:%d: %d fields, want 3 (name, llvm, gnu)", path, n, len(f))
-		}
-		rows = append(rows, [3]string{f[0], f[1], f[2]})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
+	_, table := golden.Table(t, path, fixture.Gunzip(t, path), 3) // name, llvm, gnu
+	rows := make([][3]string, len(table))
+	for i, r := range table {
+		rows[i] = [3]string{r[0], r[1], r[2]}
 	}
 	return rows
 }
