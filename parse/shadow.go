@@ -25,39 +25,56 @@ var hexBytes = func() (t [256]string) {
 // row) or "  0x0c067fff7fb0: 00 00 ..." (compiler-rt asan_errors.cpp).
 func parseShadowRow(line string) (report.ShadowRow, bool) {
 	row := report.ShadowRow{Marked: -1}
-	s := line
-	if strings.HasPrefix(s, "=>") {
-		row.Current = true
-		s = s[2:]
-	}
+	_, ok := scanShadowRow(line, &row)
+	return row, ok
+}
+
+// shadowRowLen returns how many shadow bytes line holds when it is a
+// shadow row, allocating nothing: whether a line stands alone is asked of
+// every line of a report's shadow dump before the line is taken.
+func shadowRowLen(line string) (int, bool) { return scanShadowRow(line, nil) }
+
+// scanShadowRow reads line as a shadow row, filling row unless it is nil,
+// and returns its number of bytes.
+func scanShadowRow(line string, row *report.ShadowRow) (n int, ok bool) {
+	s, current := strings.CutPrefix(line, "=>")
 	s = strings.TrimLeft(s, " ")
 	colon := strings.IndexByte(s, ':')
 	if colon < 3 || !strings.HasPrefix(s, "0x") || !allHex(s[2:colon]) {
-		return row, false
+		return 0, false
 	}
-	row.Address = s[:colon]
+	if row != nil {
+		row.Current, row.Address = current, s[:colon]
+		row.Bytes = make([]string, 0, 16)
+	}
+	marked := -1
 	s = s[colon+1:]
-	row.Bytes = make([]string, 0, 16)
 	for i := 0; i < len(s); {
 		switch c := s[i]; {
 		case c == ' ' || c == ']':
 			i++
 		case c == '[':
-			row.Marked = len(row.Bytes)
+			marked = n
 			i++
 		case i+1 < len(s) && isHex(c) && isHex(s[i+1]):
-			row.Bytes = append(row.Bytes, hexBytes[hexVal(c)<<4|hexVal(s[i+1])])
+			if row != nil {
+				row.Bytes = append(row.Bytes, hexBytes[hexVal(c)<<4|hexVal(s[i+1])])
+			}
+			n++
 			i += 2
 		default:
-			return row, false
+			return 0, false
 		}
 	}
 	// A "[" must open a byte that follows it; "00[" at the end of a
 	// cut-off row marks nothing.
-	if len(row.Bytes) == 0 || row.Marked >= len(row.Bytes) {
-		return row, false
+	if n == 0 || marked >= n {
+		return 0, false
 	}
-	return row, true
+	if row != nil {
+		row.Marked = marked
+	}
+	return n, true
 }
 
 // parseLegendRow parses "  Heap left redzone:       fa" or

@@ -388,7 +388,7 @@ func (b *builder) standsAlone(t string) bool {
 		// A shadow row after a row: most lines of a sanitizer's shadow
 		// dump, which miss every test below (asked first only to cost
 		// less; a dump grammar's report never reaches this test).
-		if _, ok := parseShadowRow(t); ok {
+		if _, ok := shadowRowLen(t); ok {
 			return true
 		}
 	}
@@ -530,9 +530,9 @@ func wrapExtends(b *builder, l, joined string, carries bool) bool {
 	}
 	if b.inShadow {
 		// a shadow row and the rest of its bytes
-		if r, ok := parseShadowRow(l); ok {
-			jr, ok := parseShadowRow(joined)
-			return ok && len(jr.Bytes) > len(r.Bytes)
+		if n, ok := shadowRowLen(l); ok {
+			jn, ok := shadowRowLen(joined)
+			return ok && jn > n
 		}
 	}
 	if b.inLegend {
