@@ -56,7 +56,7 @@ func ParseFrame(line string) (report.Frame, bool) {
 		if j == 2 || (j < len(rest) && rest[j] != ' ') {
 			return report.Frame{}, false
 		}
-		f.PC, _ = strconv.ParseUint(rest[2:j], 16, 64)
+		f.PC, _ = parseHex(rest[2:j])
 		f.HasPC = true
 		rest = strings.TrimLeft(rest[j:], " ")
 		if body, ok := strings.CutPrefix(rest, "in "); ok {
@@ -189,7 +189,7 @@ func cutModule(s string) (head, module string, off uint64, hasOff, ok bool) {
 	if !ok || mod == "" {
 		return "", "", 0, false, false
 	}
-	off, err := strconv.ParseUint(hex, 16, 64)
+	off, err := parseHex(hex)
 	if err != nil {
 		return "", "", 0, false, false
 	}
@@ -230,7 +230,7 @@ func cutSymbolOffset(s string) (string, uint64, bool) {
 	if !ok || name == "" {
 		return s, 0, false
 	}
-	v, err := strconv.ParseUint(hex, 16, 64)
+	v, err := parseHex(hex)
 	if err != nil {
 		return s, 0, false
 	}
@@ -471,4 +471,30 @@ func tsanUnnumbered(t string) (report.Frame, bool) {
 	}
 	f.Index, f.Raw = -1, t
 	return f, true
+}
+
+// parseHex is strconv.ParseUint(s, 16, 64): a frame line's pc and
+// offsets are read with a plain loop when they have at most 16 digits (a
+// 64-bit number cannot overflow), the general parser's bookkeeping being
+// most of its cost there; anything else goes to strconv.
+func parseHex(s string) (uint64, error) {
+	if len(s) == 0 || len(s) > 16 {
+		return strconv.ParseUint(s, 16, 64)
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return strconv.ParseUint(s, 16, 64)
+		}
+		v = v<<4 | uint64(c)
+	}
+	return v, nil
 }

@@ -2,6 +2,8 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -191,6 +193,22 @@ func FuzzAndroid(f *testing.F) {
 		}
 		if _, r := androidStart(body, ""); r != nil && r.Headline != "" && !strings.Contains(line, r.Headline) {
 			t.Fatalf("androidStart(%q): headline %q not in the line", body, r.Headline)
+		}
+	})
+}
+
+// FuzzParseHex holds parseHex to strconv.ParseUint(s, 16, 64): the same
+// value and the same error for every string.
+func FuzzParseHex(f *testing.F) {
+	for _, s := range []string{"", "0", "55821e959568", "FFFFFFFFFFFFFFFF", "ffffffffffffffff0", "00000000000000000001",
+		"10000000000000000", "12g4", "+1", "0x10", "a_b", "7fffffffffffffff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotErr := parseHex(s)
+		want, wantErr := strconv.ParseUint(s, 16, 64)
+		if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("parseHex(%q) = %#x, %v; strconv says %#x, %v", s, got, gotErr, want, wantErr)
 		}
 	})
 }
