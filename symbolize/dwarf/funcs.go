@@ -3,6 +3,7 @@ package dwarf
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -289,13 +290,17 @@ func (fi *FuncIndex) seal() {
 type sortScratch struct {
 	start, next []int32
 	sorted      []addrRange
+	keys        []uint64    // sortByBegin's
+	copied      []addrRange // sortByBegin's
 }
 
 // sortInlines appends the inlined calls ins, ordered by (depth, begin)
 // stably, to fi.inlines and where each depth starts to fi.depths, and
-// returns their span. The calls come in DIE order, which is by address
-// within a depth nearly always: a stable bucketing by depth is enough, and
-// a depth is sorted only when it is not already.
+// returns their span. The calls come in DIE order: by address within a
+// depth in most units, where a stable bucketing by depth is enough and a
+// depth is sorted only when it is not already; in runs of about four in
+// the units of an ASan build (cppcheck-asan: 80,000 of its functions, 3.2
+// million ranges), whose sort is sortByBegin's.
 func (fi *FuncIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 	sp := funcSpan{inl: uint32(len(fi.inlines)), nInl: uint32(len(ins)), dep: uint32(len(fi.depths))}
 	if len(ins) == 0 {
@@ -327,7 +332,7 @@ func (fi *FuncIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 		}
 		grp := sorted[lo:hi]
 		if !slices.IsSortedFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }) {
-			slices.SortStableFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+			sortByBegin(grp, s)
 		}
 	}
 	for _, in := range sorted {
@@ -346,6 +351,33 @@ func (fi *FuncIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 	sp.nDep = uint32(maxDepth)
 	s.start, s.next, s.sorted = start, next, sorted
 	return sp
+}
+
+// sortByBegin sorts rs by begin, stably. Each range becomes one word,
+// its begin (less the least begin of rs) above its place in rs, and the
+// words are sorted as numbers: no comparison function is called, and the
+// place breaks ties as a stable sort would. (SortStableFunc on the ranges
+// was a tenth of cppcheck-asan's W1.) Ranges more than 4 GiB apart, which
+// no function's inlined calls are, take SortStableFunc.
+func sortByBegin(rs []addrRange, s *sortScratch) {
+	least, most := rs[0].begin, rs[0].begin
+	for _, r := range rs {
+		least, most = min(least, r.begin), max(most, r.begin)
+	}
+	if most-least > math.MaxUint32 || len(rs) > math.MaxUint32 {
+		slices.SortStableFunc(rs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+		return
+	}
+	keys := s.keys[:0]
+	for i, r := range rs {
+		keys = append(keys, (r.begin-least)<<32|uint64(i))
+	}
+	slices.Sort(keys)
+	copied := append(s.copied[:0], rs...)
+	for i, k := range keys {
+		rs[i] = copied[uint32(k)]
+	}
+	s.keys, s.copied = keys, copied
 }
 
 // wideHolds reports whether the inlined call fi.inlines[i], whose size

@@ -1,6 +1,8 @@
 package dwarf
 
 import (
+	"cmp"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
@@ -244,6 +246,32 @@ func TestFunctionsKeepReferences(t *testing.T) {
 		}
 		if refs == 0 {
 			t.Errorf("%s: no references within a unit: the test proves nothing", name)
+		}
+	}
+}
+
+// TestSortByBegin holds sortByBegin to SortStableFunc by begin: runs of a
+// few ascending ranges (an ASan unit's DIE order), ties, a single range,
+// and ranges more than 4 GiB apart (SortStableFunc itself).
+func TestSortByBegin(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var s sortScratch
+	for n := 1; n < 300; n++ {
+		for _, spread := range []uint64{4, 1 << 12, 1 << 33} {
+			rs := make([]addrRange, n)
+			for i := range rs {
+				rs[i] = addrRange{begin: 0x400000 + r.Uint64N(spread), die: int32(i), depth: 1}
+				if i > 0 && r.IntN(4) != 0 {
+					rs[i].begin = rs[i-1].begin + r.Uint64N(8) // an ascending run, ties too
+				}
+				rs[i].end = rs[i].begin + 1
+			}
+			want := slices.Clone(rs)
+			slices.SortStableFunc(want, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+			sortByBegin(rs, &s)
+			if !slices.Equal(rs, want) {
+				t.Fatalf("n=%d spread=%#x: sortByBegin differs from a stable sort:\n got %v\nwant %v", n, spread, rs, want)
+			}
 		}
 	}
 }
