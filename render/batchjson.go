@@ -26,18 +26,19 @@ func WriteBatchJSONJobs(w io.Writer, doc *wire.Batch, jobs int) error {
 	if _, err := fmt.Fprintf(w, "{\n  \"version\": %d,\n  \"inputs\": %d,\n", doc.Version, doc.Inputs); err != nil {
 		return fmt.Errorf("render json: %w", err)
 	}
-	if err := writeJSONArray(w, jobs, "reports", len(doc.Reports), false, func(i int) any { return &doc.Reports[i] }); err != nil {
+	reports := func(dst []byte, i int) ([]byte, error) { return appendBatchReport(dst, &doc.Reports[i]), nil }
+	if err := writeJSONArray(w, jobs, "reports", len(doc.Reports), false, reports); err != nil {
 		return err
 	}
-	if err := writeJSONArray(w, jobs, "buckets", len(doc.Buckets), false, func(i int) any { return &doc.Buckets[i] }); err != nil {
+	if err := writeJSONArray(w, jobs, "buckets", len(doc.Buckets), false, encoded(func(i int) any { return &doc.Buckets[i] })); err != nil {
 		return err
 	}
 	frags := len(doc.Fragments) > 0 // the key is left out when there are none
-	if err := writeJSONArray(w, jobs, "errors", len(doc.Errors), !frags, func(i int) any { return &doc.Errors[i] }); err != nil {
+	if err := writeJSONArray(w, jobs, "errors", len(doc.Errors), !frags, encoded(func(i int) any { return &doc.Errors[i] })); err != nil {
 		return err
 	}
 	if frags {
-		if err := writeJSONArray(w, jobs, "fragments", len(doc.Fragments), true, func(i int) any { return &doc.Fragments[i] }); err != nil {
+		if err := writeJSONArray(w, jobs, "fragments", len(doc.Fragments), true, encoded(func(i int) any { return &doc.Fragments[i] })); err != nil {
 			return err
 		}
 	}
@@ -50,10 +51,28 @@ func WriteBatchJSONJobs(w io.Writer, doc *wire.Batch, jobs int) error {
 // jsonChunk is how many elements of an array one goroutine encodes at once.
 const jsonChunk = 128
 
+// appendItem appends element i of an array, indented as a member of the
+// top-level object's array (jsonPrefix, jsonIndent), without a newline.
+type appendItem func(dst []byte, i int) ([]byte, error)
+
+// encoded is the appendItem of arrays whose elements encoding/json writes:
+// the buckets, errors and fragments, a few bytes each beside the reports.
+func encoded(item func(i int) any) appendItem {
+	return func(dst []byte, i int) ([]byte, error) {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // as the reports' strings
+		if err := enc.Encode(item(i)); err != nil {
+			return dst, err
+		}
+		return appendIndent(dst, bytes.TrimSuffix(b.Bytes(), []byte("\n")), jsonPrefix, jsonIndent), nil
+	}
+}
+
 // writeJSONArray writes `  "key": [...]` with n elements, each indented as
 // a member of the top-level object. jobs goroutines encode chunks, at most
 // one chunk each ahead of the writer, which bounds the memory.
-func writeJSONArray(w io.Writer, jobs int, key string, n int, last bool, item func(i int) any) error {
+func writeJSONArray(w io.Writer, jobs int, key string, n int, last bool, item appendItem) error {
 	if _, err := fmt.Fprintf(w, "  %q: [", key); err != nil {
 		return fmt.Errorf("render json: %w", err)
 	}
@@ -77,18 +96,16 @@ func writeJSONArray(w io.Writer, jobs int, key string, n int, last bool, item fu
 		default:
 			buf = new(bytes.Buffer)
 		}
-		enc := json.NewEncoder(buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("    ", "  ")
 		for i := c * jsonChunk; i < min(n, (c+1)*jsonChunk); i++ {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			buf.WriteString("\n    ")
-			if err := enc.Encode(item(i)); err != nil {
+			buf.WriteString("\n" + jsonPrefix)
+			b, err := item(buf.AvailableBuffer(), i)
+			if err != nil {
 				return chunk{err: err}
 			}
-			buf.Truncate(buf.Len() - 1) // Encode's newline
+			buf.Write(b)
 		}
 		return chunk{b: buf}
 	}

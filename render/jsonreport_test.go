@@ -130,7 +130,65 @@ func FuzzAppendReport(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, n int, set uint32) {
 		r := fullReport(s, n, set)
 		checkAppendReport(t, &r)
+		checkAppendBatchReport(t, batchReport(r, s, n, set))
 	})
+}
+
+// batchReport wraps r as a batch run's report, its source's member and
+// lines and its corruption set or left out by the bits of set above 26.
+func batchReport(r wire.Report, s string, n int, set uint32) *wire.BatchReport {
+	br := &wire.BatchReport{Report: r, Source: wire.Source{Path: s + "p"}, Bucket: s + "b"}
+	if set&(1<<27) != 0 {
+		m := s + "m"
+		br.Source.Member = &m
+	}
+	if set&(1<<28) != 0 {
+		br.Source.FirstLine, br.Source.LastLine = n, n+1
+	}
+	if set&(1<<29) != 0 {
+		br.Corrupted = s + "c"
+	}
+	return br
+}
+
+// checkAppendBatchReport holds appendBatchReport to the bytes
+// WriteBatchJSON's encoding/json Encoder gave for an element of "reports".
+func checkAppendBatchReport(t testing.TB, r *wire.BatchReport) {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(jsonPrefix, jsonIndent)
+	if err := enc.Encode(r); err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if got := appendBatchReport(nil, r); !bytes.Equal(got, want) {
+		t.Fatalf("appendBatchReport:\n%s\nencoding/json:\n%s", got, want)
+	}
+}
+
+// TestAppendBatchReport: the project's reports as a batch run's, with and
+// without each batch member, come out as encoding/json writes them.
+func TestAppendBatchReport(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".log") {
+			return err
+		}
+		for _, r := range scanLog(t, path) {
+			set := uint32(n%8) << 27
+			checkAppendBatchReport(t, batchReport(wire.ReportOf(r), path, r.Input.FirstLine, set))
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for set := uint32(0); set < 8; set++ {
+		checkAppendBatchReport(t, batchReport(fullReport("<&>\"\u2028", 3, 0xffff), "<&>", 0, set<<27))
+	}
 }
 
 // FuzzAppendJSONString: one string alone, every byte sequence.
