@@ -2,6 +2,7 @@ package batch
 
 import (
 	"fmt"
+	"github.com/sanitrace/sanitrace/internal/gctune"
 	"io"
 	"runtime"
 	"sort"
@@ -113,6 +114,7 @@ type run struct {
 	warned map[string]bool
 
 	intern *interner
+	gc     *gctune.Tuner // ticked once a log, under mu
 }
 
 // Run decodes every log of the inputs (its shard's share of them) and
@@ -122,7 +124,8 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
-	r := &run{opts: opts, warned: make(map[string]bool), intern: newInterner()}
+	r := &run{opts: opts, warned: make(map[string]bool), intern: newInterner(), gc: startGC()}
+	defer r.gc.Stop()
 
 	// Pass 1: the binaries the inputs carry, and the number of logs.
 	shipped := newShippedIndex()
@@ -281,6 +284,7 @@ func (r *run) decodeLog(res *resolve.Resolver, e *artifact.Entry) {
 		if r.opts.Progress != nil {
 			r.opts.Progress.Done()
 		}
+		r.gc.Tick()
 		r.mu.Unlock()
 		if p != nil {
 			r.addError(e.Source, termsafe.Line(fmt.Sprintf("internal error while decoding (please report it): %v", p)))
