@@ -37,6 +37,16 @@ func FuzzBatchFormats(f *testing.F) {
 			out[format] = b.String()
 		}
 
+		var enc bytes.Buffer
+		e := json.NewEncoder(&enc)
+		e.SetEscapeHTML(false)
+		e.SetIndent("", "  ")
+		if err := e.Encode(doc); err != nil {
+			t.Fatal(err)
+		}
+		if out["json"] != enc.String() {
+			t.Fatalf("JSON is not encoding/json's:\n%s\nencoding/json:\n%s", out["json"], enc.String())
+		}
 		back, err := wire.ReadBatch(strings.NewReader(out["json"]))
 		if err != nil {
 			t.Fatalf("JSON does not read back: %v", err)
@@ -238,6 +248,18 @@ func TestWriteBatchJSONJobs(t *testing.T) {
 		if !bytes.Equal(b.Bytes(), one.Bytes()) {
 			t.Errorf("%d jobs: the document differs from one job's", jobs)
 		}
+	}
+	// The bytes are encoding/json's for the whole document (its reports
+	// written by appendBatchReport, the rest indented by appendIndent).
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(one.Bytes(), want.Bytes()) {
+		t.Errorf("the document is not encoding/json's:\n%s\nencoding/json:\n%s", one.Bytes(), want.Bytes())
 	}
 	back, err := wire.ReadBatch(&one)
 	if err != nil {
