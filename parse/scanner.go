@@ -1113,18 +1113,10 @@ func (b *builder) closeStack() {
 	if b.roomStack == b.stack+1 {
 		// Built in the room (openStack): the stack keeps a copy of its
 		// size, none when it has no frame, and the room, grown as it
-		// needed, goes back to the Scanner. A stack that fills at least
-		// half the room keeps the room itself (at most its own size
-		// unused), and the Scanner takes a new one as big: a deep
-		// recursion's 250 frames are not copied.
+		// needed, goes back to the Scanner.
 		frames := st.Frames
 		st.Frames = nil
-		switch {
-		case len(frames) == 0:
-		case 2*len(frames) >= cap(frames):
-			st.Frames = frames
-			frames = make([]report.Frame, 0, cap(frames))
-		default:
+		if len(frames) > 0 {
 			st.Frames = slices.Clone(frames)
 		}
 		*b.room, b.roomStack = frames[:0], 0
