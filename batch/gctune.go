@@ -1,10 +1,6 @@
 package batch
 
-import (
-	"os"
-
-	"github.com/sanitrace/sanitrace/internal/gctune"
-)
+import "github.com/sanitrace/sanitrace/internal/gctune"
 
 // batchGC is a batch run's collector policy: a collection after about
 // 96 MB of new allocation, looked at every 64 logs. A run keeps every
@@ -14,12 +10,3 @@ import (
 // marking all of it again (a seventh of a run's CPU). The peak is the
 // same: at the end of a large run the percentage is the default's.
 var batchGC = gctune.Policy{Headroom: 96 << 20, MinPercent: 100, MaxPercent: 400, Every: 64}
-
-// startGC tunes the collector for a batch run, unless the environment
-// sets GOGC (nil then).
-func startGC() *gctune.Tuner {
-	if _, set := os.LookupEnv("GOGC"); set {
-		return nil
-	}
-	return gctune.Start(batchGC)
-}

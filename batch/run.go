@@ -124,7 +124,7 @@ func Run(paths []string, opts Options) (*wire.Batch, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
-	r := &run{opts: opts, warned: make(map[string]bool), intern: newInterner(), gc: startGC()}
+	r := &run{opts: opts, warned: make(map[string]bool), intern: newInterner(), gc: gctune.StartUnlessSet(batchGC)}
 	defer r.gc.Stop()
 
 	// Pass 1: the binaries the inputs carry, and the number of logs.

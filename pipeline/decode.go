@@ -77,7 +77,7 @@ func (d *Decode) Run(inputs []string) (DecodeResult, error) {
 		sec = nil
 	}
 	stats := render.RunStats{Inputs: len(inputs)}
-	gc := startGC()
+	gc := gctune.StartUnlessSet(decodeGC)
 	defer gc.Stop()
 	for _, name := range inputs {
 		if sec != nil {

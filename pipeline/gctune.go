@@ -1,10 +1,6 @@
 package pipeline
 
-import (
-	"os"
-
-	"github.com/sanitrace/sanitrace/internal/gctune"
-)
+import "github.com/sanitrace/sanitrace/internal/gctune"
 
 // decodeGC is a decode run's collector policy: a collection after about
 // 48 MB of new allocation, looked at every 64 reports. Without
@@ -13,12 +9,3 @@ import (
 // log, 14% of decode's CPU. With many modules open the live heap is tens
 // of MB and doubling it was most of the peak RSS.
 var decodeGC = gctune.Policy{Headroom: 48 << 20, MinPercent: 50, MaxPercent: 400, Every: 64}
-
-// startGC tunes the collector for a decode run, unless the environment
-// sets GOGC (nil then).
-func startGC() *gctune.Tuner {
-	if _, set := os.LookupEnv("GOGC"); set {
-		return nil
-	}
-	return gctune.Start(decodeGC)
-}

@@ -11,15 +11,16 @@ import (
 	"github.com/sanitrace/sanitrace/wire"
 )
 
-// encodingJSON is r as encoding/json writes it in the decode writer's
-// layout, the bytes appendReport must give.
-func encodingJSON(t testing.TB, r *wire.Report) []byte {
+// encodingJSON is v as encoding/json writes it in the decode writer's
+// layout, the bytes appendReport (a wire.Report) or appendBatchReport (a
+// wire.BatchReport) must give.
+func encodingJSON(t testing.TB, v any) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent(jsonPrefix, jsonIndent)
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
@@ -155,14 +156,7 @@ func batchReport(r wire.Report, s string, n int, set uint32) *wire.BatchReport {
 // WriteBatchJSON's encoding/json Encoder gave for an element of "reports".
 func checkAppendBatchReport(t testing.TB, r *wire.BatchReport) {
 	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(jsonPrefix, jsonIndent)
-	if err := enc.Encode(r); err != nil {
-		t.Fatal(err)
-	}
-	want := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	want := encodingJSON(t, r)
 	if got := appendBatchReport(nil, r); !bytes.Equal(got, want) {
 		t.Fatalf("appendBatchReport:\n%s\nencoding/json:\n%s", got, want)
 	}

@@ -11,6 +11,7 @@
 package gctune
 
 import (
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
 )
@@ -40,6 +41,15 @@ func Start(p Policy) *Tuner {
 	t := &Tuner{p: p, set: p.MaxPercent, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
 	t.prev = debug.SetGCPercent(p.MaxPercent)
 	return t
+}
+
+// StartUnlessSet is Start, or nil when the environment sets GOGC: a run
+// whose user chose the collector's percentage keeps it.
+func StartUnlessSet(p Policy) *Tuner {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return nil
+	}
+	return Start(p)
 }
 
 // Tick is called once per unit of work (a report, a batch of queries);

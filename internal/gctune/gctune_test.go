@@ -1,6 +1,7 @@
 package gctune
 
 import (
+	"os"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -58,4 +59,35 @@ func current() int {
 	v := debug.SetGCPercent(100)
 	debug.SetGCPercent(v)
 	return v
+}
+
+// TestStartUnlessSet: a GOGC in the environment keeps the collector's
+// percentage (no Tuner); without one the policy's ceiling is set until
+// Stop.
+func TestStartUnlessSet(t *testing.T) {
+	orig := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(orig)
+	p := Policy{Headroom: 1 << 20, MinPercent: 50, MaxPercent: 300, Every: 1}
+
+	t.Setenv("GOGC", "100")
+	if tu := StartUnlessSet(p); tu != nil {
+		tu.Stop()
+		t.Fatal("a Tuner although the environment sets GOGC")
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("percentage %d after StartUnlessSet with GOGC set, want 100", got)
+	}
+
+	os.Unsetenv("GOGC") // t.Setenv restores it
+	tu := StartUnlessSet(p)
+	if tu == nil {
+		t.Fatal("no Tuner without GOGC")
+	}
+	if got := debug.SetGCPercent(300); got != 300 {
+		t.Fatalf("percentage %d after StartUnlessSet, want the ceiling 300", got)
+	}
+	tu.Stop()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("percentage %d after Stop, want 100", got)
+	}
 }
