@@ -25,6 +25,25 @@ func Fill(r *report.Report) {
 	fillDerived(r)
 }
 
+// DeferFill makes Next return each report before its derived fields are
+// set (those Fill sets but the summary, which the Scanner types as it
+// reads it): a caller that hands reports to another goroutine completes
+// them there with Complete, off the parser's path. A decode run's parser
+// is the one busy goroutine of the run and its writer's core is idle a
+// third of the time (docs/performance.md). Symbolizer markup reports,
+// whose completion reads the Scanner's markup context, are still filled
+// by the Scanner.
+func (s *Scanner) DeferFill() { s.deferFill = true }
+
+// Complete sets the derived fields of r, a report a Scanner returned
+// after DeferFill; for a report already filled it does again what was
+// done.
+func Complete(r *report.Report) {
+	if !r.Markup {
+		fillDerived(r)
+	}
+}
+
 // fillDerived is Fill without the summary, which the scanner types as it
 // reads the SUMMARY line.
 func fillDerived(r *report.Report) {

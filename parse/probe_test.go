@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -93,7 +94,9 @@ func TestLineProbesAnswer(t *testing.T) {
 // FuzzProbesChangeNothing holds a Scanner's reports and notices the same
 // with its line probes and without them (every line searched in full):
 // the probes answer only for the line they were read for, and only what
-// a search of it would.
+// a search of it would. It holds them the same too when the reports'
+// derived fields are left to Complete (DeferFill), as decode's writer
+// does once the parser has gone on.
 func FuzzProbesChangeNothing(f *testing.F) {
 	for _, name := range []string{
 		"../testdata/reports/asan_use_after_free_gcc_O0.symbolized.log",
@@ -108,10 +111,14 @@ func FuzzProbesChangeNothing(f *testing.F) {
 	f.Add([]byte("x\n#0 0x1 in f a.c:1\nFatal signal 11 (SIGSEGV)\n[<ffffffff8100>] g+0x1/0x2\n~m#AAAA\n\x1b[31m==1==ERROR: AddressSanitizer: SEGV\x1b[0m\n"), uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, repeat uint8) {
 		in := bytes.Repeat(data, 1+int(repeat%4))
-		scan := func(disabled bool) string {
+		scan := func(disabled, deferred bool) string {
 			var out strings.Builder
 			s := NewScannerSize(bytes.NewReader(in), "fuzz", 0)
 			s.probes.disabled = disabled
+			var held []*report.Report // completed after the scan, as a writer would
+			if deferred {
+				s.DeferFill()
+			}
 			// (JSON, which follows the model's pointers.)
 			put := func(what string, v any) {
 				j, err := json.Marshal(v)
@@ -127,14 +134,33 @@ func FuzzProbesChangeNothing(f *testing.F) {
 			for {
 				r, err := s.Next()
 				if err != nil {
+					for _, r := range held {
+						Complete(r)
+						put("report", r)
+					}
 					fmt.Fprintf(&out, "end %v\n", err)
 					return out.String()
+				}
+				if deferred {
+					held = append(held, r)
+					continue
 				}
 				put("report", r)
 			}
 		}
-		if with, without := scan(false), scan(true); with != without {
+		with := scan(false, false)
+		if without := scan(true, false); with != without {
 			t.Fatalf("with probes:\n%s\nwithout:\n%s", with, without)
+		}
+		// The notices come first when the reports wait: compare the two
+		// kinds of lines apart.
+		sorted := func(s string) string {
+			l := strings.Split(s, "\n")
+			sort.SliceStable(l, func(i, j int) bool { return strings.HasPrefix(l[i], "report ") && !strings.HasPrefix(l[j], "report ") })
+			return strings.Join(l, "\n")
+		}
+		if deferred := scan(false, true); sorted(with) != sorted(deferred) {
+			t.Fatalf("filled by the Scanner:\n%s\nby Complete:\n%s", with, deferred)
 		}
 	})
 }

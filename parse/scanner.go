@@ -77,6 +77,7 @@ type Scanner struct {
 	crashText    string         // its text
 	nul          bool           // the line readLine returned had a NUL
 	frameRoom    []report.Frame // the open report's room for a stack (builder.room)
+	deferFill    bool           // DeferFill
 	probes       lineProbes
 
 	// KeepLines (passthrough.go): every line as read, until NextItem
@@ -1159,7 +1160,9 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 	if len(r.Raw) >= maxReportLines {
 		r.Truncated = true
 	}
-	fillDerived(r)
+	if !s.deferFill || r.Markup {
+		fillDerived(r)
+	}
 	s.markupFinish(r)
 	if s.keep {
 		for _, no := range unshownLines(b) {

@@ -167,6 +167,7 @@ func countSymbolized(rep *report.Report) int {
 // writes the input's lines as the parser settles them, in between the
 // reports, and stays on one goroutine.)
 func (d *Decode) inputParallel(sc *parse.Scanner, stats *render.RunStats, gc *gctune.Tuner) error {
+	sc.DeferFill() // the writer completes the reports (writeBatch)
 	items := make(chan []decodeItem, decodeQueue)
 	stop := make(chan struct{})
 	werr := make(chan error, 1)
@@ -316,6 +317,7 @@ func (d *Decode) writeBatch(batch []decodeItem, stats *render.RunStats, gc *gctu
 			fmt.Fprintln(d.Stderr, termsafe.Line(it.note))
 			continue
 		}
+		parse.Complete(rep)
 		if d.Keep == nil || d.Keep(rep) {
 			if err := d.deliver(rep, stats); err != nil {
 				return err
