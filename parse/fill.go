@@ -39,10 +39,15 @@ func (s *Scanner) DeferFill() { s.deferFill = true }
 // after DeferFill; for a report already filled it does again what was
 // done.
 func Complete(r *report.Report) {
-	if !r.Markup {
+	if !filledByScanner(r) {
 		fillDerived(r)
 	}
 }
+
+// filledByScanner reports whether the Scanner fills r even after
+// DeferFill: a markup report's completion (markupFinish) reads the
+// Scanner's markup context.
+func filledByScanner(r *report.Report) bool { return r.Markup }
 
 // fillDerived is Fill without the summary, which the scanner types as it
 // reads the SUMMARY line.

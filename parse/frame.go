@@ -483,18 +483,10 @@ func parseHex(s string) (uint64, error) {
 	}
 	var v uint64
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
+		if !isHex(s[i]) {
 			return strconv.ParseUint(s, 16, 64)
 		}
-		v = v<<4 | uint64(c)
+		v = v<<4 | uint64(hexVal(s[i]))
 	}
 	return v, nil
 }

@@ -1160,7 +1160,7 @@ func (s *Scanner) finish(eof bool, extra *qline) {
 	if len(r.Raw) >= maxReportLines {
 		r.Truncated = true
 	}
-	if !s.deferFill || r.Markup {
+	if !s.deferFill || filledByScanner(r) {
 		fillDerived(r)
 	}
 	s.markupFinish(r)

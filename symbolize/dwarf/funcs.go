@@ -331,7 +331,7 @@ func (fi *FuncIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 			hi = start[d+1]
 		}
 		grp := sorted[lo:hi]
-		if !slices.IsSortedFunc(grp, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }) {
+		if !slices.IsSortedFunc(grp, byBegin) {
 			sortByBegin(grp, s)
 		}
 	}
@@ -353,6 +353,9 @@ func (fi *FuncIndex) sortInlines(ins []addrRange, s *sortScratch) funcSpan {
 	return sp
 }
 
+// byBegin orders inlined calls' ranges by their start.
+func byBegin(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) }
+
 // sortByBegin sorts rs by begin, stably. Each range becomes one word,
 // its begin (less the least begin of rs) above its place in rs, and the
 // words are sorted as numbers: no comparison function is called, and the
@@ -365,7 +368,7 @@ func sortByBegin(rs []addrRange, s *sortScratch) {
 		least, most = min(least, r.begin), max(most, r.begin)
 	}
 	if most-least > math.MaxUint32 || len(rs) > math.MaxUint32 {
-		slices.SortStableFunc(rs, func(x, y addrRange) int { return cmp.Compare(x.begin, y.begin) })
+		slices.SortStableFunc(rs, byBegin)
 		return
 	}
 	keys := s.keys[:0]
