@@ -106,6 +106,7 @@ func readMiniDebug(f *elf.File, data []byte) (t symtab, found bool, err error) {
 		addrs = append(addrs, t.addrs[i])
 	}
 	t.syms, t.addrs = kept, addrs
+	t.indexAddrs()
 	return t, true, nil
 }
 

@@ -46,6 +46,7 @@ const maxSymbols = math.MaxInt32
 type symtab struct {
 	syms      []symbol
 	addrs     []uint64                  // addrs[i] is the address of syms[i]
+	index     dwarf.AddrIndex           // over addrs
 	secEnds   []uint64                  // by section index: end address, bounds a size-0 symbol
 	files     []string                  // the STT_FILE names, in table order (symbol.file)
 	secs      []allocSection            // SHF_ALLOC sections in header order, for GNU240
@@ -219,6 +220,7 @@ func readSymtab(f *elf.File, data []byte) (symtab, error) {
 // and gives the mangled ones their demangled-name slots.
 func (t *symtab) finish() {
 	sortSymbols(t.syms, t.addrs)
+	t.indexAddrs()
 	// Slots for the mangled names only: none in a C or Go binary.
 	n := int32(0)
 	for i := range t.syms {
@@ -230,6 +232,10 @@ func (t *symtab) finish() {
 	}
 	t.demangled = make([]atomic.Pointer[symName], n)
 }
+
+// indexAddrs indexes t.addrs, sorted, for find: once sorted, and again
+// whenever symbols are taken out.
+func (t *symtab) indexAddrs() { t.index = dwarf.NewAddrIndex(t.addrs) }
 
 // sortSymbols sorts syms, in table order (order is the index), and
 // their addresses addrs by (address, size); table order breaks ties, so
@@ -290,7 +296,7 @@ type symAt struct {
 // llvm-symbolizer 14, the final marker (_end) therefore does not swallow
 // every address above it (documented in differences.md).
 func (t *symtab) find(addr uint64, ok func(*symbol) bool) (symAt, bool) {
-	i := dwarf.UpperBound(t.addrs, addr)
+	i := t.index.UpperBound(t.addrs, addr)
 	for i > 0 {
 		i--
 		s := symAt{&t.syms[i], t.addrs[i]}
@@ -380,7 +386,7 @@ func (t *symtab) findGNU(addr uint64) (symAt, bool) {
 	if !ok {
 		return symAt{}, false
 	}
-	i := dwarf.UpperBound(t.addrs, addr)
+	i := t.index.UpperBound(t.addrs, addr)
 	for i > 0 {
 		at := t.addrs[i-1]
 		j := i

@@ -119,7 +119,8 @@ type FuncIndex struct {
 	addrs  []funcRange
 	// sorted: addrs is sorted by begin (not after a decoding error,
 	// where chain searches them exactly as before, with sort.Search).
-	sorted bool
+	sorted      bool
+	beginsIndex AddrIndex // over begins, once sorted
 
 	inlines      []inlineRange     // every function's inlined calls, see funcSpan
 	inlineBegins []uint64          // where each of inlines begins
@@ -641,7 +642,7 @@ func (dw *Data) indexFunctions(h *Header) (*FuncIndex, error) {
 func (fi *FuncIndex) Chain(pc uint64, dst []int32) []int32 {
 	var i int
 	if fi.sorted {
-		i = UpperBound(fi.begins, pc)
+		i = fi.beginsIndex.UpperBound(fi.begins, pc)
 	} else {
 		i = sort.Search(len(fi.begins), func(i int) bool { return fi.begins[i] > pc })
 	}
@@ -709,6 +710,7 @@ func (fi *FuncIndex) sortAddrs() {
 		sort.Stable(funcsByBegin{fi.begins, fi.addrs})
 	}
 	fi.sorted = true
+	fi.beginsIndex = NewAddrIndex(fi.begins)
 }
 
 // funcsByBegin sorts a unit's function ranges by begin, moving both of
