@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -87,22 +88,66 @@ type LineTable struct {
 	rows   []packedRow
 	discrs []rowDiscr
 	wide   []LineRow
-	// sparse[g] is rows[g<<sparseShift].off: lookup searches it first, a
-	// small array that stays in cache, then one short run of rows, rather
-	// than binary searching megabytes of rows with a cache miss a step.
-	// unsorted marks (a bit per sequence) the sequences whose rows are
-	// not in address order, which lookup searches as before; nil: none.
-	sparse   []uint32
-	unsorted []uint64
+	// buckets indexes each long sequence whose rows are in address
+	// order (by sequence number): lookup reads its bucket and scans a
+	// few rows, rather than binary searching megabytes of rows with a
+	// cache miss a step. The others (short, or rows out of order) are
+	// binary searched. Nil when no sequence is indexed.
+	buckets map[int32]rowBuckets
 }
 
-// sparseShift: LineTable.sparse keeps every 16th row's offset (a
-// quarter of a byte a row). Only sequences of sparseMinRows rows or more
-// are searched through it: a shorter one is a few cache lines of rows.
-const (
-	sparseShift   = 4
-	sparseMinRows = 16 << sparseShift
-)
+// bucketMinRows: only sequences of this many rows or more are indexed; a
+// shorter one is a few cache lines of rows.
+const bucketMinRows = 256
+
+// rowBuckets indexes the rows of one sequence by offset, as AddrIndex
+// does addresses: first[b] is the index (from the sequence's first row)
+// of the first row whose offset is at or above b<<shift, with about
+// eight rows a bucket (half a byte a row).
+type rowBuckets struct {
+	shift uint
+	first []uint32
+}
+
+func newRowBuckets(rows []packedRow) rowBuckets {
+	span, buckets := uint64(rows[len(rows)-1].off), uint64(len(rows)/8)
+	shift := uint(0)
+	if span >= buckets {
+		shift = uint(bits.Len64(span / buckets))
+	}
+	n := int(span>>shift) + 2
+	first := make([]uint32, n)
+	i := 0
+	for b := range n - 1 {
+		start := uint64(b) << shift
+		for i < len(rows) && uint64(rows[i].off) < start {
+			i++
+		}
+		first[b] = uint32(i)
+	}
+	first[n-1] = uint32(len(rows))
+	return rowBuckets{shift: shift, first: first}
+}
+
+// search returns the index of the first of rows (the sequence x indexes)
+// whose offset is above rel: len(rows) when none is.
+func (x rowBuckets) search(rows []packedRow, rel uint32) int {
+	b := int(rel >> x.shift)
+	if b+1 >= len(x.first) {
+		return len(rows)
+	}
+	// Rows before first[b] are below rel; from first[b+1] on, above.
+	lo, hi := int(x.first[b]), int(x.first[b+1])
+	if hi-lo > 4*scanBelow {
+		return lo + sort.Search(hi-lo, func(j int) bool { return rows[lo+j].off > rel })
+	}
+	// A scan, not a search: the bucket's few cache lines are then read
+	// at once rather than one after the other.
+	for lo < hi && rows[lo].off <= rel {
+		lo++
+	}
+	return lo
+}
 
 // nrows is the number of rows stored.
 func (t *LineTable) nrows() int { return len(t.rows) + len(t.wide) }
@@ -576,63 +621,48 @@ func (t *LineTable) run(b *dwarfbuf.Reader, version, addrSize int, minInst uint6
 	return b.Err()
 }
 
-// indexRows fills t.sparse and t.unsorted for t's packed rows, when a
-// sequence is long enough to be searched through them. A table of wide
-// rows (t.wide; t.rows is empty then) is searched without them.
+// indexRows fills t.buckets for t's packed rows: an index for each
+// sequence long enough to gain from one whose rows are in address order.
+// A table of wide rows (t.wide; t.rows is empty then) is searched without.
 func (t *LineTable) indexRows() {
 	if t.wide != nil {
 		return
 	}
 	for i, s := range t.seqs {
-		if s.n < sparseMinRows {
+		if s.n < bucketMinRows {
 			continue
 		}
-		if t.sparse == nil {
-			t.sparse = make([]uint32, (len(t.rows)-1)>>sparseShift+1)
-			for g := range t.sparse {
-				t.sparse[g] = t.rows[g<<sparseShift].off
-			}
-		}
 		rows := t.rows[s.first : s.first+s.n]
-		for j := 1; j < len(rows); j++ {
-			if rows[j].off < rows[j-1].off {
-				if t.unsorted == nil {
-					t.unsorted = make([]uint64, (len(t.seqs)+63)/64)
-				}
-				t.unsorted[i/64] |= 1 << (i % 64)
-				break
-			}
+		if !inOrder(rows) {
+			continue
+		}
+		if t.buckets == nil {
+			t.buckets = map[int32]rowBuckets{}
+		}
+		t.buckets[int32(i)] = newRowBuckets(rows)
+	}
+}
+
+// inOrder reports whether rows' offsets never go back.
+func inOrder(rows []packedRow) bool {
+	for j := 1; j < len(rows); j++ {
+		if rows[j].off < rows[j-1].off {
+			return false
 		}
 	}
+	return true
 }
 
 // searchRows returns the index, from s.first, of the first row of the
 // sequence s (the i-th) whose offset is above rel: len when none is.
 func (t *LineTable) searchRows(i int, s lineSeq, rel uint32) int {
-	first, end := int(s.first), int(s.first+s.n)
-	if s.n < sparseMinRows || t.sparse == nil || t.unsorted != nil && t.unsorted[i/64]&(1<<(i%64)) != 0 {
-		rows := t.rows[first:end]
-		return sort.Search(len(rows), func(j int) bool { return rows[j].off > rel })
+	rows := t.rows[s.first : s.first+s.n]
+	if s.n >= bucketMinRows && t.buckets != nil {
+		if x, ok := t.buckets[int32(i)]; ok {
+			return x.search(rows, rel)
+		}
 	}
-	// Rows in address order: the answer is the same whatever the search.
-	// The sparse entries of rows inside the sequence are glo..ghi; find
-	// the first above rel, then the first row above rel before it.
-	glo, ghi := (first+1<<sparseShift-1)>>sparseShift, (end-1)>>sparseShift
-	k := glo + sort.Search(ghi-glo+1, func(k int) bool { return t.sparse[glo+k] > rel })
-	lo, hi := first, end
-	if k > glo {
-		lo = (k - 1) << sparseShift
-	}
-	if k <= ghi {
-		hi = k << sparseShift
-	}
-	// A scan, not a search: the run's three cache lines are then read
-	// at once rather than one after the other.
-	j := lo
-	for j < hi && t.rows[j].off <= rel {
-		j++
-	}
-	return j - first
+	return sort.Search(len(rows), func(j int) bool { return rows[j].off > rel })
 }
 
 // lineMachine is a line program's run between two calls of decode: the

@@ -175,11 +175,12 @@ func TestLineRowStorage(t *testing.T) {
 	}
 }
 
-// TestLineSparseIndex checks that a lookup through the sparse row index
-// finds the row a binary search over all the rows finds: in long
-// sequences in address order (with rows at one address), in one whose
+// TestLineRowBuckets checks that a lookup through a sequence's row
+// buckets finds the row a binary search over all the rows finds: in long
+// sequences in address order (with rows at one address, and a gap that
+// leaves buckets empty and one bucket holding many rows), in one whose
 // rows go back (searched as before), and in short ones.
-func TestLineSparseIndex(t *testing.T) {
+func TestLineRowBuckets(t *testing.T) {
 	var p lineProg
 	// In address order, runs of rows at one address.
 	p.setAddress(0x10000)
@@ -188,6 +189,9 @@ func TestLineSparseIndex(t *testing.T) {
 		p.copyRow()
 		if i%7 != 0 {
 			p.advancePC(uint64(1 + i%5))
+		}
+		if i == 500 {
+			p.advancePC(0x4000)
 		}
 	}
 	p.advancePC(3)
@@ -216,11 +220,11 @@ func TestLineSparseIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lt.wide != nil || lt.sparse == nil || lt.unsorted == nil {
-		t.Fatalf("wide %v, sparse %d entries, unsorted %v: want packed rows, a sparse index and one sequence out of order", lt.wide != nil, len(lt.sparse), lt.unsorted)
+	if lt.wide != nil || len(lt.buckets) != 1 {
+		t.Fatalf("wide %v, %d sequences indexed: want packed rows and the first sequence indexed (the second goes back, the third is short)", lt.wide != nil, len(lt.buckets))
 	}
 	ref, _ := decodeLineProgram(in)
-	ref.sparse, ref.unsorted = nil, nil // every sequence searched row by row
+	ref.buckets = nil // every sequence binary searched
 	n := 0
 	for _, s := range lt.seqs {
 		for pc := s.start - 1; pc <= s.end; pc++ {
