@@ -80,3 +80,30 @@ func TestAddrIndex(t *testing.T) {
 		}
 	}
 }
+
+// A BucketIndex over 32-bit offsets (prune's) finds what upperBound finds.
+func TestBucketIndexOffsets(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, n := range []int{64, 500, 30000} {
+		offs := make([]uint32, n)
+		for i := range offs {
+			offs[i] = uint32(r.Intn(1 << 24))
+		}
+		offs[n-1] = ^uint32(0)
+		slices.Sort(offs)
+		offs = slices.Compact(offs)
+		x := newBucketIndex(offs)
+		if x.first == nil {
+			t.Fatalf("%d offsets: not indexed", len(offs))
+		}
+		probes := []uint32{0, ^uint32(0)}
+		for _, o := range offs {
+			probes = append(probes, o, o-1, o+1)
+		}
+		for _, v := range probes {
+			if got, want := x.UpperBound(offs, v), upperBound(offs, v); got != want {
+				t.Fatalf("%d offsets, %#x: %d, want %d", len(offs), v, got, want)
+			}
+		}
+	}
+}

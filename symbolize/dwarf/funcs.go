@@ -411,16 +411,20 @@ func (fi *FuncIndex) prune(deferred []uint32, decodeAt func(off uint64) (Subrout
 	// deferred[j], plus one (0: not decoded). They follow the walked ones
 	// in fi.dies, in the order they were reached.
 	late := make([]int32, len(deferred))
+	// References land anywhere in the unit: the offsets are searched
+	// through bucket indexes (a big unit's are megabytes, cold).
+	walkedOffs := fi.offs[:walked]
+	walkedIndex, deferredIndex := newBucketIndex(walkedOffs), newBucketIndex(deferred)
 	find := func(ref uint64) (int32, bool) {
 		if ref < fi.base || ref-fi.base > 1<<32-1 {
 			return 0, false
 		}
 		rel := uint32(ref - fi.base)
-		if i, ok := slices.BinarySearch(fi.offs[:walked], rel); ok {
-			return int32(i), true
+		if i := walkedIndex.UpperBound(walkedOffs, rel); i > 0 && walkedOffs[i-1] == rel {
+			return int32(i - 1), true
 		}
-		j, ok := slices.BinarySearch(deferred, rel)
-		if !ok {
+		j := deferredIndex.UpperBound(deferred, rel) - 1
+		if j < 0 || deferred[j] != rel {
 			return 0, false
 		}
 		if late[j] > 0 {
@@ -737,18 +741,4 @@ const scanBelow = 8
 // (len(begins) when none is): sort.Search's answer. The functions', the
 // inlined calls' and the ELF symbols' begins (symbolize's symbol tables)
 // are each kept in an array of their own for it.
-func UpperBound(begins []uint64, pc uint64) int {
-	lo, hi := 0, len(begins)
-	for hi-lo > scanBelow {
-		h := int(uint(lo+hi) >> 1)
-		if begins[h] > pc {
-			hi = h
-		} else {
-			lo = h + 1
-		}
-	}
-	for lo < hi && begins[lo] <= pc {
-		lo++
-	}
-	return lo
-}
+func UpperBound(begins []uint64, pc uint64) int { return upperBound(begins, pc) }
