@@ -13,8 +13,10 @@
 // decoded on first use, once, and kept with their error; Probe answers one
 // address of a unit without indexing it. Strings stay references
 // (StrRef) into their sections until Str copies one. Every index is a
-// sorted table searched by binary search (UpperBound); the line table
-// keeps its rows packed in 12 bytes, the function index its inlined calls
+// sorted table, the big ones (a unit's function begins and DIE offsets, a
+// long line sequence) searched through bucket indexes (BucketIndex,
+// rowBuckets) rather than binary search, whose steps wait on cache misses
+// one after another; the line table keeps its rows packed in 12 bytes, the function index its inlined calls
 // bucketed by depth and its DIEs packed by kind (an inlined call's row
 // holds no names, a subprogram's no call site).
 //
