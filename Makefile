@@ -123,7 +123,7 @@ demo: build
 	./scripts/demo.sh $(BIN)
 
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem ./symbolize/ ./parse/ ./decompress/
+	$(GO) test -run '^$$' -bench . -benchmem ./symbolize/ ./parse/ ./decompress/ ./internal/inflate/
 	@if [ -x $(SHARED)/bench/run.sh ]; then \
 		SANITRACE=$(abspath $(BIN)) $(SHARED)/bench/run.sh; \
 	else echo "bench: $(SHARED)/bench/run.sh not found; skipping the comparison with llvm-symbolizer"; fi
