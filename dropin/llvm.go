@@ -230,6 +230,7 @@ func (s *llvmSession) serveStdin(r *bufio.Reader, out *bufio.Writer, raw io.Writ
 		if b.full() || !completeLineBuffered(r) {
 			b.run()
 			if s.sinceRelease >= s.releaseEvery {
+				b.finishAnswering() // not while lookups read the pages
 				s.modules.releaseResident()
 				s.sinceRelease = 0
 			}
