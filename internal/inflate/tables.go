@@ -49,15 +49,8 @@ func litBases() (b [288]entry) {
 		b[s] = mkEntry(kindLiteral, uint32(s), 0)
 	}
 	b[256] = mkEntry(kindEnd, 0, 0)
-	base := uint32(3)
-	for s := 257; s < 285; s++ {
-		extra := uint32(0)
-		if s >= 265 {
-			extra = uint32(s-261) / 4
-		}
-		b[s] = mkEntry(kindLength, base, extra)
-		base += 1 << extra
-	}
+	// Lengths 3-10 have no extra bits, then each four codes one more.
+	baseRuns(b[257:285], 3, 4)
 	b[285] = mkEntry(kindLength, 258, 0)
 	b[286] = mkEntry(kindInvalid, 0, 0)
 	b[287] = mkEntry(kindInvalid, 0, 0)
@@ -65,18 +58,23 @@ func litBases() (b [288]entry) {
 }
 
 func distBases() (b [32]entry) {
-	base := uint32(1)
-	for s := range 30 {
-		extra := uint32(0)
-		if s >= 4 {
-			extra = uint32(s-2) / 2
-		}
-		b[s] = mkEntry(kindLength, base, extra)
-		base += 1 << extra
-	}
+	// Distances 1-4 have no extra bits, then each two codes one more.
+	baseRuns(b[:30], 1, 2)
 	b[30] = mkEntry(kindInvalid, 0, 0)
 	b[31] = mkEntry(kindInvalid, 0, 0)
 	return b
+}
+
+// baseRuns fills dst with the length (or distance) codes of RFC 1951's
+// tables: the first 2*per codes have no extra bits, and then every per
+// codes one more; each code's base is the one before's plus the values
+// the one before's extra bits span.
+func baseRuns(dst []entry, base uint32, per int) {
+	for i := range dst {
+		extra := uint32(max(0, i/per-1))
+		dst[i] = mkEntry(kindLength, base, extra)
+		base += 1 << extra
+	}
 }
 
 func clBases() (b [19]entry) {
