@@ -269,9 +269,6 @@ func (f *inflater) huffman(out []byte, pos int) (int, error) {
 	lit, dist := f.lit, f.dist
 	var err error
 	for {
-		if pos >= len(out) {
-			break
-		}
 		// 48 bits cover a length code with its extra bits (15+5) and a
 		// distance code with its own (15+13).
 		if nb < 48 {
@@ -296,12 +293,21 @@ func (f *inflater) huffman(out []byte, pos int) (int, error) {
 			err = io.ErrUnexpectedEOF
 			break
 		}
+		// Out of room, a symbol that writes is left unread; the end of
+		// the block is read even then, so that a stream read into a
+		// buffer of its exact size ends in that read.
 		if e&kindMask == kindLiteral {
+			if pos >= len(out) {
+				break
+			}
 			bits >>= n
 			nb -= n
 			out[pos] = byte(e >> 16)
 			pos++
 			continue
+		}
+		if e&kindMask == kindLength && pos >= len(out) {
+			break
 		}
 		if e&kindMask != kindLength {
 			if e&kindMask == kindEnd {
@@ -355,8 +361,11 @@ func (f *inflater) huffman(out []byte, pos int) (int, error) {
 			continue
 		}
 		if room := len(out) - pos; length > room {
+			// The rest waits for the next call: before anything else is
+			// read, which might fail.
 			f.pendLen, f.pendDist = length-room, d
-			length = room
+			pos = copyMatch(out, pos, d, room)
+			break
 		}
 		pos = copyMatch(out, pos, d, length)
 	}

@@ -257,3 +257,31 @@ func TestAdler32(t *testing.T) {
 		}
 	}
 }
+
+// TestExactSize: a stream read into a buffer of its inflated size ends in
+// that read (the block's end is read without room to write), so the read
+// after it says io.EOF without a buffer being made for it.
+func TestExactSize(t *testing.T) {
+	for pname, plain := range corpus(t) {
+		if len(plain) == 0 {
+			continue
+		}
+		for sname, stream := range streams(plain) {
+			z, err := NewZlib(stream)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]byte, len(plain))
+			if n, err := z.Read(out); n != len(plain) || err != nil {
+				t.Fatalf("%s/%s: first read %d bytes, %v; want %d", pname, sname, n, err, len(plain))
+			}
+			var one [1]byte
+			if n, err := z.Read(one[:]); n != 0 || err != io.EOF || z.buf != nil {
+				t.Errorf("%s/%s: then %d bytes, %v (buffer made: %v); want io.EOF", pname, sname, n, err, z.buf != nil)
+			}
+			if !bytes.Equal(out, plain) {
+				t.Errorf("%s/%s: bytes differ", pname, sname)
+			}
+		}
+	}
+}

@@ -37,6 +37,7 @@ type Reader struct {
 	start, end int // the bytes of buf inflated and not yet read
 	adler      uint32
 	err        error
+	started    bool // the first Read is done
 }
 
 // NewZlib reads the zlib header of src; the error is io.ErrUnexpectedEOF
@@ -76,15 +77,18 @@ func (z *Reader) Read(p []byte) (int, error) {
 		if z.err != nil || len(p) == 0 {
 			return 0, z.err
 		}
-		if z.buf == nil {
+		if !z.started {
+			z.started = true
 			n, err := z.f.decode(p, 0)
 			z.adler = adler32Update(z.adler, p[:n])
 			z.finish(err)
-			// Keep what a later match may reach back into.
-			h := min(n, window)
-			z.buf = make([]byte, bufSize)
-			copy(z.buf, p[n-h:n])
-			z.start, z.end = h, h
+			if z.err == nil {
+				// More follows: keep what a match may reach back into.
+				h := min(n, window)
+				z.buf = make([]byte, bufSize)
+				copy(z.buf, p[n-h:n])
+				z.start, z.end = h, h
+			}
 			if n > 0 {
 				return n, nil
 			}
