@@ -42,6 +42,12 @@ type inflater struct {
 
 	lit, dist       []entry // the current block's tables
 	litBuf, distBuf []entry // room for a dynamic block's tables
+	// litNeed: the bits compress/flate wants loaded before it decodes a
+	// literal/length code (its huffmanDecoder.min): the shortest code,
+	// or the end of block's if longer. Where the input ends with fewer,
+	// the stream is cut short for it whatever the bits left would decode
+	// to, and so for this decoder.
+	litNeed uint
 	lengths         [286 + 30]uint8
 
 	// A match that did not fit in the output: its length still to copy
@@ -167,7 +173,7 @@ func (f *inflater) blockHeader() error {
 		f.ip += 4
 		f.stored, f.state = int(n), stateStored
 	case 1:
-		f.lit, f.dist, f.state = fixedLit, fixedDist, stateHuffman
+		f.lit, f.dist, f.state, f.litNeed = fixedLit, fixedDist, stateHuffman, 7
 	case 2:
 		if err := f.dynamicTables(); err != nil {
 			return err
@@ -257,6 +263,13 @@ func (f *inflater) dynamicTables() error {
 		return f.corrupt()
 	}
 	f.lit, f.dist = f.litBuf, f.distBuf
+	f.litNeed = 0
+	for _, l := range lengths[:nlit] {
+		if l != 0 && (f.litNeed == 0 || uint(l) < f.litNeed) {
+			f.litNeed = uint(l)
+		}
+	}
+	f.litNeed = max(f.litNeed, uint(lengths[256]))
 	return nil
 }
 
@@ -281,6 +294,10 @@ func (f *inflater) huffman(out []byte, pos int) (int, error) {
 					bits |= uint64(in[ip]) << nb
 					ip++
 					nb += 8
+				}
+				if nb < f.litNeed {
+					err = io.ErrUnexpectedEOF
+					break
 				}
 			}
 		}
