@@ -131,10 +131,9 @@ func (b *batcher) add(line string, tooLong bool) {
 
 func (b *batcher) full() bool { return len(b.lines) >= b.limit }
 
-// drain waits until the batch being written is written, so out can be
-// used (or flushed) by the caller.
-// drain waits until every answer is written to out: the batch being
-// answered and the one being written.
+// drain waits until every answer is written to out (the batch being
+// answered and the one being written), so out can be used (or flushed)
+// by the caller.
 func (b *batcher) drain() {
 	b.finishAnswering()
 	b.drainWrite()
