@@ -48,7 +48,7 @@ type inflater struct {
 	// the stream is cut short for it whatever the bits left would decode
 	// to, and so for this decoder.
 	litNeed uint
-	lengths         [286 + 30]uint8
+	lengths [286 + 30]uint8
 
 	// A match that did not fit in the output: its length still to copy
 	// and its distance.
