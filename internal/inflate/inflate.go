@@ -40,15 +40,16 @@ type inflater struct {
 	final  bool
 	stored int // bytes left in a stored block
 
-	lit, dist       []entry // the current block's tables
-	litBuf, distBuf []entry // room for a dynamic block's tables
+	lit, dist       []entry         // the current block's tables
+	litBuf, distBuf []entry         // room for a dynamic block's tables
+	lengths         [286 + 30]uint8 // a dynamic block's code lengths
+
 	// litNeed: the bits compress/flate wants loaded before it decodes a
 	// literal/length code (its huffmanDecoder.min): the shortest code,
 	// or the end of block's if longer. Where the input ends with fewer,
 	// the stream is cut short for it whatever the bits left would decode
 	// to, and so for this decoder.
 	litNeed uint
-	lengths [286 + 30]uint8
 
 	// A match that did not fit in the output: its length still to copy
 	// and its distance.
