@@ -111,9 +111,9 @@ func openSection(f *elf.File, file []byte, s *elf.Section) io.ReadCloser {
 				}
 			case elf.COMPRESS_ZSTD:
 				// One goroutine (the decoding is this one's), and a
-				// window no larger than a section can be.
+				// window no larger than the section.
 				zr, err := zstd.NewReader(bytes.NewReader(payload), zstd.WithDecoderConcurrency(1),
-					zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(maxSectionSize))
+					zstd.WithDecoderMaxWindow(zstdWindow(s.Size)), zstd.WithDecoderMaxMemory(maxSectionSize))
 				if err == nil {
 					return zstdCloser{zr}
 				}
@@ -126,6 +126,20 @@ func openSection(f *elf.File, file []byte, s *elf.Section) io.ReadCloser {
 // zstdMaxWindow bounds the window a zstd frame may ask for: objcopy's
 // frames ask a few MB, a hostile one up to zstd's 3.75 TB.
 const zstdMaxWindow = 1 << 27
+
+// zstdWindow is the largest window a section of size bytes (inflated) is
+// let ask for: the power of two at or above its size, within zstd's
+// least and zstdMaxWindow. A zstd encoder given its input's size (as
+// objcopy's is) sizes the window so; the decoder allocates the window
+// when the first block comes, and a hostile header must not make a
+// section of a few bytes allocate 128 MiB.
+func zstdWindow(size uint64) uint64 {
+	w := uint64(zstd.MinWindowSize)
+	for w < size && w < zstdMaxWindow {
+		w <<= 1
+	}
+	return w
+}
 
 // zstdCloser closes a zstd decoder, whose Close returns nothing.
 type zstdCloser struct{ *zstd.Decoder }

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/sanitrace/sanitrace/internal/elfbuild"
 )
 
 const elfDir = "../../testdata/elf"
@@ -205,4 +208,39 @@ func TestSectionUnitsDamaged(t *testing.T) {
 		t.Errorf("%d copies failed to inflate and %d were cut short: the damage missed", failed, short)
 	}
 	t.Logf("%d copies failed to inflate, %d were cut short", failed, short)
+}
+
+// TestZstdWindowBounded: a zstd section may not ask for a window larger
+// than the section (the power of two above its size): a frame of ten
+// bytes asking 64 MiB for 100 bytes of output fails, naming the section,
+// and the same frame asking 1 KB inflates.
+func TestZstdWindowBounded(t *testing.T) {
+	frame := func(windowDescriptor byte) []byte {
+		// magic; no single segment, no content size, no checksum; the
+		// window; one last RLE block of 100 'x'.
+		return []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, windowDescriptor, 0x23, 0x03, 0x00, 'x'}
+	}
+	for _, c := range []struct {
+		name       string
+		descriptor byte
+		ok         bool
+	}{
+		{"1 KB window", 0x00, true},
+		{"64 MiB window", 16 << 3, false},
+	} {
+		payload := append(elfbuild.Chdr(elf.COMPRESS_ZSTD, 100), frame(c.descriptor)...)
+		file := elfbuild.Build(elfbuild.Section{Name: ".debug_info", Type: elf.SHT_PROGBITS, Flags: elf.SHF_COMPRESSED, Data: payload})
+		ef, err := elf.NewFile(bytes.NewReader(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		err = Sections(ef, file, []Want{{Name: ".debug_info", Dst: &got}})[0]
+		switch {
+		case c.ok && (err != nil || !bytes.Equal(got, bytes.Repeat([]byte("x"), 100))):
+			t.Errorf("%s: %d bytes, %v; want 100 x", c.name, len(got), err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), ".debug_info: zstd decompression")):
+			t.Errorf("%s: %d bytes, %v; want an error naming the section", c.name, len(got), err)
+		}
+	}
 }
