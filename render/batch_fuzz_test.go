@@ -37,15 +37,8 @@ func FuzzBatchFormats(f *testing.F) {
 			out[format] = b.String()
 		}
 
-		var enc bytes.Buffer
-		e := json.NewEncoder(&enc)
-		e.SetEscapeHTML(false)
-		e.SetIndent("", "  ")
-		if err := e.Encode(doc); err != nil {
-			t.Fatal(err)
-		}
-		if out["json"] != enc.String() {
-			t.Fatalf("JSON is not encoding/json's:\n%s\nencoding/json:\n%s", out["json"], enc.String())
+		if want := encodeJSON(t, doc, "", "  "); out["json"] != string(want) {
+			t.Fatalf("JSON is not encoding/json's:\n%s\nencoding/json:\n%s", out["json"], want)
 		}
 		back, err := wire.ReadBatch(strings.NewReader(out["json"]))
 		if err != nil {
@@ -251,15 +244,8 @@ func TestWriteBatchJSONJobs(t *testing.T) {
 	}
 	// The bytes are encoding/json's for the whole document (its reports
 	// written by appendBatchReport, the rest indented by appendIndent).
-	var want bytes.Buffer
-	enc := json.NewEncoder(&want)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(one.Bytes(), want.Bytes()) {
-		t.Errorf("the document is not encoding/json's:\n%s\nencoding/json:\n%s", one.Bytes(), want.Bytes())
+	if want := encodeJSON(t, doc, "", "  "); !bytes.Equal(one.Bytes(), want) {
+		t.Errorf("the document is not encoding/json's:\n%s\nencoding/json:\n%s", one.Bytes(), want)
 	}
 	back, err := wire.ReadBatch(&one)
 	if err != nil {

@@ -42,14 +42,8 @@ func appendBatchReport(dst []byte, r *wire.BatchReport) []byte {
 	o.str(r.Source.Path)
 	o.key("member")
 	o.strPtr(r.Source.Member)
-	if r.Source.FirstLine != 0 {
-		o.key("first_line")
-		o.int(r.Source.FirstLine)
-	}
-	if r.Source.LastLine != 0 {
-		o.key("last_line")
-		o.int(r.Source.LastLine)
-	}
+	o.optInt("first_line", r.Source.FirstLine)
+	o.optInt("last_line", r.Source.LastLine)
 	o.close('}')
 	o.key("bucket")
 	o.str(r.Bucket)
@@ -64,10 +58,7 @@ func (o *jsonOut) reportMembers(r *wire.Report) {
 	o.str(r.Tool)
 	o.key("kind")
 	o.str(r.Kind)
-	if r.Severity != "" {
-		o.key("severity")
-		o.str(r.Severity)
-	}
+	o.optStr("severity", r.Severity)
 	o.key("pid")
 	o.intPtr(r.PID)
 	o.key("headline")
@@ -337,6 +328,14 @@ func (o *jsonOut) optStr(k, s string) {
 	if s != "" {
 		o.key(k)
 		o.str(s)
+	}
+}
+
+// optInt writes member k unless n is 0 (omitempty).
+func (o *jsonOut) optInt(k string, n int) {
+	if n != 0 {
+		o.key(k)
+		o.int(n)
 	}
 }
 

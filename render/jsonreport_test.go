@@ -16,14 +16,21 @@ import (
 // wire.BatchReport) must give.
 func encodingJSON(t testing.TB, v any) []byte {
 	t.Helper()
+	return bytes.TrimSuffix(encodeJSON(t, v, jsonPrefix, jsonIndent), []byte("\n"))
+}
+
+// encodeJSON is what an encoding/json Encoder that escapes no HTML and
+// indents with prefix and indent writes for v, its newline included.
+func encodeJSON(t testing.TB, v any, prefix, indent string) []byte {
+	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent(jsonPrefix, jsonIndent)
+	enc.SetIndent(prefix, indent)
 	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return b.Bytes()
 }
 
 func checkAppendReport(t testing.TB, r *wire.Report) {
@@ -193,13 +200,7 @@ func FuzzAppendJSONString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(s); err != nil {
-			t.Fatal(err)
-		}
-		want := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+		want := bytes.TrimSuffix(encodeJSON(t, s, "", ""), []byte("\n"))
 		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
 			t.Fatalf("appendJSONString(%q) = %s, encoding/json: %s", s, got, want)
 		}

@@ -57,21 +57,24 @@ type inflater struct {
 }
 
 // refill loads whole bytes into bits until at least 56 are loaded or the
-// input is spent. Eight bytes at a time while they last: the bytes above
-// nb that also get loaded are the next bytes', loaded again where they
-// are next time.
-func (f *inflater) refill() {
-	if f.ip+8 <= len(f.in) {
-		f.bits |= binary.LittleEndian.Uint64(f.in[f.ip:]) << f.nb
-		f.ip += int(63-f.nb) >> 3
-		f.nb |= 56
-		return
+// input is spent.
+func (f *inflater) refill() { f.ip, f.bits, f.nb = load(f.in, f.ip, f.bits, f.nb) }
+
+// load is refill over values, for huffman's loop, which keeps the stream's
+// state in locals: it returns ip, bits and nb with whole bytes of in
+// loaded. Eight bytes at a time while they last: the bytes above nb that
+// also get loaded are the next bytes', loaded again where they are next
+// time.
+func load(in []byte, ip int, bits uint64, nb uint) (int, uint64, uint) {
+	if ip+8 <= len(in) {
+		return ip + int(63-nb)>>3, bits | binary.LittleEndian.Uint64(in[ip:])<<nb, nb | 56
 	}
-	for f.nb <= 56 && f.ip < len(f.in) {
-		f.bits |= uint64(f.in[f.ip]) << f.nb
-		f.ip++
-		f.nb += 8
+	for nb <= 56 && ip < len(in) {
+		bits |= uint64(in[ip]) << nb
+		ip++
+		nb += 8
 	}
+	return ip, bits, nb
 }
 
 // take returns the next n bits (n ≤ 32); not ok when the input ends first.
@@ -88,10 +91,11 @@ func (f *inflater) take(n uint) (uint32, bool) {
 	return v, true
 }
 
-// offset is the stream offset of the next byte not yet wholly consumed.
-func (f *inflater) offset() int64 { return int64(f.ip) - int64(f.nb>>3) }
+func (f *inflater) corrupt() error { return corruptAt(f.ip, f.nb) }
 
-func (f *inflater) corrupt() error { return CorruptInputError(f.offset()) }
+// corruptAt is the error for a stream found corrupt with its next input
+// byte at ip and nb bits loaded: at the next byte not wholly consumed.
+func corruptAt(ip int, nb uint) error { return CorruptInputError(int64(ip) - int64(nb>>3)) }
 
 // alignToByte drops the bits up to the next byte boundary and hands the
 // whole bytes still loaded back to the input.
@@ -286,20 +290,10 @@ func (f *inflater) huffman(out []byte, pos int) (int, error) {
 		// 48 bits cover a length code with its extra bits (15+5) and a
 		// distance code with its own (15+13).
 		if nb < 48 {
-			if ip+8 <= len(in) {
-				bits |= binary.LittleEndian.Uint64(in[ip:]) << nb
-				ip += int(63-nb) >> 3
-				nb |= 56
-			} else {
-				for nb <= 56 && ip < len(in) {
-					bits |= uint64(in[ip]) << nb
-					ip++
-					nb += 8
-				}
-				if nb < f.litNeed {
-					err = io.ErrUnexpectedEOF
-					break
-				}
+			// (Fewer than litNeed only once the input is spent.)
+			if ip, bits, nb = load(in, ip, bits, nb); nb < f.litNeed {
+				err = io.ErrUnexpectedEOF
+				break
 			}
 		}
 		e := lit[bits&(1<<litPrimary-1)]
@@ -333,7 +327,7 @@ func (f *inflater) huffman(out []byte, pos int) (int, error) {
 				nb -= n
 				f.state = stateHeader
 			} else {
-				err = CorruptInputError(int64(ip) - int64(nb>>3))
+				err = corruptAt(ip, nb)
 			}
 			break
 		}
@@ -357,14 +351,14 @@ func (f *inflater) huffman(out []byte, pos int) (int, error) {
 			break
 		}
 		if e&kindMask != kindLength {
-			err = CorruptInputError(int64(ip) - int64(nb>>3))
+			err = corruptAt(ip, nb)
 			break
 		}
 		d := int(e>>16) + int(bits>>n&(1<<extra-1))
 		bits >>= n + extra
 		nb -= n + extra
 		if d > pos {
-			err = CorruptInputError(int64(ip) - int64(nb>>3))
+			err = corruptAt(ip, nb)
 			break
 		}
 		if d >= 8 && pos+length+8 <= len(out) {

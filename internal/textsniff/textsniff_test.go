@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestBinary(t *testing.T) {
@@ -38,33 +37,6 @@ func TestBinary(t *testing.T) {
 	}
 }
 
-// binaryByBytes is Binary without the eight-byte skip.
-func binaryByBytes(head []byte) bool {
-	nul, ctl, bad := 0, 0, 0
-	for i := 0; i < len(head); {
-		c := head[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRune(head[i:])
-			if r == utf8.RuneError && n == 1 && len(head)-i >= utf8.UTFMax {
-				bad++
-			}
-			i += n
-			continue
-		}
-		switch {
-		case c == 0:
-			nul++
-			ctl++
-		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b && c != '\b':
-			ctl++
-		case c == 0x7f:
-			ctl++
-		}
-		i++
-	}
-	return nul*100 > len(head) || ctl*10 > len(head) || bad*10 > len(head)
-}
-
 // FuzzBinary holds Binary to the byte-by-byte count, and printable to its
 // definition, on any bytes.
 func FuzzBinary(f *testing.F) {
@@ -72,7 +44,7 @@ func FuzzBinary(f *testing.F) {
 	f.Add([]byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00"))
 	f.Add([]byte("!!!!!!!!~~~~~~~~\x1f!!!!!!!~~~~~~~\x7f ~~~~~~~\x80"))
 	f.Fuzz(func(t *testing.T, head []byte) {
-		if got, want := Binary(head), binaryByBytes(head); got != want {
+		if got, want := Binary(head), binaryData(head, false); got != want {
 			t.Fatalf("Binary(%q) = %v, byte by byte %v", head, got, want)
 		}
 		for i := 0; i+8 <= len(head); i++ {

@@ -24,32 +24,54 @@ type AddrIndex = BucketIndex[uint64]
 // NewAddrIndex indexes addrs, sorted.
 func NewAddrIndex(addrs []uint64) AddrIndex { return newBucketIndex(addrs) }
 
-// newBucketIndex indexes keys, sorted; an array too small to gain from an
-// index, or too large for 32-bit indexes, gets the zero BucketIndex,
-// whose UpperBound is a binary search.
+// newBucketIndex indexes keys, sorted, about two a bucket; an array too
+// small to gain from an index, or too large for 32-bit indexes, gets the
+// zero BucketIndex, whose UpperBound is a binary search.
 func newBucketIndex[K sortedKey](keys []K) BucketIndex[K] {
 	if len(keys) < 64 || len(keys) >= 1<<31 {
 		return BucketIndex[K]{}
 	}
-	base, span := keys[0], uint64(keys[len(keys)-1]-keys[0])
-	// The smallest shift that makes at most len/2 buckets.
-	shift := uint(0)
-	if buckets := uint64(len(keys) / 2); span >= buckets {
-		shift = uint(bits.Len64(span / buckets))
-	}
-	n := int(span>>shift) + 2
-	first := make([]uint32, n)
+	x, nb := bucketShape(keys[0], keys[len(keys)-1], len(keys), 2)
 	i := 0
-	for b := range n - 1 {
-		start := uint64(base) + uint64(b)<<shift // at most the last key
+	for b := range nb - 1 {
+		start := uint64(x.base) + uint64(b)<<x.shift // at most the last key
 		for i < len(keys) && uint64(keys[i]) < start {
 			i++
 		}
-		first[b] = uint32(i)
+		x.first[b] = uint32(i)
 	}
-	// The bucket after the last key's (which may lie at 2^64).
-	first[n-1] = uint32(len(keys))
-	return BucketIndex[K]{base: base, shift: shift, first: first}
+	return x
+}
+
+// bucketShape returns the index of n keys from first to last, about per a
+// bucket, with its buckets' room made and the last one's entry set (the
+// bucket after the last key's, which may lie at 2^64): the caller fills
+// first[0:nb-1] from its keys.
+func bucketShape[K sortedKey](first, last K, n, per int) (x BucketIndex[K], nb int) {
+	span := uint64(last - first)
+	// The smallest shift that makes at most n/per buckets.
+	shift := uint(0)
+	if buckets := uint64(max(n/per, 1)); span >= buckets {
+		shift = uint(bits.Len64(span / buckets))
+	}
+	nb = int(span>>shift) + 2
+	x = BucketIndex[K]{base: first, shift: shift, first: make([]uint32, nb)}
+	x.first[nb-1] = uint32(n)
+	return x, nb
+}
+
+// bucket returns the keys lo..hi-1 (of the ones x indexes, x not the zero
+// BucketIndex) among which the first key above v may lie: every key
+// before lo is at or below v, every key from hi on above it.
+func (x *BucketIndex[K]) bucket(v K) (lo, hi int) {
+	if v < x.base {
+		return 0, 0
+	}
+	last := len(x.first) - 1
+	if b := uint64(v-x.base) >> x.shift; b < uint64(last) {
+		return int(x.first[b]), int(x.first[b+1])
+	}
+	return int(x.first[last]), int(x.first[last])
 }
 
 // UpperBound returns the index of the first of keys, the array x indexes,
@@ -58,16 +80,7 @@ func (x *BucketIndex[K]) UpperBound(keys []K, v K) int {
 	if x.first == nil {
 		return upperBound(keys, v)
 	}
-	if v < x.base {
-		return 0
-	}
-	b := uint64(v-x.base) >> x.shift
-	if b+1 >= uint64(len(x.first)) {
-		return len(keys)
-	}
-	// Every key from first[b+1] on is at or above the next bucket's
-	// start, above v; every one before first[b] is below v.
-	lo, hi := int(x.first[b]), int(x.first[b+1])
+	lo, hi := x.bucket(v)
 	return lo + upperBound(keys[lo:hi], v)
 }
 

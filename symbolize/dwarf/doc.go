@@ -14,11 +14,11 @@
 // address of a unit without indexing it. Strings stay references
 // (StrRef) into their sections until Str copies one. Every index is a
 // sorted table, the big ones (a unit's function begins and DIE offsets, a
-// long line sequence) searched through bucket indexes (BucketIndex,
-// rowBuckets) rather than binary search, whose steps wait on cache misses
-// one after another; the line table keeps its rows packed in 12 bytes, the function index its inlined calls
-// bucketed by depth and its DIEs packed by kind (an inlined call's row
-// holds no names, a subprogram's no call site).
+// long line sequence) searched through bucket indexes (BucketIndex)
+// rather than binary search, whose steps wait on cache misses one after
+// another; the line table keeps its rows packed in 12 bytes, the function
+// index its inlined calls bucketed by depth and its DIEs packed by kind
+// (an inlined call's row holds no names, a subprogram's no call site).
 //
 // A unit, table or list that cannot be read costs itself, and the rest of
 // the file still answers: decoders return errors (naming the section and

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 	"sort"
 	"strings"
 
@@ -93,51 +92,38 @@ type LineTable struct {
 	// few rows, rather than binary searching megabytes of rows with a
 	// cache miss a step. The others (short, or rows out of order) are
 	// binary searched. Nil when no sequence is indexed.
-	buckets map[int32]rowBuckets
+	buckets map[int32]BucketIndex[uint32]
 }
 
 // bucketMinRows: only sequences of this many rows or more are indexed; a
 // shorter one is a few cache lines of rows.
 const bucketMinRows = 256
 
-// rowBuckets indexes the rows of one sequence by offset, as AddrIndex
-// does addresses: first[b] is the index (from the sequence's first row)
-// of the first row whose offset is at or above b<<shift, with about
-// eight rows a bucket (half a byte a row).
-type rowBuckets struct {
-	shift uint
-	first []uint32
-}
+// rowsPerBucket: a sequence's row index keeps about eight rows a bucket
+// (half a byte a row), scanned.
+const rowsPerBucket = 8
 
-func newRowBuckets(rows []packedRow) rowBuckets {
-	span, buckets := uint64(rows[len(rows)-1].off), uint64(len(rows)/8)
-	shift := uint(0)
-	if span >= buckets {
-		shift = uint(bits.Len64(span / buckets))
-	}
-	n := int(span>>shift) + 2
-	first := make([]uint32, n)
+// rowBuckets indexes a sequence's rows, in address order, by offset:
+// newBucketIndex's loop over the rows' offsets. (One loop reading keys
+// through a function built indexes 2.7 times slower, and prune indexes
+// millions of DIE offsets.)
+func rowBuckets(rows []packedRow) BucketIndex[uint32] {
+	x, nb := bucketShape(rows[0].off, rows[len(rows)-1].off, len(rows), rowsPerBucket)
 	i := 0
-	for b := range n - 1 {
-		start := uint64(b) << shift
+	for b := range nb - 1 {
+		start := uint64(x.base) + uint64(b)<<x.shift
 		for i < len(rows) && uint64(rows[i].off) < start {
 			i++
 		}
-		first[b] = uint32(i)
+		x.first[b] = uint32(i)
 	}
-	first[n-1] = uint32(len(rows))
-	return rowBuckets{shift: shift, first: first}
+	return x
 }
 
-// search returns the index of the first of rows (the sequence x indexes)
-// whose offset is above rel: len(rows) when none is.
-func (x rowBuckets) search(rows []packedRow, rel uint32) int {
-	b := int(rel >> x.shift)
-	if b+1 >= len(x.first) {
-		return len(rows)
-	}
-	// Rows before first[b] are below rel; from first[b+1] on, above.
-	lo, hi := int(x.first[b]), int(x.first[b+1])
+// searchBucket returns the index of the first of rows, the sequence x
+// indexes by offset, whose offset is above rel: len(rows) when none is.
+func searchBucket(x *BucketIndex[uint32], rows []packedRow, rel uint32) int {
+	lo, hi := x.bucket(rel)
 	if hi-lo > 4*scanBelow {
 		return lo + sort.Search(hi-lo, func(j int) bool { return rows[lo+j].off > rel })
 	}
@@ -637,9 +623,9 @@ func (t *LineTable) indexRows() {
 			continue
 		}
 		if t.buckets == nil {
-			t.buckets = map[int32]rowBuckets{}
+			t.buckets = map[int32]BucketIndex[uint32]{}
 		}
-		t.buckets[int32(i)] = newRowBuckets(rows)
+		t.buckets[int32(i)] = rowBuckets(rows)
 	}
 }
 
@@ -659,7 +645,7 @@ func (t *LineTable) searchRows(i int, s lineSeq, rel uint32) int {
 	rows := t.rows[s.first : s.first+s.n]
 	if s.n >= bucketMinRows && t.buckets != nil {
 		if x, ok := t.buckets[int32(i)]; ok {
-			return x.search(rows, rel)
+			return searchBucket(&x, rows, rel)
 		}
 	}
 	return sort.Search(len(rows), func(j int) bool { return rows[j].off > rel })
