@@ -95,18 +95,13 @@ func readMiniDebug(f *elf.File, data []byte) (t symtab, found bool, err error) {
 			}
 		}
 	}
-	kept := t.syms[:0]
-	addrs := t.addrs[:0]
-	for i, sym := range t.syms {
+	t.filter(func(sym *symbol) bool {
 		if int(sym.section) >= len(secMap) || secMap[sym.section] < 0 {
-			continue
+			return false
 		}
 		sym.section = uint16(secMap[sym.section])
-		kept = append(kept, sym)
-		addrs = append(addrs, t.addrs[i])
-	}
-	t.syms, t.addrs = kept, addrs
-	t.indexAddrs()
+		return true
+	})
 	return t, true, nil
 }
 

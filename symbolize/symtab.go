@@ -234,8 +234,24 @@ func (t *symtab) finish() {
 }
 
 // indexAddrs indexes t.addrs, sorted, for find: once sorted, and again
-// whenever symbols are taken out.
+// when filter takes symbols out.
 func (t *symtab) indexAddrs() { t.index = dwarf.NewAddrIndex(t.addrs) }
+
+// filter keeps the symbols keep says yes to, in their order and with
+// their addresses, and indexes the addresses left: symbols are taken out
+// only here, so that find's index is always of t.addrs. keep may change
+// the symbol it is given.
+func (t *symtab) filter(keep func(*symbol) bool) {
+	kept, addrs := t.syms[:0], t.addrs[:0]
+	for i := range t.syms {
+		if keep(&t.syms[i]) {
+			kept = append(kept, t.syms[i])
+			addrs = append(addrs, t.addrs[i])
+		}
+	}
+	t.syms, t.addrs = kept, addrs
+	t.indexAddrs()
+}
 
 // sortSymbols sorts syms, in table order (order is the index), and
 // their addresses addrs by (address, size); table order breaks ties, so
