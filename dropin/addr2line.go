@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math/bits"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
@@ -228,6 +229,7 @@ type a2lSession struct {
 	mod     modcache.Object
 	is32    bool
 	symbols map[string]uint64 // by name, read on first use
+	out     []byte            // translate's answer, reused
 }
 
 // address is how addr2line 2.40 reads an address: "symbol[+offset]" when
@@ -267,33 +269,34 @@ func (a *a2lSession) symbol(name string) (uint64, bool) {
 
 // translate answers one address as addr2line.c's translate_addresses.
 func (a *a2lSession) translate(w io.Writer, pc uint64) {
-	var b strings.Builder
+	b := a.out[:0]
 	if a.is32 {
 		pc &= 0xffffffff
 	}
 	if a.cfg.addresses {
+		width := 16
 		if a.is32 {
-			fmt.Fprintf(&b, "0x%08x", pc)
-		} else {
-			fmt.Fprintf(&b, "0x%016x", pc)
+			width = 8
 		}
+		b = appendHexWidth(append(b, "0x"...), pc, width)
 		if a.cfg.pretty {
-			b.WriteString(": ")
+			b = append(b, ": "...)
 		} else {
-			b.WriteString("\n")
+			b = append(b, '\n')
 		}
 	}
 	frames := a.lookup(pc)
 	if frames == nil {
 		if a.cfg.functions {
 			if a.cfg.pretty {
-				b.WriteString("?? ")
+				b = append(b, "?? "...)
 			} else {
-				b.WriteString("??\n")
+				b = append(b, "??\n"...)
 			}
 		}
-		b.WriteString("??:0\n")
-		io.WriteString(w, b.String())
+		b = append(b, "??:0\n"...)
+		a.out = b
+		w.Write(b)
 		return
 	}
 	// bfd_find_inliner_info does not report discriminators: the callers'
@@ -301,18 +304,18 @@ func (a *a2lSession) translate(w io.Writer, pc uint64) {
 	disc := frames[0].Discriminator
 	for i, f := range frames {
 		if i > 0 && a.cfg.pretty {
-			b.WriteString(" (inlined by) ")
+			b = append(b, " (inlined by) "...)
 		}
 		if a.cfg.functions {
 			name := f.Function
 			if name == "" {
 				name = "??"
 			}
-			b.WriteString(name)
+			b = append(b, name...)
 			if a.cfg.pretty {
-				b.WriteString(" at ")
+				b = append(b, " at "...)
 			} else {
-				b.WriteString("\n")
+				b = append(b, '\n')
 			}
 		}
 		file := f.File
@@ -321,17 +324,32 @@ func (a *a2lSession) translate(w io.Writer, pc uint64) {
 		} else if a.cfg.basenames {
 			file = baseName(file)
 		}
-		b.WriteString(file + ":")
+		b = append(append(b, file...), ':')
 		switch {
 		case f.Line == 0:
-			b.WriteString("?\n")
+			b = append(b, '?')
 		case disc != 0:
-			fmt.Fprintf(&b, "%d (discriminator %d)\n", f.Line, disc)
+			b = strconv.AppendInt(b, int64(f.Line), 10)
+			b = strconv.AppendInt(append(b, " (discriminator "...), int64(disc), 10)
+			b = append(b, ')')
 		default:
-			fmt.Fprintf(&b, "%d\n", f.Line)
+			b = strconv.AppendInt(b, int64(f.Line), 10)
 		}
+		b = append(b, '\n')
 	}
-	io.WriteString(w, b.String())
+	a.out = b
+	w.Write(b)
+}
+
+// appendHexWidth appends v in lowercase hex, zero-padded to width digits
+// (printf's %0*x).
+func appendHexWidth(b []byte, v uint64, width int) []byte {
+	var digits [16]byte
+	d := strconv.AppendUint(digits[:0], v, 16)
+	for n := len(d); n < width; n++ {
+		b = append(b, '0')
+	}
+	return append(b, d...)
 }
 
 // lookup returns the frames for pc (innermost first), or nil when

@@ -2,6 +2,7 @@ package dropin
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -167,4 +168,16 @@ func FuzzGetopt(f *testing.F) {
 		}
 		t.Fatalf("getopt makes no progress on %q", s)
 	})
+}
+
+// TestAppendHexWidth holds the -a face's address to printf's %0*x.
+func TestAppendHexWidth(t *testing.T) {
+	for _, v := range []uint64{0, 1, 0xf, 0x1190, 0xffffffff, 0x100000000, 0xdeadbeefcafe, ^uint64(0)} {
+		for _, width := range []int{8, 16} {
+			got := string(appendHexWidth([]byte("x"), v, width))
+			if want := fmt.Sprintf("x%0*x", width, v); got != want {
+				t.Errorf("appendHexWidth(%#x, %d) = %q, want %q", v, width, got, want)
+			}
+		}
+	}
 }
