@@ -18,98 +18,104 @@ type jsonValue any
 
 type jsonObject map[string]jsonValue
 
-func writeJSON(b *strings.Builder, v jsonValue, indent int, pretty bool) {
+// appendJSON appends v at the given depth of indentation.
+func appendJSON(b []byte, v jsonValue, indent int, pretty bool) []byte {
 	switch v := v.(type) {
 	case string:
-		quoteJSON(b, v)
+		return appendQuoteJSON(b, v)
 	case int:
-		b.WriteString(strconv.Itoa(v))
+		return strconv.AppendInt(b, int64(v), 10)
 	case int64:
-		b.WriteString(strconv.FormatInt(v, 10))
+		return strconv.AppendInt(b, v, 10)
 	case bool:
-		b.WriteString(strconv.FormatBool(v))
+		return strconv.AppendBool(b, v)
 	case jsonObject:
 		if len(v) == 0 {
-			b.WriteString("{}")
-			return
+			return append(b, "{}"...)
 		}
 		keys := make([]string, 0, len(v))
 		for k := range v {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			newline(b, indent+1, pretty)
-			quoteJSON(b, k)
-			b.WriteByte(':')
-			if pretty {
-				b.WriteByte(' ')
-			}
-			writeJSON(b, v[k], indent+1, pretty)
+			b = appendKey(b, k, i, indent+1, pretty)
+			b = appendJSON(b, v[k], indent+1, pretty)
 		}
-		newline(b, indent, pretty)
-		b.WriteByte('}')
+		return append(appendNewline(b, indent, pretty), '}')
 	case []jsonValue:
 		if len(v) == 0 {
-			b.WriteString("[]")
-			return
+			return append(b, "[]"...)
 		}
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			newline(b, indent+1, pretty)
-			writeJSON(b, e, indent+1, pretty)
+			b = appendNewline(b, indent+1, pretty)
+			b = appendJSON(b, e, indent+1, pretty)
 		}
-		newline(b, indent, pretty)
-		b.WriteByte(']')
+		return append(appendNewline(b, indent, pretty), ']')
 	default:
 		panic(fmt.Sprintf("dropin: unexpected JSON value %T", v))
 	}
 }
 
-func newline(b *strings.Builder, indent int, pretty bool) {
-	if !pretty {
-		return
+// appendKey appends the i-th member's key of an object whose members are
+// at depth indent: the comma before it, its line, the key and the colon.
+func appendKey(b []byte, k string, i, indent int, pretty bool) []byte {
+	if i > 0 {
+		b = append(b, ',')
 	}
-	b.WriteByte('\n')
-	for i := 0; i < indent; i++ {
-		b.WriteString("  ")
+	b = appendQuoteJSON(appendNewline(b, indent, pretty), k)
+	b = append(b, ':')
+	if pretty {
+		b = append(b, ' ')
 	}
+	return b
 }
 
-// quoteJSON is llvm::json's quote(), applied after fixUTF8 (invalid UTF-8
-// becomes U+FFFD, as llvm does before printing).
-func quoteJSON(b *strings.Builder, s string) {
+func appendNewline(b []byte, indent int, pretty bool) []byte {
+	if !pretty {
+		return b
+	}
+	b = append(b, '\n')
+	for i := 0; i < indent; i++ {
+		b = append(b, "  "...)
+	}
+	return b
+}
+
+// appendQuoteJSON is llvm::json's quote(), applied after fixUTF8 (invalid
+// UTF-8 becomes U+FFFD, as llvm does before printing).
+func appendQuoteJSON(b []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	b.WriteByte('"')
+	b = append(b, '"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '"' || c == '\\' {
-			b.WriteByte('\\')
+			b = append(b, '\\')
 		}
 		if c >= 0x20 {
-			b.WriteByte(c)
+			b = append(b, c)
 			continue
 		}
-		b.WriteByte('\\')
+		b = append(b, '\\')
 		switch c {
 		case '\t':
-			b.WriteByte('t')
+			b = append(b, 't')
 		case '\n':
-			b.WriteByte('n')
+			b = append(b, 'n')
 		case '\r':
-			b.WriteByte('r')
+			b = append(b, 'r')
 		default:
-			fmt.Fprintf(b, "u%04x", c)
+			b = append(b, 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
 	}
-	b.WriteByte('"')
+	return append(b, '"')
 }
+
+const hexDigits = "0123456789abcdef"
