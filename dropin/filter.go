@@ -401,7 +401,8 @@ func (f *markupFilter) frames(mod modcache.Object, addr uint64, inlines bool) []
 		return unknownFrame()
 	}
 	if f.s.cfg.basenames {
-		frames = withBaseNames(frames)
+		frames = owned(frames, false)
+		setBaseNames(frames)
 	}
 	return frames
 }

@@ -542,41 +542,47 @@ func (s *llvmSession) lookup(mod modcache.Object, addr uint64, buf []symbolize.F
 		frames = frames[:1]
 	}
 	if !opts.Inlines {
-		frames, own = withInvalidStartFile(frames), true
+		frames, own = owned(frames, own), true
+		setInvalidStartFile(frames)
 	}
 	if s.cfg.basenames {
-		frames, own = withBaseNames(frames), true
+		frames, own = owned(frames, own), true
+		setBaseNames(frames)
 	}
 	return frames, own
 }
 
-// withInvalidStartFile is llvm's lookup without inlining (symbolizeCode):
+// setInvalidStartFile is llvm's lookup without inlining (symbolizeCode):
 // the start file of a function whose declaration names no file stays
 // DILineInfo's "<invalid>", which --verbose prints (JSON prints ""), where
 // a lookup with inlining prints "".
-func withInvalidStartFile(frames []symbolize.Frame) []symbolize.Frame {
-	frames = append([]symbolize.Frame(nil), frames...)
+func setInvalidStartFile(frames []symbolize.Frame) {
 	for i := range frames {
 		if frames[i].StartFile == "" {
 			frames[i].StartFile = invalidName
 		}
 	}
-	return frames
 }
 
-// invalidName is DILineInfo::BadString, llvm's unknown name.
-const invalidName = "<invalid>"
-
-// withBaseNames returns a copy of frames with their files' directories
-// left out (--basenames).
-func withBaseNames(frames []symbolize.Frame) []symbolize.Frame {
-	frames = append([]symbolize.Frame(nil), frames...)
+// setBaseNames leaves the frames' files' directories out (--basenames).
+func setBaseNames(frames []symbolize.Frame) {
 	for i := range frames {
 		frames[i].File = baseName(frames[i].File)
 		frames[i].StartFile = baseName(frames[i].StartFile)
 	}
-	return frames
 }
+
+// owned returns frames, or a copy of them when they are not the caller's
+// (own false: a slice the module keeps), so that they can be changed.
+func owned(frames []symbolize.Frame, own bool) []symbolize.Frame {
+	if own {
+		return frames
+	}
+	return append([]symbolize.Frame(nil), frames...)
+}
+
+// invalidName is DILineInfo::BadString, llvm's unknown name.
+const invalidName = "<invalid>"
 
 // baseName is llvm::sys::path::filename for the paths DWARF holds.
 func baseName(p string) string {

@@ -151,26 +151,29 @@ func (p *plainPrinter) oneFrame(f symbolize.Frame, inlined bool) {
 	if p.cfg.style == styleLLVM {
 		p.b.Write(strconv.AppendInt(append(p.b.AvailableBuffer(), ':'), int64(f.Column), 10))
 	} else if f.Discriminator != 0 {
-		fmt.Fprintf(p.b, " (discriminator %d)", f.Discriminator)
+		b := strconv.AppendInt(append(p.b.AvailableBuffer(), " (discriminator "...), int64(f.Discriminator), 10)
+		p.b.Write(append(b, ')'))
 	}
 	p.b.WriteString("\n")
 	p.b.WriteString(sourceContext(p.cfg, file, f.Line))
 }
 
 func (p *plainPrinter) verboseFrame(file string, f symbolize.Frame) {
-	fmt.Fprintf(p.b, "  Filename: %s\n", file)
+	b := append(p.b.AvailableBuffer(), "  Filename: "...)
+	b = append(append(b, file...), '\n')
 	if f.StartLine != 0 {
-		fmt.Fprintf(p.b, "  Function start filename: %s\n", f.StartFile)
-		fmt.Fprintf(p.b, "  Function start line: %d\n", f.StartLine)
+		b = append(append(append(b, "  Function start filename: "...), f.StartFile...), '\n')
+		b = append(strconv.AppendInt(append(b, "  Function start line: "...), int64(f.StartLine), 10), '\n')
 	}
 	if f.HasStartAddress {
-		fmt.Fprintf(p.b, "  Function start address: 0x%x\n", f.StartAddress)
+		b = append(strconv.AppendUint(append(b, "  Function start address: 0x"...), f.StartAddress, 16), '\n')
 	}
-	fmt.Fprintf(p.b, "  Line: %d\n", f.Line)
-	fmt.Fprintf(p.b, "  Column: %d\n", f.Column)
+	b = append(strconv.AppendInt(append(b, "  Line: "...), int64(f.Line), 10), '\n')
+	b = append(strconv.AppendInt(append(b, "  Column: "...), int64(f.Column), 10), '\n')
 	if f.Discriminator != 0 {
-		fmt.Fprintf(p.b, "  Discriminator: %d\n", f.Discriminator)
+		b = append(strconv.AppendInt(append(b, "  Discriminator: "...), int64(f.Discriminator), 10), '\n')
 	}
+	p.b.Write(b)
 }
 
 func (p *plainPrinter) code(r request, frames []symbolize.Frame) {

@@ -164,9 +164,10 @@ func (s *llvmSession) symbolLocations(mod modcache.Object, q symbolQuery) []symb
 		}
 		locs = append(locs, frames[0])
 	}
-	locs = withInvalidStartFile(locs)
+	// locs holds copies of the frames: they are changed in place.
+	setInvalidStartFile(locs)
 	if s.cfg.basenames {
-		locs = withBaseNames(locs)
+		setBaseNames(locs)
 	}
 	return locs
 }
