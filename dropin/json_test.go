@@ -56,3 +56,25 @@ func TestJSONCodeFast(t *testing.T) {
 		t.Error("no answer had a Source member")
 	}
 }
+
+// FuzzJSONCode is TestJSONCodeFast on any names and numbers.
+func FuzzJSONCode(f *testing.F) {
+	f.Add("main", "/src/a.c", "/bin/t", "", 12, 3, 4, uint64(0x1190), false)
+	f.Add("inl<\"q\">\x01", "a\\b\n.h\xff", "t\x1b[0m", "sym", 0, -1, 0, uint64(0), true)
+	f.Fuzz(func(t *testing.T, fn, file, module, symbol string, line, col, disc int, addr uint64, pretty bool) {
+		cfg := printConfig{pretty: pretty}
+		r := request{module: module, addr: addr, hasAddr: addr != 0, symbol: symbol}
+		fs := []symbolize.Frame{
+			{Function: fn, File: file, Line: line, Column: col, Discriminator: disc, StartFile: file, StartLine: line, StartAddress: addr, HasStartAddress: addr&1 == 0},
+			{Function: file, File: fn, StartFile: invalidName},
+		}
+		var fast bytes.Buffer
+		(&jsonPrinter{cfg: cfg, out: &fast}).code(r, fs)
+		p := &jsonPrinter{cfg: cfg, out: io.Discard}
+		p.listBegin()
+		p.code(r, fs)
+		if want := string(appendJSON(nil, p.list[0], 0, pretty)) + "\n"; fast.String() != want {
+			t.Errorf("got %q\nwant %q", fast.String(), want)
+		}
+	})
+}
