@@ -13,10 +13,14 @@ import (
 // string escaping (which differs from encoding/json: no \u003c, \b, \f or
 // \u2028 escapes). This small writer does exactly that.
 
-// jsonValue is one of: string, int64, int, jsonObject, []jsonValue.
+// jsonValue is one of: string, int64, int, jsonObject, []jsonValue,
+// jsonRaw.
 type jsonValue any
 
 type jsonObject map[string]jsonValue
+
+// jsonRaw is a value already written, for the depth it is placed at.
+type jsonRaw []byte
 
 // appendJSON appends v at the given depth of indentation.
 func appendJSON(b []byte, v jsonValue, indent int, pretty bool) []byte {
@@ -29,6 +33,8 @@ func appendJSON(b []byte, v jsonValue, indent int, pretty bool) []byte {
 		return strconv.AppendInt(b, v, 10)
 	case bool:
 		return strconv.AppendBool(b, v)
+	case jsonRaw:
+		return append(b, v...)
 	case jsonObject:
 		if len(v) == 0 {
 			return append(b, "{}"...)

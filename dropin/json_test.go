@@ -9,9 +9,38 @@ import (
 	"github.com/sanitrace/sanitrace/symbolize"
 )
 
-// TestJSONCodeFast holds the JSON printer's CODE answer, written member by
-// member (appendCode), to the same answer built as maps and printed by the
-// generic writer (the path argv lists still take).
+// checkJSONCode holds the JSON printer's CODE answer, written member by
+// member (appendCode), to the same answer built as maps (answer over
+// symbol's objects) and printed by the generic writer: on stdin, one
+// answer a line, and in argv's list, where each is an element.
+func checkJSONCode(t *testing.T, cfg printConfig, r request, frames []symbolize.Frame) (want string) {
+	t.Helper()
+	ref := &jsonPrinter{cfg: cfg, out: io.Discard}
+	ref.listBegin()
+	syms := make([]jsonValue, 0, len(frames))
+	for _, f := range frames {
+		syms = append(syms, ref.symbol(f))
+	}
+	ref.answer(r, "Symbol", syms)
+	want = string(appendJSON(nil, ref.list[0], 0, cfg.pretty)) + "\n"
+	var line bytes.Buffer
+	(&jsonPrinter{cfg: cfg, out: &line}).code(r, frames)
+	if line.String() != want {
+		t.Errorf("pretty=%v %+v %+v:\n got %q\nwant %q", cfg.pretty, r, frames, line.String(), want)
+	}
+	wantList := string(appendJSON(nil, []jsonValue{ref.list[0], ref.list[0]}, 0, cfg.pretty)) + "\n"
+	var list bytes.Buffer
+	p := &jsonPrinter{cfg: cfg, out: &list}
+	p.listBegin()
+	p.code(r, frames)
+	p.code(r, frames)
+	p.listEnd()
+	if list.String() != wantList {
+		t.Errorf("argv list, pretty=%v %+v %+v:\n got %q\nwant %q", cfg.pretty, r, frames, list.String(), wantList)
+	}
+	return want
+}
+
 func TestJSONCodeFast(t *testing.T) {
 	source := func(string) (io.ReadCloser, error) {
 		return io.NopCloser(strings.NewReader("one\n\"two\"\tthree\nfour\x01\n")), nil
@@ -37,17 +66,7 @@ func TestJSONCodeFast(t *testing.T) {
 			cfg := printConfig{pretty: pretty, contextLines: ctx, readSource: source}
 			for _, r := range reqs {
 				for _, fs := range frames {
-					var fast bytes.Buffer
-					(&jsonPrinter{cfg: cfg, out: &fast}).code(r, fs)
-					var list bytes.Buffer
-					p := &jsonPrinter{cfg: cfg, out: &list}
-					p.listBegin()
-					p.code(r, fs)
-					want := string(appendJSON(nil, p.list[0], 0, pretty)) + "\n"
-					sources += strings.Count(want, `"Source"`)
-					if fast.String() != want {
-						t.Errorf("pretty=%v context=%d %+v %+v:\n got %q\nwant %q", pretty, ctx, r, fs, fast.String(), want)
-					}
+					sources += strings.Count(checkJSONCode(t, cfg, r, fs), `"Source"`)
 				}
 			}
 		}
@@ -62,19 +81,10 @@ func FuzzJSONCode(f *testing.F) {
 	f.Add("main", "/src/a.c", "/bin/t", "", 12, 3, 4, uint64(0x1190), false)
 	f.Add("inl<\"q\">\x01", "a\\b\n.h\xff", "t\x1b[0m", "sym", 0, -1, 0, uint64(0), true)
 	f.Fuzz(func(t *testing.T, fn, file, module, symbol string, line, col, disc int, addr uint64, pretty bool) {
-		cfg := printConfig{pretty: pretty}
 		r := request{module: module, addr: addr, hasAddr: addr != 0, symbol: symbol}
-		fs := []symbolize.Frame{
+		checkJSONCode(t, printConfig{pretty: pretty}, r, []symbolize.Frame{
 			{Function: fn, File: file, Line: line, Column: col, Discriminator: disc, StartFile: file, StartLine: line, StartAddress: addr, HasStartAddress: addr&1 == 0},
 			{Function: file, File: fn, StartFile: invalidName},
-		}
-		var fast bytes.Buffer
-		(&jsonPrinter{cfg: cfg, out: &fast}).code(r, fs)
-		p := &jsonPrinter{cfg: cfg, out: io.Discard}
-		p.listBegin()
-		p.code(r, fs)
-		if want := string(appendJSON(nil, p.list[0], 0, pretty)) + "\n"; fast.String() != want {
-			t.Errorf("got %q\nwant %q", fast.String(), want)
-		}
+		})
 	})
 }

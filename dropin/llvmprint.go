@@ -273,36 +273,34 @@ func (p *jsonPrinter) write(b []byte) {
 
 func (p *jsonPrinter) code(r request, frames []symbolize.Frame) {
 	if p.inList {
-		syms := make([]jsonValue, 0, len(frames))
-		for _, f := range frames {
-			syms = append(syms, p.symbol(f))
-		}
-		p.answer(r, "Symbol", syms)
+		// An element of argv's list, at depth 1.
+		p.list = append(p.list, jsonRaw(p.appendCode(nil, r, frames, 1)))
 		return
 	}
-	p.write(p.appendCode(p.buf[:0], r, frames))
+	p.write(p.appendCode(p.buf[:0], r, frames, 0))
 }
 
-// appendCode appends what answer(r, "Symbol", the frames' symbol objects)
-// prints, written out member by member in llvm::json's sorted order
-// rather than through maps (five times the time of the text output;
-// TestJSONCodeFast holds the two to the same bytes).
-func (p *jsonPrinter) appendCode(b []byte, r request, frames []symbolize.Frame) []byte {
-	pretty := p.cfg.pretty
+// appendCode appends, as an object at depth indent, what answer(r,
+// "Symbol", the frames' symbol objects) prints, written out member by
+// member in llvm::json's sorted order rather than through maps (five
+// times the time of the text output; TestJSONCodeFast and FuzzJSONCode
+// hold the two to the same bytes).
+func (p *jsonPrinter) appendCode(b []byte, r request, frames []symbolize.Frame, indent int) []byte {
+	pretty, in := p.cfg.pretty, indent+1
 	b = append(b, '{')
 	i := 0
 	if r.symbol == "" && r.hasAddr {
-		b = appendKey(b, "Address", i, 1, pretty)
+		b = appendKey(b, "Address", i, in, pretty)
 		b = appendQuoteJSON(b, hex(r.addr))
 		i++
 	}
-	b = appendQuoteJSON(appendKey(b, "ModuleName", i, 1, pretty), r.module)
+	b = appendQuoteJSON(appendKey(b, "ModuleName", i, in, pretty), r.module)
 	i++
 	if r.symbol != "" {
-		b = appendQuoteJSON(appendKey(b, "SymName", i, 1, pretty), r.symbol)
+		b = appendQuoteJSON(appendKey(b, "SymName", i, in, pretty), r.symbol)
 		i++
 	}
-	b = appendKey(b, "Symbol", i, 1, pretty)
+	b = appendKey(b, "Symbol", i, in, pretty)
 	if len(frames) == 0 {
 		b = append(b, "[]"...)
 	} else {
@@ -311,11 +309,11 @@ func (p *jsonPrinter) appendCode(b []byte, r request, frames []symbolize.Frame) 
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = p.appendSymbol(appendNewline(b, 2, pretty), f, 2)
+			b = p.appendSymbol(appendNewline(b, in+1, pretty), f, in+1)
 		}
-		b = append(appendNewline(b, 1, pretty), ']')
+		b = append(appendNewline(b, in, pretty), ']')
 	}
-	return append(appendNewline(b, 0, pretty), '}')
+	return append(appendNewline(b, indent, pretty), '}')
 }
 
 // appendSymbol appends symbol(f) at depth indent, its members in sorted
