@@ -12,6 +12,7 @@ import (
 	"testing/iotest"
 
 	"github.com/sanitrace/sanitrace/debuginfo"
+	"github.com/sanitrace/sanitrace/internal/startup"
 	"github.com/sanitrace/sanitrace/modcache"
 	"github.com/sanitrace/sanitrace/symbolize"
 )
@@ -116,12 +117,23 @@ func TestBatchEngine(t *testing.T) {
 				t.Errorf("%s, direct=%d: batched output differs from line-by-line (%d vs %d bytes)", name, direct, len(gotOut), len(wantOut))
 			}
 		}
-		// The module's resident pages handed back after every batch: the
+		// The module's resident pages handed back after every batch, and
+		// the test binary's own every executableReleaseEvery batches: the
 		// lookups after read them again.
 		var o, e bytes.Buffer
-		RunLLVMSymbolizer(args, Env{Stdin: strings.NewReader(in.String()), Stdout: &o, Stderr: &e, Open: OpenEngine, Version: "test", releaseEvery: 1})
+		released := 0
+		release := func() {
+			released++
+			if _, err := startup.Release(); err != nil {
+				t.Errorf("startup.Release: %v", err)
+			}
+		}
+		RunLLVMSymbolizer(args, Env{Stdin: strings.NewReader(in.String()), Stdout: &o, Stderr: &e, Open: OpenEngine, Version: "test", releaseEvery: 1, ReleaseExecutable: release})
 		if o.String() != wantOut || e.String() != wantErr {
 			t.Errorf("%s, pages handed back after every batch: output differs from line-by-line (%d vs %d bytes)", name, o.Len(), len(wantOut))
+		}
+		if released == 0 {
+			t.Errorf("%s: the executable's pages were never handed back", name)
 		}
 		if !strings.Contains(wantOut, ".c") && !strings.Contains(wantOut, ".cc") {
 			t.Errorf("%s: no source locations in the answers", name)

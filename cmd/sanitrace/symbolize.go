@@ -84,6 +84,9 @@ func faceEnv(stdin io.Reader, stdout, stderr io.Writer) dropin.Env {
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 		Getenv: os.Getenv, Open: dropin.OpenEngine, Version: version,
 		Fetch: debuginfodFetcher(os.Getenv, newWarner(stderr)),
+		// Again now and then in a long session (the code it runs and
+		// the 64 KB around each page of it).
+		ReleaseExecutable: func() { startup.Release() },
 	}
 }
 
