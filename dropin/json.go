@@ -118,10 +118,8 @@ func appendQuoteJSON(b []byte, s string) []byte {
 		case '\r':
 			b = append(b, 'r')
 		default:
-			b = append(b, 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			b = fmt.Appendf(b, "u%04x", c)
 		}
 	}
 	return append(b, '"')
 }
-
-const hexDigits = "0123456789abcdef"

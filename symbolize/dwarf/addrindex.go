@@ -84,6 +84,12 @@ func (x *BucketIndex[K]) UpperBound(keys []K, v K) int {
 	return lo + upperBound(keys[lo:hi], v)
 }
 
+// scanBelow: a search over a sorted array binary searches until at most
+// this many elements are left, then scans them. The scan reads their
+// cache lines at once; each step of a binary search waits for the line
+// the step before chose, and a lookup's arrays are rarely in cache.
+const scanBelow = 8
+
 // upperBound returns the index of the first of keys, sorted, above v
 // (len(keys) when none is): sort.Search's answer.
 func upperBound[K sortedKey](keys []K, v K) int {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// AddrIndex.UpperBound is UpperBound: on arrays spread evenly, clustered
+// AddrIndex.UpperBound is upperBound: on arrays spread evenly, clustered
 // (a few dense runs far apart), with duplicates, at the top of the
 // address space, and for addresses at, between, below and above them.
 func TestAddrIndex(t *testing.T) {
@@ -70,7 +70,7 @@ func TestAddrIndex(t *testing.T) {
 				probes = append(probes, r.Uint64())
 			}
 			for _, pc := range probes {
-				if got, want := x.UpperBound(addrs, pc), UpperBound(addrs, pc); got != want {
+				if got, want := x.UpperBound(addrs, pc), upperBound(addrs, pc); got != want {
 					t.Fatalf("%s, %d addresses, pc %#x: %d, want %d", name, n, pc, got, want)
 				}
 			}

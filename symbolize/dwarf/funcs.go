@@ -674,7 +674,7 @@ func (fi *FuncIndex) Chain(pc uint64, dst []int32) []int32 {
 			hi = int(byDepth[d+1])
 		}
 		rs, bs := inlines[lo:hi], begins[lo:hi]
-		k := UpperBound(bs, pc)
+		k := upperBound(bs, pc)
 		found := false
 		// Ranges at one depth don't overlap in well-formed DWARF; check the
 		// nearest few in case they do.
@@ -730,15 +730,3 @@ func (s funcsByBegin) Swap(i, j int) {
 	s.begins[i], s.begins[j] = s.begins[j], s.begins[i]
 	s.addrs[i], s.addrs[j] = s.addrs[j], s.addrs[i]
 }
-
-// scanBelow: a search over a sorted array binary searches until at most
-// this many elements are left, then scans them. The scan reads their
-// cache lines at once; each step of a binary search waits for the line
-// the step before chose, and a lookup's arrays are rarely in cache.
-const scanBelow = 8
-
-// UpperBound returns the index of the first of begins, sorted, above pc
-// (len(begins) when none is): sort.Search's answer. The functions', the
-// inlined calls' and the ELF symbols' begins (symbolize's symbol tables)
-// are each kept in an array of their own for it.
-func UpperBound(begins []uint64, pc uint64) int { return upperBound(begins, pc) }

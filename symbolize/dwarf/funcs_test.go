@@ -93,8 +93,8 @@ func TestUpperBound(t *testing.T) {
 		}
 		for pc := uint64(98); pc <= begin+1; pc++ {
 			want := sort.Search(n, func(i int) bool { return begins[i] > pc })
-			if got := UpperBound(begins, pc); got != want {
-				t.Fatalf("n %d: UpperBound(%d) = %d, want %d", n, pc, got, want)
+			if got := upperBound(begins, pc); got != want {
+				t.Fatalf("n %d: upperBound(%d) = %d, want %d", n, pc, got, want)
 			}
 		}
 	}
