@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 )
 
 // A File is an ELF file's bytes: mapped read-only when the system allows
@@ -31,13 +30,8 @@ func Map(f *os.File) (*File, error) {
 	}
 	size := fi.Size()
 	if fi.Mode().IsRegular() && size > 0 && size == int64(int(size)) {
-		if b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE); err == nil {
-			m := &File{data: b, mapped: true, fd: -1}
-			if fd, err := syscall.Dup(int(f.Fd())); err == nil {
-				syscall.CloseOnExec(fd)
-				m.fd = fd
-			}
-			return m, nil
+		if b, fd, ok := mapFile(f, int(size)); ok {
+			return &File{data: b, mapped: true, fd: fd}, nil
 		}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxFileSize))
@@ -64,11 +58,9 @@ func (m *File) Close() error {
 	m.mapped = false
 	b := m.data
 	m.data = nil
-	if m.fd >= 0 {
-		syscall.Close(m.fd)
-		m.fd = -1
-	}
-	return syscall.Munmap(b)
+	fd := m.fd
+	m.fd = -1
+	return unmapFile(b, fd)
 }
 
 // Release tells the kernel that the mapped bytes [off, end) are not needed
@@ -79,13 +71,13 @@ func (m *File) Release(off, end uint64) {
 	if m == nil || !m.mapped || end > uint64(len(m.data)) {
 		return
 	}
-	page := uint64(syscall.Getpagesize())
+	page := uint64(os.Getpagesize())
 	lo := (off + page - 1) / page * page
 	hi := end / page * page
 	if lo >= hi {
 		return
 	}
-	syscall.Madvise(m.data[lo:hi], syscall.MADV_DONTNEED)
+	releasePages(m.data[lo:hi])
 }
 
 // CStringAt returns the NUL-terminated string at off of the file, which
@@ -103,7 +95,7 @@ func (m *File) CStringAt(off, end uint64) (string, bool) {
 	var buf [256]byte
 	var long []byte // the bytes before buf's when the string is longer
 	for off < end {
-		n, err := syscall.Pread(m.fd, buf[:min(uint64(len(buf)), end-off)], int64(off))
+		n, err := pread(m.fd, buf[:min(uint64(len(buf)), end-off)], int64(off))
 		if err != nil || n <= 0 {
 			// The mapping still reads what pread cannot.
 			return CStringAt(m.data[:end], off)
@@ -130,7 +122,7 @@ func (m *File) NonEmptyAt(off, end uint64) bool {
 		return m.data[off] != 0
 	}
 	var b [1]byte
-	if n, err := syscall.Pread(m.fd, b[:], int64(off)); err != nil || n != 1 {
+	if n, err := pread(m.fd, b[:], int64(off)); err != nil || n != 1 {
 		return m.data[off] != 0
 	}
 	return b[0] != 0
