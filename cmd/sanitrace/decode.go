@@ -24,23 +24,24 @@ func newDecodeCmd() *cobra.Command {
 	var fl decodeFlags
 	cmd := &cobra.Command{
 		Use:   "decode [FILE...]",
-		Short: "Find sanitizer reports in logs, symbolize their frames and render them",
+		Short: "Find crash reports in logs, symbolize their frames and render them",
 		Long: `decode reads logs (files, or stdin when none or "-" is given), finds every
-sanitizer report in them, symbolizes the frames the runtime left as
-(module+offset) with sanitrace's own DWARF symbolizer, and renders the
-reports as text or JSON. Logs compressed with gzip, zstd, xz or bzip2 are
-read as they are; an ELF file, an archive, binary data or a directory
-given as a log is an error naming it.
+crash report in them (the sanitizers, libFuzzer, the Linux kernel, Go,
+Rust, gdb, glibc, Valgrind, Android tombstones), symbolizes the frames the
+runtime left as (module+offset) with sanitrace's own DWARF symbolizer, and
+renders the reports as text or JSON. Logs compressed with gzip, zstd, xz or
+bzip2 are read as they are; an ELF file, an archive, binary data or a
+directory given as a log is an error naming it.
 
 --passthrough writes the whole input back as it streams, each report
 replaced by its completed rendering and every other line in place, byte for
 byte (--sanitize-passthrough spells their control characters as \xHH, as
-the reports' text always is). It is
-the default when stdin is piped, no file is named, stdout is a terminal
-and --format is not given. Frames sanitrace symbolized end in
-" (sanitrace)". --tool and --kind choose reports, --frames user collapses
-the frames outside the program's code, -q prints nothing (the exit status
-tells). Several inputs get a header each and a closing count.
+the reports' text always is). It is the default when stdin is piped, no
+file is named, stdout is a terminal and --format is not given. Frames
+sanitrace symbolized end in " (sanitrace)". --tool and --kind choose
+reports, --frames user collapses the frames outside the program's code, -q
+prints nothing (the exit status tells). Several inputs get a header each
+and a closing count.
 
 Reports printed as symbolizer markup (LLVM 18+ runtimes with
 enable_symbolizer_markup=1: {{{module}}}/{{{mmap}}} lines, then a

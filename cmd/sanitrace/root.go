@@ -41,12 +41,14 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	info, infoOK := debug.ReadBuildInfo()
 	root := &cobra.Command{
 		Use:   "sanitrace",
-		Short: "Post-mortem crash forensics: parse, symbolize and render sanitizer reports",
-		Long: `sanitrace parses AddressSanitizer, LeakSanitizer, ThreadSanitizer,
-MemorySanitizer and UBSan reports from messy logs, symbolizes ELF addresses
-with a pure-Go DWARF symbolizer (a drop-in for llvm-symbolizer and
-addr2line), decodes libwebsockets compressed backtraces and renders the
-result as colored text or JSON.`,
+		Short: "Post-mortem crash forensics: parse, symbolize and render crash reports",
+		Long: `sanitrace finds the crash reports in messy logs (the sanitizers,
+libFuzzer, the Linux kernel, Go, Rust, gdb, glibc, Valgrind, Android
+tombstones, symbolizer markup), symbolizes their ELF addresses with a
+pure-Go DWARF engine (a drop-in for llvm-symbolizer and addr2line), unwinds
+core files, decodes libwebsockets compressed backtraces, and groups a CI
+job's logs into crash buckets, rendered as text, JSON, SARIF, Markdown or
+HTML.`,
 		Version:       buildVersion(info),
 		SilenceUsage:  true,
 		SilenceErrors: true,
